@@ -1,0 +1,128 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { openEngine, type Engine } from './engine.js';
+import { startHub } from './hub.js';
+import { seedContacts } from './seed/demoContacts.js';
+import { parseScope } from './auth/scopes.js';
+import { ApiProblem } from './http/problem.js';
+import { DEFAULT_SCOPE } from '../../shared/oauth.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const USAGE = `Usage: outpost <command> [--data-dir DIR]
+  serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
+  users add --email E --name N --role admin|agent --password P
+  tokens create --email E [--scope "read write profile sync"]
+  seed --contacts N`;
+
+/** A mistake in how the command was called: one line on stderr, exit code 2. */
+class UsageError extends Error {}
+
+type Options = Record<string, string | boolean | undefined>;
+
+function parse(args: string[], options: ParseArgsConfig['options']): Options {
+  try {
+    const { values, positionals } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, ...options }, strict: true, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    return values as Options;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+}
+
+function required(values: Options, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function integer(value: string | boolean | undefined, name: string, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be an integer of at least ${min}`);
+  return Number(value);
+}
+
+const dataDirOf = (values: Options) => resolve(typeof values['data-dir'] === 'string' ? values['data-dir'] : process.env.OUTPOST_DATA_DIR ?? 'data');
+
+async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T> | T): Promise<T> {
+  const engine = openEngine({ dataDir: dataDirOf(values) });
+  try {
+    return await run(engine);
+  } finally {
+    engine.close();
+  }
+}
+
+async function serve(args: string[]): Promise<void> {
+  const values = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'rate-limit': { type: 'string' } });
+  const hub = await startHub({
+    dataDir: dataDirOf(values),
+    host: typeof values.host === 'string' ? values.host : '127.0.0.1',
+    port: integer(values.port, 'port', 4100),
+    rateLimitPerHour: integer(values['rate-limit'], 'rate-limit', 36_000),
+    webRoot: resolve(REPO_ROOT, 'dist/renderer'),
+    docsFile: resolve(REPO_ROOT, 'docs/api.md'),
+  });
+  console.log(`Outpost hub listening on ${hub.url} (data: ${dataDirOf(values)})`);
+  const stop = () => {
+    hub.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function usersAdd(args: string[]): Promise<void> {
+  const values = parse(args, { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } });
+  const role = required(values, 'role');
+  if (role !== 'admin' && role !== 'agent') throw new UsageError('--role must be admin or agent');
+  const [email, name, password] = [required(values, 'email'), required(values, 'name'), required(values, 'password')];
+  await withEngine(values, async (engine) => {
+    const id = await engine.users.create({ email, name, password, role: role === 'admin' ? 'admin' : 'user' });
+    console.log(engine.users.json(id));
+  });
+}
+
+async function tokensCreate(args: string[]): Promise<void> {
+  const values = parse(args, { email: { type: 'string' }, scope: { type: 'string' } });
+  const email = required(values, 'email');
+  const scope = parseScope(typeof values.scope === 'string' ? values.scope : DEFAULT_SCOPE);
+  if (!scope) throw new UsageError('--scope must be a space-separated list of read, write, profile, sync');
+  await withEngine(values, (engine) => {
+    const user = engine.users.findByEmail(email);
+    if (!user) throw new Error(`no user with email ${email}`);
+    const token = engine.tokens.createPersonal(user.id, scope);
+    console.log(JSON.stringify({ access_token: token, token_type: 'bearer', scope: scope.join(' ') }));
+  });
+}
+
+async function seed(args: string[]): Promise<void> {
+  const values = parse(args, { contacts: { type: 'string' } });
+  const count = integer(required(values, 'contacts'), 'contacts', 0, 1);
+  await withEngine(values, (engine) => {
+    const started = performance.now();
+    const result = seedContacts(engine, count);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`Seeded ${count} contacts (${result.organizations} organizations, ${result.people} people) in ${seconds} s.`);
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  try {
+    if (command === 'serve') await serve(argv.slice(1));
+    else if (command === 'users' && sub === 'add') await usersAdd(rest);
+    else if (command === 'tokens' && sub === 'create') await tokensCreate(rest);
+    else if (command === 'seed') await seed(argv.slice(1));
+    else if (command === undefined || command === 'help' || command === '--help') {
+      console.log(USAGE);
+      return command === undefined ? 2 : 0;
+    } else throw new UsageError(`unknown command '${[command, sub].filter(Boolean).join(' ')}'`);
+    return 0;
+  } catch (err) {
+    const message = err instanceof ApiProblem ? err.errors.map((e) => e.message).join('; ') : (err as Error).message;
+    console.error(`outpost: ${message}${err instanceof UsageError ? ' (outpost help for usage)' : ''}`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}

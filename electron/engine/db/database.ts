@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Path of a better-sqlite3 .node build for another ABI (Electron's). */
+  nativeBinding?: string;
+  readonly?: boolean;
+}
+
+export class SchemaTooNewError extends Error {
+  constructor(found: number) {
+    super(`This database was written by a newer version of Outpost (schema ${found}, this version knows ${SCHEMA_VERSION}). Update Outpost to open it.`);
+  }
+}
+
+/**
+ * Opens (and creates) the SQLite database: WAL so readers never block the
+ * writer, foreign keys on, a busy timeout so CLI commands can write while a
+ * hub runs on the same file, then migrates it to the current schema.
+ */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  const db = new Database(file, { nativeBinding: options.nativeBinding, readonly: options.readonly ?? false });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    registerFunctions(db);
+    migrate(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function registerFunctions(db: Db): void {
+  // Search terms for phone numbers: as written (split into groups by FTS) and as bare digits.
+  db.function('phone_terms', { deterministic: true, varargs: true }, (...phones: unknown[]) =>
+    phones
+      .filter((p): p is string => typeof p === 'string' && p.length > 0)
+      .map((p) => `${p} ${p.replace(/\D/g, '')}`)
+      .join(' '),
+  );
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current);
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+}

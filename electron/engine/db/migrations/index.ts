@@ -1,0 +1,13 @@
+import { sql as initial } from './0001_initial.js';
+
+/**
+ * Numbered migrations, applied in order and tracked with PRAGMA user_version.
+ * SQL lives in TypeScript modules (not loose .sql files) so the same code runs
+ * under tsx, in the bundled Electron main process and in tests without a copy step.
+ * Append only: never edit or reorder a migration that has shipped.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  { version: 1, name: 'initial', sql: initial },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -1,0 +1,22 @@
+import type { Db } from './database.js';
+import type { Statement } from 'better-sqlite3';
+
+/**
+ * Prepared statements keyed by their SQL text. List queries are assembled
+ * from whitelisted fragments, so the number of distinct texts is bounded;
+ * the cap only guards against a pathological mix of filters.
+ */
+export class StatementCache {
+  private readonly cache = new Map<string, Statement>();
+  constructor(private readonly db: Db, private readonly max = 500) {}
+
+  get(sql: string): Statement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      if (this.cache.size >= this.max) this.cache.delete(this.cache.keys().next().value as string);
+      stmt = this.db.prepare(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}

@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase, type Db } from './db/database.js';
+import { StatementCache } from './db/statements.js';
+import { systemClock, type Clock } from './clock.js';
+import { ChangeLog } from './sync/changeLog.js';
+import type { EngineContext } from './context.js';
+import { Users } from './resources/users.js';
+import { Accounts } from './resources/account.js';
+import { Contacts } from './resources/contacts.js';
+import { CustomFields } from './resources/customFields.js';
+import { Tagging } from './resources/tags.js';
+import { Tokens } from './auth/tokens.js';
+import { OAuthClients } from './auth/clients.js';
+
+export const DATABASE_FILE = 'outpost.sqlite';
+
+export interface EngineOptions {
+  /** Folder holding the database; created if missing. */
+  dataDir: string;
+  clock?: Clock;
+  nativeBinding?: string;
+}
+
+/** The CRM engine: one database, the services over it. No HTTP and no Electron in here. */
+export interface Engine {
+  ctx: EngineContext;
+  db: Db;
+  clock: Clock;
+  users: Users;
+  accounts: Accounts;
+  contacts: Contacts;
+  customFields: CustomFields;
+  tokens: Tokens;
+  clients: OAuthClients;
+  close(): void;
+}
+
+export function openEngine(options: EngineOptions): Engine {
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
+  const clock = options.clock ?? systemClock;
+  const ctx: EngineContext = { db, clock, statements: new StatementCache(db), changes: new ChangeLog(db, clock) };
+  const users = new Users(ctx);
+  const customFields = new CustomFields(ctx);
+  const engine: Engine = {
+    ctx,
+    db,
+    clock,
+    users,
+    accounts: new Accounts(ctx),
+    customFields,
+    contacts: new Contacts(ctx, users, customFields, new Tagging(ctx)),
+    tokens: new Tokens(ctx),
+    clients: new OAuthClients(ctx),
+    close: () => db.close(),
+  };
+  engine.accounts.ensure();
+  engine.clients.ensureFirstParty();
+  return engine;
+}

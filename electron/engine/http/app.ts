@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import formBody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { Engine } from '../engine.js';
+import { ApiProblem, problem } from './problem.js';
+import { errorEnvelope, DOCS_PATH } from './envelope.js';
+import { authenticate } from './auth.js';
+import { JSON_TYPE } from './reply.js';
+import { salesRoutes } from './routes/sales.js';
+import { customFieldRoutes } from './routes/customFields.js';
+import { oauthRoutes } from './routes/oauth.js';
+import type { ApiError } from '../../../shared/errors.js';
+
+export interface HttpOptions {
+  /** Requests per hour per token (the real service allows 36 000); 0 turns the limit off. */
+  rateLimitPerHour?: number;
+  /** Built web UI (Vite output) to serve at `/`; omitted for API-only apps. */
+  webRoot?: string;
+  /** API docs (markdown) served at /docs/api, where error `more_info` links point. */
+  docsFile?: string;
+  logger?: boolean;
+}
+
+/** Strict CSP for the web UI: only our own scripts, styles and API. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+export const DEFAULT_RATE_LIMIT_PER_HOUR = 36_000;
+const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The one HTTP app: REST under /v2, OAuth under /oauth2, the web UI at /.
+ * The hub listens with it; the desktop app runs the same app through
+ * inject() (no socket) so both paths share every rule.
+ */
+export async function createHttpApp(engine: Engine, options: HttpOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: 'warn' } : false,
+    genReqId: () => randomUUID(),
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorateRequest('actor', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id).header('Content-Language', 'en');
+  });
+
+  registerBodyParsers(app);
+  registerErrorHandling(app);
+  await app.register(formBody, { bodyLimit: BODY_LIMIT });
+
+  await app.register(async (api) => {
+    const limit = options.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR;
+    if (limit > 0) {
+      await api.register(rateLimit, {
+        max: limit,
+        timeWindow: '1 hour',
+        keyGenerator: (request) => request.headers.authorization ?? request.ip,
+        errorResponseBuilder: (_request, context) => {
+          const message = `Rate limit of ${context.max} requests per hour exceeded; retry in ${Math.ceil(context.ttl / 1000)} seconds.`;
+          return new ApiProblem([{ resource: 'request', field: '', code: 'rate_limit_exceeded', message, details: message }]);
+        },
+      });
+    }
+    api.addHook('onRequest', authenticate(engine));
+    salesRoutes(api, engine);
+    customFieldRoutes(api, engine);
+  });
+
+  oauthRoutes(app, engine);
+  serveDocs(app, options.docsFile);
+  if (options.webRoot) await serveWebUi(app, options.webRoot);
+  return app;
+}
+
+/**
+ * Lenient parsing, as real clients need it: an empty body is fine with any
+ * content type (Python and PHP send an empty sync start; Ruby an empty form),
+ * and malformed JSON is a 400 invalid_payload, never a crash.
+ */
+function registerBodyParsers(app: FastifyInstance): void {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  const parseJson = (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
+    if (body.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body));
+    } catch {
+      done(problem('invalid_payload', 'The request body is not valid JSON.'));
+    }
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/[\w.-]+\+json$/, { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    if (/^\s*[{[]/.test(body as string)) return parseJson(request, body as string, done);
+    done(problem('unsupported_media_type', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported: send application/json.`, 'Content-Type'));
+  });
+}
+
+function registerErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => {
+    const message = `Requested path at '${request.url.split('?')[0]}' was not found using the HTTP method '${request.method}'.`;
+    const errors: ApiError[] = [{ resource: 'request', field: '', code: 'incorrect_path', message, details: message }];
+    return reply.code(404).type(JSON_TYPE).send(errorEnvelope(404, errors, request.id, origin(request)));
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiProblem, request, reply) => {
+    const known = error instanceof ApiProblem ? error : fromFastifyError(error);
+    if (!known) request.log.error({ err: error }, 'unhandled error');
+    const failure = known ?? problem('internal_error', 'Something went wrong on the server; the request id identifies it in the log.');
+    reply.headers(failure.headers);
+    return reply.code(failure.status).type(JSON_TYPE).send(errorEnvelope(failure.status, failure.errors, request.id, origin(request)));
+  });
+}
+
+/** Fastify's own client errors (body too large, bad content type, …) in our envelope. */
+function fromFastifyError(error: FastifyError): ApiProblem | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problem('request_too_large', `The request body is larger than ${BODY_LIMIT} bytes.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problem('unsupported_media_type', 'The Content-Type of the request is not supported: send application/json.', 'Content-Type');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return problem('invalid_payload', error.message);
+    default:
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return problem('invalid_payload', error.message);
+      }
+      return null;
+  }
+}
+
+function origin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host || 'localhost'}`;
+}
+
+function serveDocs(app: FastifyInstance, docsFile: string | undefined): void {
+  app.get(DOCS_PATH, async (_request, reply) => {
+    if (!docsFile || !existsSync(docsFile)) return reply.code(404).type('text/plain; charset=utf-8').send('API docs are not bundled with this build.');
+    return reply.type('text/markdown; charset=utf-8').send(readFileSync(docsFile, 'utf8'));
+  });
+}
+
+/** The web UI: static files with a strict CSP, and index.html for client-side routes. */
+async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> {
+  const index = join(webRoot, 'index.html');
+  await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('text/html')) {
+      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
+    }
+    return payload;
+  });
+  const sendIndex = async (_request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    if (!existsSync(index)) return reply.code(503).type('text/plain; charset=utf-8').send('The web UI is not built: run `npm run build:web`.');
+    return reply.type('text/html; charset=utf-8').send(readFileSync(index));
+  };
+  app.get('/', sendIndex);
+  app.get('/assets/*', async (request, reply) => reply.sendFile(`assets/${(request.params as { '*': string })['*']}`));
+  for (const route of ['/login', '/contacts', '/contacts/*', '/settings', '/settings/*']) app.get(route, sendIndex);
+  if (existsSync(join(webRoot, 'favicon.svg'))) app.get('/favicon.svg', async (_r, reply) => reply.sendFile('favicon.svg'));
+}

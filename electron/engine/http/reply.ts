@@ -1,0 +1,46 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { collectionJson, pageLinks, resourceJson } from './envelope.js';
+import { problem } from './problem.js';
+import type { ListPage } from '../resources/listing.js';
+import type { RawQuery } from '../resources/params.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function sendResource(reply: FastifyReply, type: string, dataJson: string, status = 200): FastifyReply {
+  return reply.code(status).type(JSON_TYPE).send(resourceJson(type, dataJson));
+}
+
+export function sendPage(request: FastifyRequest, reply: FastifyReply, type: string, page: ListPage): FastifyReply {
+  const links = pageLinks(requestUrl(request), page.page, page.perPage, page.hasMore);
+  return reply.type(JSON_TYPE).send(collectionJson(type, page.rows, links));
+}
+
+export function requestUrl(request: FastifyRequest): URL {
+  return new URL(request.url, `${request.protocol}://${request.host || 'localhost'}`);
+}
+
+export function queryOf(request: FastifyRequest): RawQuery {
+  return request.query as RawQuery;
+}
+
+/** `:id` path segments hold positive integers; anything else names no record. */
+export function idParam(request: FastifyRequest, resource: string, name = 'id'): number {
+  const raw = (request.params as Record<string, string>)[name];
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
+    throw problem('not_found', `The ${resource} with id ${raw} was not found.`, `/${name}`, resource);
+  }
+  return Number(raw);
+}
+
+/** The `data` object of a write request (`{"data": {…}, "meta": {…}}`). */
+export function dataOf(request: FastifyRequest, resource: string): Record<string, unknown> {
+  const body = request.body as { data?: unknown } | undefined | null;
+  const data = body && typeof body === 'object' && !Array.isArray(body) ? body.data : undefined;
+  if (data === undefined) {
+    throw problem('missing', 'The request body must be a JSON object with the fields inside "data": {"data": {…}}.', '/data', resource);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw problem('invalid_type', '"data" must be an object holding the fields.', '/data', resource);
+  }
+  return data as Record<string, unknown>;
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../../engine.js';
+import { actorOf, requireAdmin } from '../auth.js';
+import { dataOf, idParam, requestUrl, sendResource, JSON_TYPE } from '../reply.js';
+import type { CustomFieldResourceType } from '../../../../shared/resources/customField.js';
+
+/** The record table each custom-field resource type stores its values in. */
+const TABLES: Partial<Record<CustomFieldResourceType, string>> = { contact: 'contacts' };
+
+/**
+ * `GET /v2/<type>/custom_fields` as the real service has it; creating,
+ * changing and deleting definitions is an Outpost extension for admins.
+ */
+export function customFieldRoutes(app: FastifyInstance, engine: Engine): void {
+  for (const [type, table] of Object.entries(TABLES) as [CustomFieldResourceType, string][]) {
+    const base = `/v2/${type}/custom_fields`;
+    app.get(base, async (request, reply) => reply.type(JSON_TYPE).send(engine.customFields.listJson(type, requestUrl(request).toString())));
+    app.get(`${base}/:id`, async (request, reply) => sendResource(reply, 'custom_field', engine.customFields.json(type, idParam(request, 'custom_field'))));
+    app.post(base, async (request, reply) => {
+      requireAdmin(actorOf(request));
+      const id = engine.customFields.create(type, dataOf(request, 'custom_field'));
+      return sendResource(reply, 'custom_field', engine.customFields.json(type, id));
+    });
+    app.put(`${base}/:id`, async (request, reply) => {
+      requireAdmin(actorOf(request));
+      const id = idParam(request, 'custom_field');
+      engine.customFields.update(type, id, dataOf(request, 'custom_field'), table);
+      return sendResource(reply, 'custom_field', engine.customFields.json(type, id));
+    });
+    app.delete(`${base}/:id`, async (request, reply) => {
+      requireAdmin(actorOf(request));
+      engine.customFields.delete(type, idParam(request, 'custom_field'), table);
+      return reply.code(204).send();
+    });
+  }
+}

@@ -1,0 +1,339 @@
+import type { EngineContext, Actor } from '../context.js';
+import { isoSeconds } from '../clock.js';
+import { FieldErrors, invalidParam, notFound } from '../http/problem.js';
+import { checkFields, isBlank, blankToNull, type FieldTable } from './fields.js';
+import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { jsonBool, jsonColumns, jsonObject } from './sqlJson.js';
+import { Tagging } from './tags.js';
+import type { CustomFields } from './customFields.js';
+import type { Users } from './users.js';
+import type { RawQuery } from './params.js';
+import { ADDRESS_KEYS, type Address } from '../../../shared/resources/address.js';
+import {
+  CONTACT_TEXT_FIELDS, CUSTOMER_STATUSES, PROSPECT_STATUSES, type CustomerStatus, type ProspectStatus,
+} from '../../../shared/resources/contact.js';
+import type { CustomFieldValue } from '../../../shared/resources/customField.js';
+
+/** The spec's Contact field table. */
+const FIELDS: FieldTable = {
+  id: { kind: 'readOnly' },
+  creator_id: { kind: 'readOnly' },
+  created_at: { kind: 'readOnly' },
+  updated_at: { kind: 'readOnly' },
+  owner_id: { kind: 'id' },
+  is_organization: { kind: 'boolean', createOnly: true },
+  contact_id: { kind: 'id' },
+  parent_organization_id: { kind: 'id' },
+  name: { kind: 'string' },
+  first_name: { kind: 'string' },
+  last_name: { kind: 'string' },
+  customer_status: { kind: 'enum', values: CUSTOMER_STATUSES },
+  prospect_status: { kind: 'enum', values: PROSPECT_STATUSES },
+  ...Object.fromEntries(CONTACT_TEXT_FIELDS.map((f) => [f, { kind: 'string', maxLength: f === 'description' ? 65535 : 255 }])),
+  address: { kind: 'address' },
+  billing_address: { kind: 'address' },
+  shipping_address: { kind: 'address' },
+  tags: { kind: 'tags' },
+  custom_fields: { kind: 'customFields' },
+};
+
+const ADDRESS_FIELDS = ['address', 'billing_address', 'shipping_address'] as const;
+type AddressField = (typeof ADDRESS_FIELDS)[number];
+
+const CONTACT_JSON = jsonObject({
+  id: 'c.id',
+  creator_id: 'c.creator_id',
+  owner_id: 'c.owner_id',
+  is_organization: jsonBool('c.is_organization'),
+  contact_id: 'c.contact_id',
+  parent_organization_id: 'c.parent_organization_id',
+  name: 'c.name',
+  first_name: 'c.first_name',
+  last_name: 'c.last_name',
+  customer_status: 'c.customer_status',
+  prospect_status: 'c.prospect_status',
+  ...Object.fromEntries(CONTACT_TEXT_FIELDS.map((f) => [f, `c.${f}`])),
+  address: jsonColumns('address', ADDRESS_KEYS, 'c', false),
+  billing_address: jsonColumns('billing_address', ADDRESS_KEYS, 'c', true),
+  shipping_address: jsonColumns('shipping_address', ADDRESS_KEYS, 'c', true),
+  tags: Tagging.jsonArray('contact', 'c.id'),
+  custom_fields: 'json(c.custom_fields)',
+  created_at: 'c.created_at',
+  updated_at: 'c.updated_at',
+});
+
+/** The stored columns of a contact (addresses flattened into `<field>_<key>` columns). */
+interface ContactRow {
+  id: number;
+  creator_id: number;
+  owner_id: number;
+  is_organization: number;
+  contact_id: number | null;
+  parent_organization_id: number | null;
+  name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  customer_status: CustomerStatus;
+  prospect_status: ProspectStatus;
+  custom_fields: string;
+  [column: string]: unknown;
+}
+
+const WRITABLE_COLUMNS = [
+  'owner_id', 'is_organization', 'contact_id', 'parent_organization_id', 'name', 'first_name', 'last_name',
+  'customer_status', 'prospect_status', ...CONTACT_TEXT_FIELDS,
+  ...ADDRESS_FIELDS.flatMap((f) => ADDRESS_KEYS.map((k) => `${f}_${k}`)),
+  'custom_fields',
+];
+
+/** Full name of an individual, kept in `name` so filters, sorting and search treat both kinds alike. */
+const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
+
+export class Contacts {
+  private readonly byIdJson;
+  private readonly byId;
+  private readonly list: ListDefinition;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly users: Users,
+    private readonly customFields: CustomFields,
+    private readonly tagging: Tagging,
+  ) {
+    this.byIdJson = ctx.db.prepare(`SELECT ${CONTACT_JSON} FROM contacts c WHERE c.id = ?`).pluck();
+    this.byId = ctx.db.prepare('SELECT * FROM contacts WHERE id = ?');
+    this.list = this.listDefinition();
+  }
+
+  json(id: number): string {
+    const json = this.byIdJson.get(id) as string | undefined;
+    if (json === undefined) throw notFound('contact', id);
+    return json;
+  }
+
+  find(id: number): ContactRow | undefined {
+    return this.byId.get(id) as ContactRow | undefined;
+  }
+
+  listPage(query: RawQuery): ListPage {
+    return runList(this.list, query, this.ctx.statements);
+  }
+
+  create(data: Record<string, unknown>, actor: Actor): number {
+    const { values, errors } = checkFields('contact', FIELDS, data);
+    const isOrganization = values.is_organization === true;
+    const row: Partial<ContactRow> = {
+      owner_id: actor.userId,
+      is_organization: isOrganization ? 1 : 0,
+      customer_status: 'none',
+      prospect_status: 'none',
+      custom_fields: '{}',
+    };
+    this.requireName(values, isOrganization, errors, true);
+    const merged = this.apply(row, values, errors);
+    const now = isoSeconds(this.ctx.clock.now());
+    return this.ctx.db.transaction(() => {
+      const columns = [...WRITABLE_COLUMNS, 'creator_id', 'created_at', 'updated_at'];
+      const record: Record<string, unknown> = { ...merged, creator_id: actor.userId, created_at: now, updated_at: now };
+      const info = this.ctx.db
+        .prepare(`INSERT INTO contacts (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
+        .run(Object.fromEntries(columns.map((c) => [c, record[c] ?? null])));
+      const id = Number(info.lastInsertRowid);
+      if (Array.isArray(values.tags)) this.tagging.replace('contact', id, values.tags as string[], actor.userId);
+      this.ctx.changes.record('contact', id, 'created', actor.userId);
+      return id;
+    })();
+  }
+
+  update(id: number, data: Record<string, unknown>, actor: Actor): void {
+    const current = this.find(id);
+    if (!current) throw notFound('contact', id);
+    const { values, errors } = checkFields('contact', FIELDS, data);
+    if (values.is_organization !== undefined && values.is_organization !== (current.is_organization === 1)) {
+      errors.add('/is_organization', 'incorrect_value', 'is_organization can be set only when the contact is created.');
+    }
+    this.requireName(values, current.is_organization === 1, errors, false);
+    const merged = this.apply({ ...current }, values, errors);
+    this.ctx.db.transaction(() => {
+      const assignments = WRITABLE_COLUMNS.map((c) => `${c} = @${c}`).join(', ');
+      this.ctx.db
+        .prepare(`UPDATE contacts SET ${assignments}, updated_at = @updated_at WHERE id = @id`)
+        .run({ ...Object.fromEntries(WRITABLE_COLUMNS.map((c) => [c, merged[c] ?? null])), id, updated_at: isoSeconds(this.ctx.clock.now()) });
+      if (values.tags !== undefined) this.tagging.replace('contact', id, (values.tags as string[] | null) ?? [], actor.userId);
+      this.ctx.changes.record('contact', id, 'updated', actor.userId);
+    })();
+  }
+
+  /** Deleting an organization detaches its people and child organizations (each logged as updated). */
+  delete(id: number, actor: Actor): void {
+    if (!this.find(id)) throw notFound('contact', id);
+    const { db } = this.ctx;
+    db.transaction(() => {
+      const now = isoSeconds(this.ctx.clock.now());
+      for (const column of ['contact_id', 'parent_organization_id']) {
+        const dependents = db.prepare(`SELECT id FROM contacts WHERE ${column} = ?`).pluck().all(id) as number[];
+        db.prepare(`UPDATE contacts SET ${column} = NULL, updated_at = ? WHERE ${column} = ?`).run(now, id);
+        for (const dependent of dependents) this.ctx.changes.record('contact', dependent, 'updated', actor.userId);
+      }
+      this.tagging.removeAll('contact', id);
+      db.prepare('DELETE FROM contacts WHERE id = ?').run(id);
+      this.ctx.changes.record('contact', id, 'deleted', actor.userId);
+    })();
+  }
+
+  /** `name` is required for organizations, `last_name` for individuals (spec: Errors 7). */
+  private requireName(values: Record<string, unknown>, isOrganization: boolean, errors: FieldErrors, creating: boolean): void {
+    const field = isOrganization ? 'name' : 'last_name';
+    if (errors.has(`/${field}`)) return;
+    const kind = isOrganization ? 'an organization' : 'an individual';
+    if (creating && values[field] === undefined) errors.add(`/${field}`, 'missing', `${field} is required for ${kind}.`);
+    else if (values[field] !== undefined && isBlank(values[field])) errors.add(`/${field}`, 'blank', `${field} can't be blank for ${kind}.`);
+  }
+
+  /**
+   * Applies checked values onto a row and enforces the rules that involve
+   * several fields or other records; throws a 422 listing every problem.
+   */
+  private apply(row: Partial<ContactRow>, values: Record<string, unknown>, errors: FieldErrors): Partial<ContactRow> {
+    const isOrganization = row.is_organization === 1;
+    const out: Partial<ContactRow> = { ...row };
+    for (const [field, value] of Object.entries(values)) {
+      if (field === 'is_organization' || field === 'tags' || field === 'custom_fields') continue;
+      if ((ADDRESS_FIELDS as readonly string[]).includes(field)) {
+        const address = (value ?? {}) as Partial<Address>;
+        // An address object replaces the whole address; keys left out become empty.
+        for (const key of ADDRESS_KEYS) out[`${field}_${key}`] = blankToNull(address[key] ?? null);
+      } else {
+        out[field] = blankToNull(value) as never;
+      }
+    }
+    this.checkKindFields(out, values, isOrganization, errors);
+    this.checkReferences(out, values, errors);
+    this.checkStatuses(out, values, errors);
+    if (values.custom_fields !== undefined) {
+      const stored = JSON.parse(row.custom_fields ?? '{}') as Record<string, CustomFieldValue>;
+      const given = (values.custom_fields ?? {}) as Record<string, unknown>;
+      out.custom_fields = JSON.stringify(this.customFields.merge('contact', stored, given, isOrganization, errors));
+    }
+    errors.throwIfAny();
+    if (!isOrganization) out.name = fullName(out.first_name ?? null, out.last_name ?? null);
+    return out;
+  }
+
+  private checkKindFields(out: Partial<ContactRow>, values: Record<string, unknown>, isOrganization: boolean, errors: FieldErrors): void {
+    const notFor = (field: string, kind: string) =>
+      errors.add(`/${field}`, 'incorrect_value', `${field} applies only to ${kind}.`);
+    if (isOrganization) {
+      for (const field of ['first_name', 'last_name', 'contact_id'] as const) {
+        if (values[field] !== undefined && !isBlank(values[field])) notFor(field, 'individuals');
+      }
+      return;
+    }
+    if (values.parent_organization_id !== undefined && values.parent_organization_id !== null) notFor('parent_organization_id', 'organizations');
+    // An individual's name is derived from first and last name; sending back what GET returned is fine.
+    if (values.name !== undefined && !isBlank(values.name) && values.name !== fullName(out.first_name ?? null, out.last_name ?? null)) {
+      errors.add('/name', 'incorrect_value', 'name applies only to organizations; set first_name and last_name for an individual.');
+    }
+  }
+
+  private checkReferences(out: Partial<ContactRow>, values: Record<string, unknown>, errors: FieldErrors): void {
+    if (values.owner_id !== undefined) {
+      if (values.owner_id === null) errors.add('/owner_id', 'blank', 'owner_id can\'t be blank.');
+      else if (!this.users.isActiveUser(values.owner_id as number)) errors.add('/owner_id', 'incorrect_value', `owner_id ${String(values.owner_id)} is not an active user.`);
+    }
+    for (const field of ['contact_id', 'parent_organization_id'] as const) {
+      const target = values[field];
+      if (target === undefined || target === null || errors.has(`/${field}`)) continue;
+      const org = this.find(target as number);
+      if (!org || org.is_organization !== 1) {
+        errors.add(`/${field}`, 'incorrect_value', `${field} must point to an existing organization.`);
+      } else if (field === 'parent_organization_id' && out.id !== undefined && this.isAncestorOrSelf(out.id, org.id)) {
+        errors.add(`/${field}`, 'incorrect_value', 'parent_organization_id would make an organization its own ancestor.');
+      }
+    }
+  }
+
+  private isAncestorOrSelf(id: number, start: number): boolean {
+    const seen = new Set<number>();
+    for (let at: number | null = start; at !== null && !seen.has(at); at = this.find(at)?.parent_organization_id ?? null) {
+      if (at === id) return true;
+      seen.add(at);
+    }
+    return false;
+  }
+
+  /**
+   * A lost prospect was never a customer; billing and shipping addresses apply
+   * only to customers and prospects (a status other than `none`).
+   */
+  private checkStatuses(out: Partial<ContactRow>, values: Record<string, unknown>, errors: FieldErrors): void {
+    if (out.prospect_status === 'lost' && out.customer_status !== 'none' && !errors.has('/prospect_status')) {
+      errors.add('/prospect_status', 'incorrect_value', 'A lost prospect cannot be a customer: set customer_status to none.');
+    }
+    if (out.customer_status !== 'none' || out.prospect_status !== 'none') return;
+    for (const field of ['billing_address', 'shipping_address'] as const) {
+      const given = values[field] as Partial<Address> | null | undefined;
+      if (given && ADDRESS_KEYS.some((k) => !isBlank(given[k]))) {
+        errors.add(`/${field}`, 'incorrect_value', `${field} applies only when customer_status or prospect_status is not none.`);
+      }
+      for (const key of ADDRESS_KEYS) out[`${field}_${key}`] = null;
+    }
+  }
+
+  private listDefinition(): ListDefinition {
+    const addressFilters = Object.fromEntries(
+      ADDRESS_FIELDS.flatMap((f: AddressField) =>
+        ADDRESS_KEYS.map((k) => [`${f}[${k}]`, { kind: 'string' as const, column: `c.${f}_${k}` }]),
+      ),
+    );
+    return {
+      resource: 'contact',
+      from: 'contacts c',
+      json: CONTACT_JSON,
+      idColumn: 'c.id',
+      filters: {
+        creator_id: { kind: 'int', column: 'c.creator_id' },
+        owner_id: { kind: 'int', column: 'c.owner_id' },
+        is_organization: { kind: 'bool', column: 'c.is_organization' },
+        contact_id: { kind: 'int', column: 'c.contact_id' },
+        parent_organization_id: { kind: 'int', column: 'c.parent_organization_id' },
+        name: { kind: 'string', column: 'c.name' },
+        first_name: { kind: 'string', column: 'c.first_name' },
+        last_name: { kind: 'string', column: 'c.last_name' },
+        email: { kind: 'string', column: 'c.email' },
+        phone: { kind: 'string', column: 'c.phone' },
+        mobile: { kind: 'string', column: 'c.mobile' },
+        customer_status: { kind: 'enum', column: 'c.customer_status', values: CUSTOMER_STATUSES },
+        prospect_status: { kind: 'enum', column: 'c.prospect_status', values: PROSPECT_STATUSES },
+        ...addressFilters,
+      },
+      sorts: {
+        id: 'c.id', name: 'c.name', first_name: 'c.first_name', last_name: 'c.last_name', email: 'c.email',
+        updated_at: 'c.updated_at', created_at: 'c.created_at',
+      },
+      defaultOrder: 'c.last_name ASC',
+      extraFilter: (name, value) => this.extraFilter(name, value),
+      extraSort: (name) => this.customFields.sort('contact', name, 'c.custom_fields'),
+    };
+  }
+
+  /** Extensions beyond the spec's exact filters: `q` (search as you type) and `tag`; plus custom fields. */
+  private extraFilter(name: string, value: string): Clause | undefined {
+    if (name === 'q') return searchClause(value);
+    if (name === 'tag') return { sql: Tagging.hasTag('contact', 'c.id'), params: [value] };
+    return this.customFields.filter('contact', name, value, 'c.custom_fields');
+  }
+}
+
+/**
+ * `q`: every word of the input must prefix-match a word of the name, the
+ * email or a phone number (as written or as digits). FTS5 answers it from
+ * its prefix index in about a millisecond at 100 000 contacts.
+ */
+function searchClause(text: string): Clause {
+  const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (text.length > 200) throw invalidParam('q', 'must be at most 200 characters');
+  if (words.length === 0) return { sql: '1', params: [] };
+  const match = words.slice(0, 8).map((w) => `"${w}"*`).join(' ');
+  return { sql: 'c.id IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)', params: [match] };
+}

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import type { EngineContext } from '../context.js';
+import { isoSeconds } from '../clock.js';
+import { FieldErrors, invalidParam, notFound, problem } from '../http/problem.js';
+import { collectionJson } from '../http/envelope.js';
+import { jsonBool, jsonObject } from './sqlJson.js';
+import type { Clause } from './listing.js';
+import {
+  CUSTOM_FIELD_TYPES, type CustomFieldDefinition, type CustomFieldResourceType, type CustomFieldValue,
+} from '../../../shared/resources/customField.js';
+
+const DEFINITION_JSON = jsonObject({
+  id: 'd.id', resource_type: 'd.resource_type', name: 'd.name', type: 'd.type',
+  filterable: jsonBool('d.filterable'), for_contact: jsonBool('d.for_contact'),
+  for_organization: jsonBool('d.for_organization'), choices: 'json(d.choices)',
+  created_at: 'd.created_at', updated_at: 'd.updated_at',
+});
+
+/** Names become JSON paths and sort expressions: quotes and backslashes are not allowed in them. */
+const nameSchema = z.string().trim().min(1).max(255).regex(/^[^"'\\]+$/, 'must not contain quotes or backslashes');
+const choicesSchema = z.array(z.string().trim().min(1).max(255)).min(1).max(500)
+  .refine((c) => new Set(c).size === c.length, 'must not repeat a choice');
+
+const createSchema = z.strictObject({
+  name: nameSchema,
+  type: z.enum(CUSTOM_FIELD_TYPES),
+  filterable: z.boolean().optional(),
+  for_contact: z.boolean().optional(),
+  for_organization: z.boolean().optional(),
+  choices: z.union([choicesSchema, z.array(z.object({ name: z.string() }).loose()).transform((c) => c.map((x) => x.name)).pipe(choicesSchema)]).nullable().optional(),
+});
+const updateSchema = createSchema.partial();
+
+interface DefinitionRow {
+  id: number;
+  resource_type: CustomFieldResourceType;
+  name: string;
+  type: CustomFieldDefinition['type'];
+  filterable: number;
+  for_contact: number;
+  for_organization: number;
+  choices: string | null;
+}
+
+/** The JSON path of a custom field value inside a record's `custom_fields` column. */
+const pathOf = (name: string) => `$."${name}"`;
+
+/**
+ * Custom field definitions per resource type, managed by admins, and the
+ * checks and queries that use them: value validation, filters and sorts.
+ */
+export class CustomFields {
+  constructor(private readonly ctx: EngineContext) {}
+
+  definitions(type: CustomFieldResourceType): Map<string, DefinitionRow> {
+    const rows = this.ctx.db.prepare('SELECT * FROM custom_field_definitions WHERE resource_type = ? ORDER BY id').all(type) as DefinitionRow[];
+    return new Map(rows.map((r) => [r.name, r]));
+  }
+
+  listJson(type: CustomFieldResourceType, selfUrl: string): string {
+    const rows = this.ctx.db.prepare(`SELECT ${DEFINITION_JSON} FROM custom_field_definitions d WHERE d.resource_type = ? ORDER BY d.id`).pluck().all(type) as string[];
+    return collectionJson('custom_field', rows, { self: selfUrl });
+  }
+
+  json(type: CustomFieldResourceType, id: number): string {
+    const row = this.ctx.db.prepare(`SELECT ${DEFINITION_JSON} FROM custom_field_definitions d WHERE d.resource_type = ? AND d.id = ?`).pluck().get(type, id) as string | undefined;
+    if (row === undefined) throw notFound('custom_field', id);
+    return row;
+  }
+
+  create(type: CustomFieldResourceType, data: unknown): number {
+    const input = parseOrThrow(createSchema, data);
+    const listType = input.type === 'list' || input.type === 'multi_select_list';
+    if (listType && !input.choices) throw problem('missing', 'choices are required for list fields.', '/choices', 'custom_field');
+    if (!listType && input.choices) throw problem('incorrect_value', 'choices apply only to list fields.', '/choices', 'custom_field');
+    if (this.definitions(type).has(input.name)) throw problem('already_exists', `A ${type} custom field named ${input.name} already exists.`, '/name', 'custom_field');
+    const now = isoSeconds(this.ctx.clock.now());
+    const info = this.ctx.db.prepare(`INSERT INTO custom_field_definitions
+      (resource_type, name, type, filterable, for_contact, for_organization, choices, created_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      type, input.name, input.type, Number(input.filterable ?? true), Number(input.for_contact ?? true),
+      Number(input.for_organization ?? true), input.choices ? choiceJson(input.choices) : null, now, now);
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Renaming moves the stored values to the new name; the type cannot change. */
+  update(type: CustomFieldResourceType, id: number, data: unknown, recordTable: string): void {
+    const input = parseOrThrow(updateSchema, data);
+    const current = this.ctx.db.prepare('SELECT * FROM custom_field_definitions WHERE resource_type = ? AND id = ?').get(type, id) as DefinitionRow | undefined;
+    if (!current) throw notFound('custom_field', id);
+    if (input.type && input.type !== current.type) throw problem('incorrect_value', 'The type of a custom field cannot change.', '/type', 'custom_field');
+    const name = input.name ?? current.name;
+    if (name !== current.name && this.definitions(type).has(name)) throw problem('already_exists', `A ${type} custom field named ${name} already exists.`, '/name', 'custom_field');
+    const isList = current.type === 'list' || current.type === 'multi_select_list';
+    if (input.choices && !isList) throw problem('incorrect_value', 'choices apply only to list fields.', '/choices', 'custom_field');
+    const now = isoSeconds(this.ctx.clock.now());
+    this.ctx.db.transaction(() => {
+      this.ctx.db.prepare(`UPDATE custom_field_definitions SET name = ?, filterable = ?, for_contact = ?, for_organization = ?, choices = ?, updated_at = ? WHERE id = ?`).run(
+        name, Number(input.filterable ?? current.filterable), Number(input.for_contact ?? current.for_contact),
+        Number(input.for_organization ?? current.for_organization), input.choices ? choiceJson(input.choices) : current.choices, now, id);
+      if (name !== current.name) {
+        this.rewriteValues(recordTable, type, current.name,
+          `json_set(json_remove(custom_fields, ?), ?, json_extract(custom_fields, ?))`, [pathOf(current.name), pathOf(name), pathOf(current.name)]);
+      }
+    })();
+  }
+
+  /** Deleting a definition removes its values from every record (each such record counts as updated). */
+  delete(type: CustomFieldResourceType, id: number, recordTable: string): void {
+    const current = this.ctx.db.prepare('SELECT * FROM custom_field_definitions WHERE resource_type = ? AND id = ?').get(type, id) as DefinitionRow | undefined;
+    if (!current) throw notFound('custom_field', id);
+    this.ctx.db.transaction(() => {
+      this.rewriteValues(recordTable, type, current.name, 'json_remove(custom_fields, ?)', [pathOf(current.name)]);
+      this.ctx.db.prepare('DELETE FROM custom_field_definitions WHERE id = ?').run(id);
+    })();
+  }
+
+  private rewriteValues(table: string, type: string, name: string, expr: string, params: unknown[]): void {
+    const now = isoSeconds(this.ctx.clock.now());
+    const ids = this.ctx.db.prepare(`SELECT id FROM ${table} WHERE json_extract(custom_fields, ?) IS NOT NULL`).pluck().all(pathOf(name)) as number[];
+    const update = this.ctx.db.prepare(`UPDATE ${table} SET custom_fields = ${expr}, updated_at = ? WHERE id = ?`);
+    for (const recordId of ids) {
+      update.run(...params, now, recordId);
+      this.ctx.changes.record(type, recordId, 'updated', null);
+    }
+  }
+
+  /**
+   * Checks custom field values against the definitions and merges them into
+   * the stored ones: a null value clears a field, other fields are kept.
+   */
+  merge(
+    type: CustomFieldResourceType, stored: Record<string, CustomFieldValue>, given: Record<string, unknown>,
+    isOrganization: boolean, errors: FieldErrors,
+  ): Record<string, CustomFieldValue> {
+    const defs = this.definitions(type);
+    const result = { ...stored };
+    for (const [name, value] of Object.entries(given)) {
+      const pointer = `/custom_fields/${name}`;
+      const def = defs.get(name);
+      if (!def) {
+        errors.add(pointer, 'unknown', `${name} is not a custom field of ${type}s.`);
+        continue;
+      }
+      if (value === null || value === '') {
+        delete result[name];
+        continue;
+      }
+      if (type === 'contact' && !(isOrganization ? def.for_organization : def.for_contact)) {
+        errors.add(pointer, 'incorrect_value', `${name} does not apply to ${isOrganization ? 'organizations' : 'individuals'}.`);
+        continue;
+      }
+      const checked = checkValue(def, value);
+      if (checked.ok) result[name] = checked.value;
+      else errors.add(pointer, 'incorrect_value', `${name} ${checked.problem}`);
+    }
+    return result;
+  }
+
+  /** `custom_fields[<name>]=value` for a defined, filterable field. */
+  filter(type: CustomFieldResourceType, param: string, value: string, jsonColumn: string): Clause | undefined {
+    const match = /^custom_fields\[(.+)\]$/.exec(param);
+    if (!match) return undefined;
+    const def = this.definitions(type).get(match[1]);
+    if (!def || !def.filterable) throw invalidParam(param, `${match[1]} is not a filterable custom field`);
+    const path = pathOf(def.name);
+    if (def.type === 'multi_select_list') {
+      return { sql: `EXISTS (SELECT 1 FROM json_each(${jsonColumn}, ?) WHERE value = ?)`, params: [path, value] };
+    }
+    if (def.type === 'number') {
+      const number = Number(value);
+      if (value.trim() === '' || !Number.isFinite(number)) throw invalidParam(param, `must be a number, given: ${value}`);
+      return { sql: `json_extract(${jsonColumn}, ?) = ?`, params: [path, number] };
+    }
+    return { sql: `json_extract(${jsonColumn}, ?) = ?`, params: [path, value] };
+  }
+
+  /** `sort_by=custom_fields:<name>`: the SQL expression, or undefined if not a filterable field. */
+  sort(type: CustomFieldResourceType, sortName: string, jsonColumn: string): string | undefined {
+    const match = /^custom_fields:(.+)$/.exec(sortName);
+    if (!match) return undefined;
+    const def = this.definitions(type).get(match[1]);
+    if (!def || !def.filterable) return undefined;
+    // Safe to splice: the name matched a stored definition, and names cannot hold quotes.
+    return `json_extract(${jsonColumn}, '${pathOf(def.name)}')`;
+  }
+}
+
+function choiceJson(names: string[]): string {
+  return JSON.stringify(names.map((name, i) => ({ id: i + 1, name })));
+}
+
+type Checked = { ok: true; value: CustomFieldValue } | { ok: false; problem: string };
+
+/** The stored form of a value, or what is wrong with it. */
+function checkValue(def: DefinitionRow, value: unknown): Checked {
+  const choices = def.choices ? (JSON.parse(def.choices) as { name: string }[]).map((c) => c.name) : [];
+  const fail = (problem: string): Checked => ({ ok: false, problem });
+  switch (def.type) {
+    case 'number': {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      return typeof n === 'number' && Number.isFinite(n) ? { ok: true, value: n } : fail('must be a number.');
+    }
+    case 'string':
+      return typeof value === 'string' && value.length <= 255 ? { ok: true, value } : fail('must be a string of at most 255 characters.');
+    case 'list':
+      return typeof value === 'string' && choices.includes(value) ? { ok: true, value } : fail(`must be one of: ${choices.join(', ')}.`);
+    case 'multi_select_list':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' && choices.includes(v))
+        ? { ok: true, value: [...new Set(value as string[])] }
+        : fail(`must be a list of: ${choices.join(', ')}.`);
+  }
+}
+
+function parseOrThrow<T extends z.ZodType>(schema: T, data: unknown): z.infer<T> {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const errors = new FieldErrors('custom_field');
+  for (const issue of parsed.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) errors.add(`/${key}`, 'unknown', `${key} is not an attribute of custom_field.`);
+    } else {
+      const field = issue.path.map(String).join('/');
+      errors.add(`/${field}`, issue.code === 'invalid_type' && issue.input === undefined ? 'missing' : 'incorrect_value', `${field} ${issue.message}`);
+    }
+  }
+  errors.throwIfAny();
+  throw new Error('unreachable');
+}

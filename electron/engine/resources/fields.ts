@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { ADDRESS_KEYS } from '../../../shared/resources/address.js';
+import type { ErrorCode } from '../../../shared/errors.js';
+import { FieldErrors } from '../http/problem.js';
+
+/**
+ * The field table of a resource: what each field is and who may write it.
+ * Type checks are zod schemas; their issues are mapped onto the real
+ * service's error codes (invalid_type, incorrect_value, unknown, blank).
+ */
+export type FieldDef =
+  | { kind: 'readOnly' }
+  | { kind: 'string'; maxLength?: number; createOnly?: boolean }
+  | { kind: 'id'; createOnly?: boolean }
+  | { kind: 'boolean'; createOnly?: boolean }
+  | { kind: 'enum'; values: readonly string[]; createOnly?: boolean }
+  | { kind: 'address' }
+  | { kind: 'tags' }
+  | { kind: 'customFields' };
+
+export type FieldTable = Record<string, FieldDef>;
+
+const SHORT_TEXT = 255;
+
+const idSchema = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^\d{1,15}$/).transform(Number),
+]);
+const addressSchema = z
+  .strictObject(Object.fromEntries(ADDRESS_KEYS.map((k) => [k, z.string().max(SHORT_TEXT).nullable().optional()])))
+  .nullable();
+const tagsSchema = z.array(z.string().trim().min(1).max(SHORT_TEXT)).max(100).nullable();
+const customFieldsSchema = z.record(z.string(), z.unknown()).nullable();
+
+function schemaFor(def: FieldDef): z.ZodType | null {
+  switch (def.kind) {
+    case 'readOnly': return null;
+    case 'string': return z.string().max(def.maxLength ?? SHORT_TEXT).nullable();
+    case 'id': return idSchema.nullable();
+    case 'boolean': return z.boolean();
+    case 'enum': return z.enum(def.values as [string, ...string[]]);
+    case 'address': return addressSchema;
+    case 'tags': return tagsSchema;
+    case 'customFields': return customFieldsSchema;
+  }
+}
+
+const TYPE_NAMES: Record<FieldDef['kind'], string> = {
+  readOnly: 'read-only', string: 'a string', id: 'a numeric id', boolean: 'a boolean (true or false)',
+  enum: 'a string', address: 'an address object', tags: 'an array of strings', customFields: 'an object',
+};
+
+/** Validated, typed values of the fields present in the request, plus any errors found. */
+export interface CheckedInput {
+  values: Record<string, unknown>;
+  errors: FieldErrors;
+}
+
+/**
+ * Checks `data` against a field table. Unknown attributes are `unknown`;
+ * read-only fields are accepted and ignored, so a client can send back
+ * what GET returned. Rules that involve several fields are the resource's.
+ */
+export function checkFields(resource: string, table: FieldTable, data: Record<string, unknown>): CheckedInput {
+  const errors = new FieldErrors(resource);
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(data)) {
+    const def = table[name];
+    if (!def) {
+      errors.add(`/${name}`, 'unknown', `${name} is not an attribute of ${resource}.`);
+      continue;
+    }
+    const schema = schemaFor(def);
+    if (!schema) continue;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) {
+      values[name] = parsed.data;
+    } else {
+      for (const issue of parsed.error.issues) {
+        const pointer = `/${[name, ...issue.path.map(String)].join('/')}`;
+        const [code, message] = describeIssue(issue, def, name);
+        for (const key of issue.code === 'unrecognized_keys' ? issue.keys : [null]) {
+          errors.add(key ? `${pointer}/${key}` : pointer, code, key ? `${key} is not an attribute of ${name}.` : message);
+        }
+      }
+    }
+  }
+  return { values, errors };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, def: FieldDef, name: string): [ErrorCode, string] {
+  switch (issue.code) {
+    case 'too_big':
+      return ['incorrect_value', `${name} is too long (maximum is ${String(issue.maximum)}${issue.origin === 'array' ? ' items' : ' characters'}).`];
+    case 'too_small':
+      return ['blank', `${name} can't contain blank values.`];
+    case 'invalid_value':
+      return ['incorrect_value', `${name} must be one of: ${issue.values.map(String).join(', ')}.`];
+    case 'unrecognized_keys':
+      return ['unknown', `${name} has unknown attributes.`];
+    default:
+      return ['invalid_type', `${name} must be ${TYPE_NAMES[def.kind]}.`];
+  }
+}
+
+/** Empty strings are stored as NULL: to a person "" and "not set" are the same. */
+export function blankToNull(value: unknown): unknown {
+  return typeof value === 'string' && value.trim() === '' ? null : value;
+}
+
+export function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}

@@ -1,0 +1,123 @@
+import { invalidParam } from '../http/problem.js';
+import type { StatementCache } from '../db/statements.js';
+import { boolParam, enumParam, idListParam, intParam, single, type RawQuery } from './params.js';
+
+/** How one list filter maps to SQL. Values are always bound, never spliced. */
+export type FilterDef =
+  | { kind: 'int'; column: string }
+  | { kind: 'string'; column: string }
+  | { kind: 'bool'; column: string }
+  | { kind: 'enum'; column: string; values: readonly string[] };
+
+export interface Clause {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The list interface of one resource: which filters and sorts exist and
+ * how the row becomes JSON. Every name a client sends is checked against
+ * these tables; anything else is a 400 invalid_param.
+ */
+export interface ListDefinition {
+  resource: string;
+  /** FROM clause, the table aliased (`contacts c`). */
+  from: string;
+  /** SQL expression producing the record's JSON text. */
+  json: string;
+  idColumn: string;
+  filters: Record<string, FilterDef>;
+  sorts: Record<string, string>;
+  /** ORDER BY used when no sort_by is given (without the id tie-breaker). */
+  defaultOrder: string;
+  maxPerPage?: number;
+  maxPage?: number;
+  /** Parameters the resource handles itself (`q`, `custom_fields[...]`); return undefined for unknown names. */
+  extraFilter?: (name: string, value: string) => Clause | undefined;
+  /** Sort names the resource handles itself (`custom_fields:<name>`). */
+  extraSort?: (name: string) => string | undefined;
+  /** Clauses that always apply (visibility rules), ANDed with the rest. */
+  scope?: Clause[];
+}
+
+export interface ListPage {
+  rows: string[];
+  page: number;
+  perPage: number;
+  hasMore: boolean;
+}
+
+const PAGING = new Set(['page', 'per_page', 'sort_by', 'inclusive']);
+
+export function runList(def: ListDefinition, query: RawQuery, statements: StatementCache): ListPage {
+  const page = pageParam(query, 'page', def.maxPage ?? Number.MAX_SAFE_INTEGER, 1);
+  const perPage = pageParam(query, 'per_page', def.maxPerPage ?? 100, 25);
+  const inclusive = query.inclusive === undefined ? true : boolParam('inclusive', single(query, 'inclusive')!);
+
+  const filters: Clause[] = [];
+  const always: Clause[] = [...(def.scope ?? [])];
+  for (const [name, raw] of Object.entries(query)) {
+    if (PAGING.has(name) || raw === undefined) continue;
+    if (name === 'ids') {
+      const ids = idListParam(name, raw);
+      always.push({ sql: `${def.idColumn} IN (${ids.map(() => '?').join(',')})`, params: ids });
+      continue;
+    }
+    filters.push(filterClause(def, name, raw));
+  }
+
+  const where = [...always];
+  if (filters.length > 0) {
+    const joiner = inclusive ? ' AND ' : ' OR ';
+    where.push({ sql: `(${filters.map((f) => f.sql).join(joiner)})`, params: filters.flatMap((f) => f.params) });
+  }
+  const whereSql = where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : '';
+  const order = orderBy(def, query);
+  const sql = `SELECT ${def.json} FROM ${def.from}${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const params = [...where.flatMap((c) => c.params), perPage + 1, (page - 1) * perPage];
+  const rows = statements.get(sql).pluck().all(...params) as string[];
+  const hasMore = rows.length > perPage;
+  if (hasMore) rows.pop();
+  return { rows, page, perPage, hasMore };
+}
+
+function pageParam(query: RawQuery, name: string, max: number, fallback: number): number {
+  const value = single(query, name);
+  return value === undefined || value === '' ? fallback : intParam(name, value, 1, max);
+}
+
+function filterClause(def: ListDefinition, name: string, raw: string | string[]): Clause {
+  const filter = def.filters[name];
+  if (!filter) {
+    const value = Array.isArray(raw) ? raw.join(',') : raw;
+    const extra = def.extraFilter?.(name, value);
+    if (extra) return extra;
+    throw invalidParam(name, 'unknown parameter');
+  }
+  const value = single({ [name]: raw }, name)!;
+  switch (filter.kind) {
+    case 'int':
+      return { sql: `${filter.column} = ?`, params: [intParam(name, value)] };
+    case 'bool':
+      return { sql: `${filter.column} = ?`, params: [boolParam(name, value) ? 1 : 0] };
+    case 'enum':
+      return { sql: `${filter.column} = ?`, params: [enumParam(name, value, filter.values)] };
+    case 'string':
+      return { sql: `${filter.column} = ?`, params: [value] };
+  }
+}
+
+/** `sort_by=name`, `name:asc`, `name:desc`; always tie-broken by id so pages are stable. */
+function orderBy(def: ListDefinition, query: RawQuery): string {
+  const sortBy = single(query, 'sort_by');
+  if (sortBy === undefined || sortBy === '') return `${def.defaultOrder}, ${def.idColumn} ASC`;
+  const match = /^(.+?)(?::(asc|desc))?$/i.exec(sortBy.trim());
+  const field = match?.[1] ?? '';
+  const direction = (match?.[2] ?? 'asc').toUpperCase();
+  const column = def.sorts[field] ?? def.extraSort?.(field);
+  if (!column) {
+    const allowed = Object.keys(def.sorts).join(', ');
+    throw invalidParam('sort_by', `must be one of ${allowed}${def.extraSort ? ', custom_fields:<name>' : ''}, given: ${sortBy}`);
+  }
+  return `${column} ${direction}, ${def.idColumn} ${direction}`;
+}

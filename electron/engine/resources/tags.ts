@@ -1,0 +1,46 @@
+import type { EngineContext } from '../context.js';
+import { isoSeconds } from '../clock.js';
+
+export type TaggableType = 'contact' | 'lead' | 'deal';
+
+/**
+ * Tags as carried by taggable records: a record's tags are replaced as a
+ * whole set, and tags that do not exist yet are created on the way.
+ * (The /v2/tags resource itself arrives with the pipeline issue.)
+ */
+export class Tagging {
+  constructor(private readonly ctx: EngineContext) {}
+
+  /** Replaces the record's tag set. Call inside the record's transaction. */
+  replace(type: TaggableType, resourceId: number, names: string[], actorId: number): void {
+    const { db } = this.ctx;
+    const now = isoSeconds(this.ctx.clock.now());
+    db.prepare('DELETE FROM taggings WHERE resource_type = ? AND resource_id = ?').run(type, resourceId);
+    const create = db.prepare(
+      'INSERT INTO tags (name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
+    );
+    const link = db.prepare(
+      'INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) SELECT id, ?, ? FROM tags WHERE resource_type = ? AND name = ?',
+    );
+    for (const name of new Set(names.map((n) => n.trim()))) {
+      if (create.run(name, type, actorId, now, now).changes > 0) {
+        this.ctx.changes.record('tag', Number(db.prepare('SELECT last_insert_rowid()').pluck().get()), 'created', actorId);
+      }
+      link.run(type, resourceId, type, name);
+    }
+  }
+
+  removeAll(type: TaggableType, resourceId: number): void {
+    this.ctx.db.prepare('DELETE FROM taggings WHERE resource_type = ? AND resource_id = ?').run(type, resourceId);
+  }
+
+  /** SQL for the JSON array of a record's tag names, sorted. */
+  static jsonArray(type: TaggableType, idColumn: string): string {
+    return `(SELECT json_group_array(t.name ORDER BY t.name) FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE g.resource_type = '${type}' AND g.resource_id = ${idColumn})`;
+  }
+
+  /** SQL condition: the record carries a tag of this name (bound parameter). */
+  static hasTag(type: TaggableType, idColumn: string): string {
+    return `EXISTS (SELECT 1 FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE g.resource_type = '${type}' AND g.resource_id = ${idColumn} AND t.name = ?)`;
+  }
+}

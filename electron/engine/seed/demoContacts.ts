@@ -1,0 +1,90 @@
+import { faker } from '@faker-js/faker';
+import type { Engine } from '../engine.js';
+import { isoSeconds } from '../clock.js';
+import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../../shared/resources/contact.js';
+
+const TAGS = ['vip', 'newsletter', 'trade-show', 'referral', 'partner', 'cold', 'warm', 'key-account'];
+const SEGMENTS = ['SMB', 'Mid-market', 'Enterprise'];
+const INTERESTS = ['Hardware', 'Software', 'Services', 'Training'];
+
+/** Demo custom fields, one of each supported type, created if missing. */
+function ensureDemoFields(engine: Engine): void {
+  const existing = engine.customFields.definitions('contact');
+  const wanted = [
+    { name: 'Segment', type: 'list', choices: SEGMENTS },
+    { name: 'Employees', type: 'number', for_contact: false },
+    { name: 'Region', type: 'string' },
+    { name: 'Interests', type: 'multi_select_list', choices: INTERESTS },
+  ];
+  for (const field of wanted) if (!existing.has(field.name)) engine.customFields.create('contact', field);
+}
+
+/**
+ * Fills the database with `count` realistic contacts: about one in ten is an
+ * organization, most people belong to one. Rows go in through prepared
+ * statements in one transaction (with their change-log entries), which is
+ * what makes 100 000 contacts a matter of seconds.
+ */
+export function seedContacts(engine: Engine, count: number, seed = 42): { organizations: number; people: number } {
+  const owner = engine.db.prepare("SELECT id FROM users WHERE role = 'admin' AND deleted_at IS NULL ORDER BY id LIMIT 1").pluck().get() as number | undefined;
+  if (owner === undefined) throw new Error('No admin user yet: create one with `outpost users add` (or start the hub once) before seeding.');
+  ensureDemoFields(engine);
+  faker.seed(seed);
+  const { db } = engine;
+  const ownerIds = db.prepare("SELECT id FROM users WHERE deleted_at IS NULL").pluck().all() as number[];
+  const now = isoSeconds(engine.clock.now());
+
+  const insert = db.prepare(`INSERT INTO contacts (creator_id, owner_id, is_organization, contact_id, name, first_name, last_name,
+      customer_status, prospect_status, title, industry, website, email, phone, mobile,
+      address_line1, address_city, address_postal_code, address_state, address_country,
+      billing_address_line1, billing_address_city, billing_address_postal_code, billing_address_state, billing_address_country,
+      custom_fields, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const tagInsert = db.prepare("INSERT INTO tags (name, resource_type, creator_id, created_at, updated_at) VALUES (?, 'contact', ?, ?, ?) ON CONFLICT DO NOTHING");
+  const tagId = db.prepare("SELECT id FROM tags WHERE resource_type = 'contact' AND name = ?").pluck();
+  const tagging = db.prepare("INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) VALUES (?, 'contact', ?)");
+
+  let organizations = 0;
+  db.transaction(() => {
+    const tagIds = TAGS.map((name) => {
+      tagInsert.run(name, owner, now, now);
+      return tagId.get(name) as number;
+    });
+    const orgIds: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const isOrg = i % 10 === 0;
+      const customer = faker.helpers.arrayElement(CUSTOMER_STATUSES);
+      const prospect = customer === 'none' ? faker.helpers.arrayElement(PROSPECT_STATUSES) : faker.helpers.arrayElement(['none', 'current'] as const);
+      const hasStatus = customer !== 'none' || prospect !== 'none';
+      const first = isOrg ? null : faker.person.firstName();
+      const last = isOrg ? null : faker.person.lastName();
+      const company = isOrg ? faker.company.name() : null;
+      const name = isOrg ? company : `${first} ${last}`;
+      const employer = !isOrg && orgIds.length > 0 && faker.number.int(9) > 1 ? faker.helpers.arrayElement(orgIds) : null;
+      const city = faker.location.city();
+      const street = faker.location.streetAddress();
+      const zip = faker.location.zipCode();
+      const state = faker.location.state({ abbreviated: true });
+      const custom: Record<string, unknown> = { Segment: faker.helpers.arrayElement(SEGMENTS), Region: faker.location.country() };
+      if (isOrg) custom.Employees = faker.number.int({ min: 2, max: 5000 });
+      if (faker.number.int(3) === 0) custom.Interests = faker.helpers.arrayElements(INTERESTS, { min: 1, max: 2 });
+      const email = isOrg ? `info@${faker.internet.domainName()}` : faker.internet.email({ firstName: first!, lastName: last! }).toLowerCase();
+      const info = insert.run(
+        owner, faker.helpers.arrayElement(ownerIds), isOrg ? 1 : 0, employer, name, first, last, customer, prospect,
+        isOrg ? null : faker.person.jobTitle(), isOrg ? faker.commerce.department() : null, isOrg ? faker.internet.url() : null,
+        email, faker.phone.number({ style: 'national' }), isOrg ? null : faker.phone.number({ style: 'international' }),
+        street, city, zip, state, 'US',
+        hasStatus ? street : null, hasStatus ? city : null, hasStatus ? zip : null, hasStatus ? state : null, hasStatus ? 'US' : null,
+        JSON.stringify(custom), now, now,
+      );
+      const id = Number(info.lastInsertRowid);
+      if (isOrg) {
+        orgIds.push(id);
+        organizations++;
+      }
+      for (const t of faker.helpers.arrayElements(tagIds, { min: 0, max: 2 })) tagging.run(t, id);
+      engine.ctx.changes.record('contact', id, 'created', owner);
+    }
+  })();
+  return { organizations, people: count - organizations };
+}

@@ -1,0 +1,20 @@
+/** Token response of /oauth2/token (spec: OAuth objects). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+}
+
+/**
+ * The built-in first-party client used by the web UI and the desktop app.
+ * It is a public client in OAuth terms (RFC 6749 §2.1): it cannot keep a
+ * secret, so it authenticates with its id and an empty secret and may only
+ * use the password and refresh_token grants.
+ */
+export const FIRST_PARTY_CLIENT_ID = 'outpost-app';
+
+export const SCOPES = ['read', 'write', 'profile', 'sync'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const DEFAULT_SCOPE = 'read write profile';
