@@ -27,6 +27,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
+    // 64 MiB page cache: 100 000 contacts with their indexes fit, so bulk writes and sorts stay in memory.
+    db.pragma('cache_size = -65536');
     registerFunctions(db);
     migrate(db);
     return db;

@@ -52,7 +52,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   });
 
   registerBodyParsers(app);
-  registerErrorHandling(app);
+  registerErrorHandling(app, engine);
   await app.register(formBody, { bodyLimit: BODY_LIMIT });
 
   await app.register(async (api) => {
@@ -103,8 +103,11 @@ function registerBodyParsers(app: FastifyInstance): void {
   });
 }
 
-function registerErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => {
+function registerErrorHandling(app: FastifyInstance, engine: Engine): void {
+  const bearerAuth = authenticate(engine);
+  app.setNotFoundHandler(async (request, reply) => {
+    // Unknown /v2 paths still need a token first, so routes cannot be probed anonymously.
+    if (/^\/v2(\/|$|\?)/.test(request.url)) await bearerAuth(request, reply);
     const message = `Requested path at '${request.url.split('?')[0]}' was not found using the HTTP method '${request.method}'.`;
     const errors: ApiError[] = [{ resource: 'request', field: '', code: 'incorrect_path', message, details: message }];
     return reply.code(404).type(JSON_TYPE).send(errorEnvelope(404, errors, request.id, origin(request)));

@@ -3,6 +3,11 @@
  * tags, custom field definitions and contacts.
  * Migrations are additive: later ones add tables and columns, never drop.
  */
+/** Also used by bulk loads, which drop it, fill the index in one statement, and put it back. */
+export const CONTACTS_FTS_INSERT_TRIGGER = /* sql */ `CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts BEGIN
+  INSERT INTO contacts_fts(rowid, name, email, phones) VALUES (new.id, new.name, new.email, phone_terms(new.phone, new.mobile));
+END;`;
+
 export const sql = /* sql */ `
 CREATE TABLE account (
   id            INTEGER PRIMARY KEY CHECK (id = 1),
@@ -156,9 +161,7 @@ CREATE INDEX contacts_created ON contacts(created_at, id);
 -- Search-as-you-type (extension 'q'): prefix matches on names, email and phones.
 -- Phones are indexed as written and as bare digits (digits() is registered by db/database.ts).
 CREATE VIRTUAL TABLE contacts_fts USING fts5(name, email, phones, tokenize="unicode61 remove_diacritics 2", prefix='2 3');
-CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts BEGIN
-  INSERT INTO contacts_fts(rowid, name, email, phones) VALUES (new.id, new.name, new.email, phone_terms(new.phone, new.mobile));
-END;
+${CONTACTS_FTS_INSERT_TRIGGER}
 CREATE TRIGGER contacts_fts_delete AFTER DELETE ON contacts BEGIN
   DELETE FROM contacts_fts WHERE rowid = old.id;
 END;

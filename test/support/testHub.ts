@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { openEngine, type Engine } from '../../electron/engine/engine.js';
+import { createHttpApp, type HttpOptions } from '../../electron/engine/http/app.js';
+import { ManualClock } from '../../electron/engine/clock.js';
+import type { Scope } from '../../shared/oauth.js';
+
+/**
+ * A real engine on a real SQLite file in a temp folder, served over real
+ * HTTP on 127.0.0.1, with an admin and an agent and a token for each.
+ */
+export interface TestHub {
+  engine: Engine;
+  app: FastifyInstance;
+  clock: ManualClock;
+  url: string;
+  dataDir: string;
+  adminId: number;
+  agentId: number;
+  adminToken: string;
+  agentToken: string;
+  tokenFor(userId: number, scopes?: Scope[]): string;
+  close(): Promise<void>;
+}
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-secret-1', name: 'Ada Admin' };
+export const AGENT = { email: 'agent@example.com', password: 'agent-secret-1', name: 'Sam Agent' };
+
+export async function startTestHub(options: HttpOptions = {}): Promise<TestHub> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'outpost-test-'));
+  const clock = new ManualClock('2026-03-02T10:00:00Z');
+  const engine = openEngine({ dataDir, clock });
+  const adminId = await engine.users.create({ ...ADMIN, role: 'admin' });
+  const agentId = await engine.users.create({ ...AGENT, role: 'user' });
+  const app = await createHttpApp(engine, { rateLimitPerHour: 0, ...options });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const tokenFor = (userId: number, scopes: Scope[] = ['read', 'write', 'profile']) => engine.tokens.createPersonal(userId, scopes);
+  return {
+    engine, app, clock, url, dataDir, adminId, agentId,
+    adminToken: tokenFor(adminId),
+    agentToken: tokenFor(agentId),
+    tokenFor,
+    close: async () => {
+      await app.close();
+      engine.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A small HTTP client over fetch: JSON bodies are wrapped as `{"data": …}` unless `raw` is given. */
+export async function call<T = any>(
+  hub: Pick<TestHub, 'url'>, method: string, path: string,
+  options: { token?: string | null; data?: unknown; raw?: string; contentType?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.data !== undefined) body = JSON.stringify({ data: options.data });
+  if (body !== undefined || options.contentType) headers['Content-Type'] = options.contentType ?? 'application/json';
+  const response = await fetch(`${hub.url}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** The error codes of an error envelope, in order. */
+export const codes = (answer: Answer) => (answer.body?.errors ?? []).map((e: any) => e.error.code);
+export const fields = (answer: Answer) => (answer.body?.errors ?? []).map((e: any) => e.error.field);
