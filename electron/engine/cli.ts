@@ -2,8 +2,6 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { openEngine, type Engine } from './engine.js';
-import { startHub } from './hub.js';
-import { seedContacts } from './seed/demoContacts.js';
 import { parseScope } from './auth/scopes.js';
 import { ApiProblem } from './http/problem.js';
 import { DEFAULT_SCOPE } from '../../shared/oauth.js';
@@ -57,6 +55,8 @@ async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T
 
 async function serve(args: string[]): Promise<void> {
   const values = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'rate-limit': { type: 'string' } });
+  // Loaded on demand: the other commands start faster without the HTTP stack and the demo-data generator.
+  const { startHub } = await import('./hub.js');
   const hub = await startHub({
     dataDir: dataDirOf(values),
     host: typeof values.host === 'string' ? values.host : '127.0.0.1',
@@ -100,6 +100,7 @@ async function tokensCreate(args: string[]): Promise<void> {
 async function seed(args: string[]): Promise<void> {
   const values = parse(args, { contacts: { type: 'string' } });
   const count = integer(required(values, 'contacts'), 'contacts', 0, 1);
+  const { seedContacts } = await import('./seed/demoContacts.js');
   await withEngine(values, (engine) => {
     const started = performance.now();
     const result = seedContacts(engine, count);

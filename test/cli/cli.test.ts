@@ -1,0 +1,127 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = join(import.meta.dirname, '../../bin/outpost.mjs');
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'outpost-cli-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  children.forEach((c) => c.kill('SIGKILL'));
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+function outpost(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
+}
+
+/** Starts `outpost serve` and resolves with its URL once it listens (or its output if it exits). */
+function serve(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url?: string; output: string; code?: number | null }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0'], { env: { ...process.env, ...env } });
+  children.push(child);
+  return new Promise((resolve) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (match) resolve({ child, url: match[1], output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => resolve({ child, output, code }));
+  });
+}
+
+describe('outpost command line', () => {
+  it('adds users and prints them as JSON', () => {
+    const dir = tempDir();
+    const result = outpost(['users', 'add', '--email', 'rep@example.com', '--name', 'Rep One', '--role', 'agent', '--password', 'rep-password', '--data-dir', dir]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ email: 'rep@example.com', name: 'Rep One', role: 'user', status: 'active' });
+    const again = outpost(['users', 'add', '--email', 'rep@example.com', '--name', 'Rep', '--role', 'agent', '--password', 'rep-password', '--data-dir', dir]);
+    expect(again.code).toBe(1);
+    expect(again.stderr.split('\n')).toHaveLength(1);
+    expect(again.stderr).toMatch(/already exists/);
+  });
+
+  it('answers bad arguments with one line and a non-zero exit', () => {
+    const dir = tempDir();
+    const cases = [
+      ['users', 'add', '--email', 'x@example.com', '--name', 'X', '--role', 'boss', '--password', 'long-password', '--data-dir', dir],
+      ['users', 'add', '--name', 'X', '--data-dir', dir],
+      ['users', 'add', '--email', 'not-an-email', '--name', 'X', '--role', 'agent', '--password', 'long-password', '--data-dir', dir],
+      ['users', 'add', '--email', 'y@example.com', '--name', 'Y', '--role', 'agent', '--password', 'short', '--data-dir', dir],
+      ['tokens', 'create', '--email', 'nobody@example.com', '--data-dir', dir],
+      ['tokens', 'create', '--email', 'x@example.com', '--scope', 'everything', '--data-dir', dir],
+      ['seed', '--contacts', 'lots', '--data-dir', dir],
+      ['seed', '--contacts', '10', '--data-dir', dir],
+      ['serve', '--port', 'eighty', '--data-dir', dir],
+      ['frobnicate'],
+      ['users', 'add', '--bogus'],
+    ];
+    for (const args of cases) {
+      const result = outpost(args);
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stderr.split('\n'), args.join(' ')).toHaveLength(1);
+      expect(result.stderr, args.join(' ')).toMatch(/^outpost: /);
+    }
+  });
+
+  it('creates personal access tokens that work against a running hub, and seeds demo contacts', async () => {
+    const dir = join(tempDir(), 'not-yet-created');
+    const hub = await serve(dir, { OUTPOST_ADMIN_EMAIL: 'boss@example.com', OUTPOST_ADMIN_PASSWORD: 'boss-password' });
+    expect(hub.url, hub.output).toBeDefined();
+    expect(existsSync(dir)).toBe(true);
+    expect(hub.output).toContain('Created the first admin boss@example.com.');
+
+    // Other commands work while the hub runs on the same folder.
+    const seeded = outpost(['seed', '--contacts', '200', '--data-dir', dir]);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    expect(seeded.stdout).toMatch(/^Seeded 200 contacts \(20 organizations, 180 people\)/);
+    const created = outpost(['tokens', 'create', '--email', 'boss@example.com', '--scope', 'read profile', '--data-dir', dir]);
+    const token = JSON.parse(created.stdout);
+    expect(token).toMatchObject({ token_type: 'bearer', scope: 'read profile' });
+    expect(token.access_token).toHaveLength(64);
+
+    const list = await fetch(`${hub.url}/v2/contacts?per_page=100&is_organization=true`, { headers: { Authorization: `Bearer ${token.access_token}` } });
+    const body = (await list.json()) as any;
+    expect(body.items).toHaveLength(20);
+    expect(body.items[0].data.custom_fields).toHaveProperty('Segment');
+    const write = await fetch(`${hub.url}/v2/contacts`, { method: 'POST', headers: { Authorization: `Bearer ${token.access_token}`, 'Content-Type': 'application/json' }, body: '{"data":{"last_name":"X"}}' });
+    expect(write.status).toBe(403);
+
+    // A second hub on the same folder is refused with a clear message.
+    const second = await serve(dir);
+    expect(second.code).toBe(1);
+    expect(second.output.trim()).toMatch(/^outpost: Another Outpost hub is already running on the data folder/);
+    hub.child.kill('SIGTERM');
+  });
+
+  it('prints a generated admin password once on first start without the env variables', async () => {
+    const dir = tempDir();
+    const env = { OUTPOST_ADMIN_EMAIL: '', OUTPOST_ADMIN_PASSWORD: '' };
+    const first = await serve(dir, env);
+    expect(first.output).toMatch(/Created the first admin admin@outpost\.local with password \S{12,} \(shown only this once\)/);
+    const password = /with password (\S+)/.exec(first.output)![1];
+    const response = await fetch(`${first.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', username: 'admin@outpost.local', password }),
+    });
+    expect(response.status).toBe(200);
+    await new Promise<void>((resolve) => {
+      first.child.on('exit', () => resolve());
+      first.child.kill('SIGTERM');
+    });
+    const second = await serve(dir, env);
+    expect(second.output).not.toMatch(/Created the first admin/);
+    second.child.kill('SIGTERM');
+  });
+});

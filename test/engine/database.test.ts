@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openDatabase } from '../../electron/engine/db/database.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../electron/engine/db/migrations/index.js';
+import { openEngine } from '../../electron/engine/engine.js';
+
+const dirs: string[] = [];
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'outpost-db-'));
+  dirs.push(dir);
+  return join(dir, 'test.sqlite');
+};
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('database', () => {
+  it('opens in WAL mode with foreign keys and migrates to the current schema version', () => {
+    const db = openDatabase(tempFile());
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    db.close();
+  });
+
+  it('reopens an existing database without re-running migrations', () => {
+    const file = tempFile();
+    const first = openDatabase(file);
+    first.prepare("INSERT INTO account (id, name, created_at, updated_at) VALUES (1, 'Kept', 'x', 'x')").run();
+    first.close();
+    const second = openDatabase(file);
+    expect(second.prepare('SELECT name FROM account').pluck().get()).toBe('Kept');
+    second.close();
+  });
+
+  it('refuses a database written by a newer version with a clear message', () => {
+    const file = tempFile();
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openDatabase(file)).toThrow(/newer version of Outpost/);
+  });
+
+  it('keeps migrations additive: no DROP or destructive ALTER in any migration', () => {
+    for (const migration of MIGRATIONS) {
+      expect(migration.sql, migration.name).not.toMatch(/\bDROP\s+(TABLE|COLUMN)\b|\bRENAME\b/i);
+    }
+  });
+});
+
+describe('change log', () => {
+  it('gives every mutation a monotonically increasing revision in the same transaction', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outpost-eng-'));
+    dirs.push(dir);
+    const engine = openEngine({ dataDir: dir });
+    const userId = await engine.users.create({ email: 'x@example.com', name: 'X', role: 'admin', password: 'long-enough' });
+    const actor = { userId, role: 'admin' as const, scopes: new Set(['read', 'write'] as const) };
+    const before = engine.ctx.changes.currentRevision();
+    const id = engine.contacts.create({ last_name: 'Logged' }, actor);
+    engine.contacts.update(id, { title: 'Boss' }, actor);
+    engine.contacts.delete(id, actor);
+    const rows = engine.db.prepare('SELECT revision, event_type FROM change_log WHERE revision > ? ORDER BY revision').all(before) as { revision: number; event_type: string }[];
+    expect(rows.map((r) => r.event_type)).toEqual(['created', 'updated', 'deleted']);
+    expect(rows[1].revision).toBeGreaterThan(rows[0].revision);
+    // A failing write rolls back the record and its change together.
+    expect(() => engine.contacts.create({ last_name: 'Bad', owner_id: 9999 }, actor)).toThrow();
+    expect(engine.ctx.changes.currentRevision()).toBe(rows[2].revision);
+    engine.close();
+  });
+});
