@@ -187,6 +187,9 @@ describe('listing contacts', () => {
     expect(codes(await get('/v2/contacts?address[city]=Lyon&address[city]=Paris'))).toEqual(['invalid_param']);
     expect(ids(await get('/v2/contacts?address[city]=Lyon&prospect_status=current'))).toEqual([]);
     expect(ids(await get('/v2/contacts?address[city]=Lyon&prospect_status=current&inclusive=false&sort_by=id'))).toEqual([acme, globex]);
+    // q and ids still narrow an OR query.
+    expect(ids(await get('/v2/contacts?address[city]=Lyon&prospect_status=current&inclusive=false&q=globex'))).toEqual([globex]);
+    expect(ids(await get(`/v2/contacts?address[city]=Lyon&prospect_status=current&inclusive=false&ids=${acme}`))).toEqual([acme]);
   });
 
   it('filters and sorts by filterable custom fields only', async () => {

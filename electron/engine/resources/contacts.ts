@@ -312,6 +312,7 @@ export class Contacts {
         updated_at: 'c.updated_at', created_at: 'c.created_at',
       },
       defaultOrder: 'c.last_name ASC',
+      narrowing: ['q'],
       extraFilter: (name, value) => this.extraFilter(name, value),
       extraSort: (name) => this.customFields.sort('contact', name, 'c.custom_fields'),
     };

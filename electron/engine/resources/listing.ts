@@ -36,6 +36,8 @@ export interface ListDefinition {
   extraFilter?: (name: string, value: string) => Clause | undefined;
   /** Sort names the resource handles itself (`custom_fields:<name>`). */
   extraSort?: (name: string) => string | undefined;
+  /** Parameters that always narrow the result, even with inclusive=false (like `ids`). */
+  narrowing?: readonly string[];
   /** Clauses that always apply (visibility rules), ANDed with the rest. */
   scope?: Clause[];
 }
@@ -63,7 +65,7 @@ export function runList(def: ListDefinition, query: RawQuery, statements: Statem
       always.push({ sql: `${def.idColumn} IN (${ids.map(() => '?').join(',')})`, params: ids });
       continue;
     }
-    filters.push(filterClause(def, name, raw));
+    (def.narrowing?.includes(name) ? always : filters).push(filterClause(def, name, raw));
   }
 
   const where = [...always];

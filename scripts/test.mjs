@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// `npm test`: every check, in order — type check, lint, unit and API tests
+// (Vitest), then end-to-end tests in Chromium. Every step runs even if an
+// earlier one failed, so one run shows everything; the exit code is non-zero
+// if any step failed. The last line is the plain "N passed, N failed" summary.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, mkdirSync, rmSync } from 'node:fs';
+
+const results = [];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+/** Runs one step; `count` reads its test counts from the report it wrote. */
+function step(name, command, args, count) {
+  console.log(`\n=== ${name}: ${[command, ...args].join(' ')}`);
+  const started = Date.now();
+  const run = spawnSync(command, args, { stdio: 'inherit' });
+  const ok = run.status === 0;
+  const counts = count?.() ?? { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
+  if (!ok && counts.failed === 0) counts.failed = 1;
+  for (const key of Object.keys(totals)) totals[key] += counts[key] ?? 0;
+  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+mkdirSync('.cache', { recursive: true });
+const vitestReport = '.cache/vitest-report.json';
+const e2eReport = '.cache/e2e-report.json';
+rmSync(vitestReport, { force: true });
+rmSync(e2eReport, { force: true });
+
+step('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+step('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
+step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${vitestReport}`], () => {
+  const report = readJson(vitestReport);
+  return report && { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
+});
+step('end-to-end tests', 'node', ['scripts/e2e.mjs'], () => readJson(e2eReport));
+
+console.log('\n=== summary');
+for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);
