@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { openEngine, type Engine } from './engine.js';
 import { parseScope } from './auth/scopes.js';
 import { ApiProblem } from './http/problem.js';
+import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { DEFAULT_SCOPE } from '../../shared/oauth.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,7 +102,8 @@ async function seed(args: string[]): Promise<void> {
   const values = parse(args, { contacts: { type: 'string' } });
   const count = integer(required(values, 'contacts'), 'contacts', 0, 1);
   const { seedContacts } = await import('./seed/demoContacts.js');
-  await withEngine(values, (engine) => {
+  await withEngine(values, async (engine) => {
+    await bootstrapAdmin(engine, process.env, console.log);
     const started = performance.now();
     const result = seedContacts(engine, count);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { FastifyInstance } from 'fastify';
 import { openEngine, type Engine } from './engine.js';
 import { createHttpApp, type HttpOptions } from './http/app.js';
+import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { mkdirSync } from 'node:fs';
 
 export interface HubOptions extends HttpOptions {
@@ -73,18 +73,4 @@ export async function startHub(options: HubOptions): Promise<Hub> {
     await release();
     throw err;
   }
-}
-
-/**
- * First start on an empty database: OUTPOST_ADMIN_EMAIL / OUTPOST_ADMIN_PASSWORD
- * create the first admin; without them a generated password is printed once.
- */
-export async function bootstrapAdmin(engine: Engine, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<void> {
-  if (engine.users.count() > 0) return;
-  const email = env.OUTPOST_ADMIN_EMAIL || 'admin@outpost.local';
-  const generated = !env.OUTPOST_ADMIN_PASSWORD;
-  const password = env.OUTPOST_ADMIN_PASSWORD || randomBytes(12).toString('base64url');
-  await engine.users.create({ email, name: 'Administrator', role: 'admin', password });
-  if (generated) print(`Created the first admin ${email} with password ${password} (shown only this once).`);
-  else print(`Created the first admin ${email}.`);
 }

@@ -61,7 +61,7 @@ describe('outpost command line', () => {
       ['tokens', 'create', '--email', 'nobody@example.com', '--data-dir', dir],
       ['tokens', 'create', '--email', 'x@example.com', '--scope', 'everything', '--data-dir', dir],
       ['seed', '--contacts', 'lots', '--data-dir', dir],
-      ['seed', '--contacts', '10', '--data-dir', dir],
+      ['seed', '--contacts', '0', '--data-dir', dir],
       ['serve', '--port', 'eighty', '--data-dir', dir],
       ['frobnicate'],
       ['users', 'add', '--bogus'],
@@ -102,6 +102,16 @@ describe('outpost command line', () => {
     expect(second.code).toBe(1);
     expect(second.output.trim()).toMatch(/^outpost: Another Outpost hub is already running on the data folder/);
     hub.child.kill('SIGTERM');
+  });
+
+  it('seeds an empty folder after creating the first admin', () => {
+    const dir = tempDir();
+    const result = outpost(['seed', '--contacts', '30', '--data-dir', dir], { OUTPOST_ADMIN_EMAIL: 'first@example.com', OUTPOST_ADMIN_PASSWORD: 'first-password' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split('\n')).toEqual([
+      'Created the first admin first@example.com.',
+      expect.stringMatching(/^Seeded 30 contacts \(3 organizations, 27 people\) in [\d.]+ s\.$/),
+    ]);
   });
 
   it('prints a generated admin password once on first start without the env variables', async () => {
