@@ -18,7 +18,8 @@ describe('app:// protocol', () => {
   it('refuses traversal, other hosts and unknown file types', () => {
     // URL parsing already folds dot segments, so the file stays inside the renderer root.
     expect(resolveAppFile(ROOT, 'app://outpost/../../etc/passwd.js')?.file).toBe(join(ROOT, 'etc/passwd.js'));
-    expect(resolveAppFile(ROOT, 'app://outpost/%2e%2e/%2e%2e/etc/passwd.js')).toBeNull();
+    expect(resolveAppFile(ROOT, 'app://outpost/%2e%2e/%2e%2e/etc/passwd.js')?.file).toBe(join(ROOT, 'etc/passwd.js'));
+    expect(resolveAppFile(ROOT, 'app://outpost/a/..%2f..%2f..%2fetc%2fpasswd.js')).toBeNull();
     expect(resolveAppFile(ROOT, 'app://evil/index.js')).toBeNull();
     expect(resolveAppFile(ROOT, 'app://outpost/secret.sqlite')).toBeNull();
     expect(resolveAppFile(ROOT, 'not a url')).toBeNull();
