@@ -21,7 +21,8 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    // incompatible-library only matters to the React Compiler, which this project does not use.
+    rules: { ...reactHooks.configs.recommended.rules, 'react-hooks/incompatible-library': 'off' },
   },
   {
     // The engine runs under plain Node and in Electron's main process: it never imports Electron.

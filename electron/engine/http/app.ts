@@ -154,7 +154,8 @@ function serveDocs(app: FastifyInstance, docsFile: string | undefined): void {
 /** The web UI: static files with a strict CSP, and index.html for client-side routes. */
 async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> {
   const index = join(webRoot, 'index.html');
-  await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  // Files the build produced (hashed assets, favicon); a missing file falls through to the JSON 404.
+  await app.register(fastifyStatic, { root: webRoot, wildcard: true, index: false });
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('text/html')) {
@@ -167,7 +168,5 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
     return reply.type('text/html; charset=utf-8').send(readFileSync(index));
   };
   app.get('/', sendIndex);
-  app.get('/assets/*', async (request, reply) => reply.sendFile(`assets/${(request.params as { '*': string })['*']}`));
   for (const route of ['/login', '/contacts', '/contacts/*', '/settings', '/settings/*']) app.get(route, sendIndex);
-  if (existsSync(join(webRoot, 'favicon.svg'))) app.get('/favicon.svg', async (_r, reply) => reply.sendFile('favicon.svg'));
 }

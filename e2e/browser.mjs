@@ -1,0 +1,27 @@
+// Shared set-up for the e2e specs: Debian's Chromium driven by playwright-core,
+// a signed-in page, and screenshots in e2e/screenshots/.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+
+export const HUB = process.env.OUTPOST_E2E_URL ?? 'http://127.0.0.1:4100';
+const SCREENSHOTS = 'e2e/screenshots';
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export async function signIn(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(HUB);
+  await page.getByLabel('Email').fill(process.env.OUTPOST_E2E_EMAIL);
+  await page.getByLabel('Password').fill(process.env.OUTPOST_E2E_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+  return page;
+}
+
+export const screenshot = (page, name) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });

@@ -1,0 +1,119 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { HUB, launch, screenshot, signIn } from './browser.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(() => browser?.close());
+
+describe('signing in', () => {
+  it('refuses a wrong password and lets the right one in', async () => {
+    const page = await browser.newPage();
+    await page.goto(HUB);
+    await page.getByLabel('Email').fill(process.env.OUTPOST_E2E_EMAIL);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
+    await screenshot(page, '01-sign-in-error');
+    await page.getByLabel('Password').fill(process.env.OUTPOST_E2E_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/contacts');
+    await screenshot(page, '02-contacts-list');
+    await page.close();
+  });
+});
+
+describe('contacts', () => {
+  let page;
+  before(async () => {
+    page = await signIn(browser);
+  });
+  after(() => page?.close());
+
+  it('creates an organization, then a person in it', async () => {
+    await page.getByRole('link', { name: 'New contact' }).click();
+    await page.getByRole('radio', { name: 'Organization' }).check();
+    await page.getByLabel('Name *').fill('Zephyr Outfitters');
+    await page.getByLabel('Customer status').selectOption('current');
+    await page.getByRole('group', { name: 'Billing address' }).getByLabel('city').fill('Denver');
+    await page.getByLabel('Tags (comma-separated)').fill('key-account, e2e');
+    await screenshot(page, '03-new-organization');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Zephyr Outfitters' }).waitFor();
+    const orgUrl = page.url();
+
+    await page.getByRole('link', { name: 'Add a person' }).click();
+    await page.getByLabel('First name').fill('Quinn');
+    await page.getByLabel('Last name *').fill('Marlowe');
+    await page.getByLabel('Email').fill('quinn@zephyr.test');
+    await page.getByLabel('Phone').fill('+1 303 555 0199');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Quinn Marlowe' }).waitFor();
+    await page.getByRole('link', { name: 'Zephyr Outfitters' }).waitFor();
+    await screenshot(page, '04-person-page');
+
+    await page.goto(orgUrl);
+    await page.getByRole('heading', { name: 'People' }).waitFor();
+    await page.getByRole('link', { name: 'Quinn Marlowe' }).waitFor();
+    await screenshot(page, '05-organization-page');
+  });
+
+  it('edits the person', async () => {
+    await page.getByRole('link', { name: 'Quinn Marlowe' }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Title').fill('Head of Purchasing');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Head of Purchasing').first().waitFor();
+    await screenshot(page, '06-person-edited');
+  });
+
+  it('shows the API field error next to the field', async () => {
+    await page.getByRole('link', { name: 'Contacts' }).click();
+    await page.getByRole('link', { name: 'New contact' }).click();
+    await page.getByLabel('First name').fill('Nameless');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const error = page.locator('.field.invalid').filter({ hasText: 'Last name' }).getByRole('alert');
+    await error.waitFor();
+    assert.match(await error.textContent(), /last_name can't be blank/);
+    await screenshot(page, '07-validation-error');
+  });
+
+  it('searches as you type and filters the list', async () => {
+    await page.getByRole('link', { name: 'Contacts' }).click();
+    const rows = page.getByTestId('contact-scroller').getByRole('row');
+    await rows.first().waitFor();
+    await page.getByLabel('Search contacts').fill('quin');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=contact-scroller] [role=row]').length === 1);
+    assert.match(await rows.first().textContent(), /Quinn Marlowe/);
+    await screenshot(page, '08-search');
+
+    await page.getByLabel('Search contacts').fill('');
+    await page.getByLabel('Kind').selectOption('organizations');
+    await page.getByLabel('Customer status').selectOption('current');
+    await page.getByLabel('Tag').fill('e2e');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=contact-scroller] [role=row]').length === 1);
+    assert.match(await rows.first().textContent(), /Zephyr Outfitters/);
+    await screenshot(page, '09-filters');
+
+    await page.getByLabel('Tag').fill('');
+    await page.getByLabel('Customer status').selectOption('');
+    await page.getByRole('button', { name: /^Name/ }).click();
+    await page.getByRole('columnheader', { name: /Name/ }).and(page.locator('[aria-sort=descending]')).waitFor();
+    await screenshot(page, '10-sorted-desc');
+  });
+
+  it('scrolls through pages of the virtualised list', async () => {
+    await page.getByLabel('Kind').selectOption('all');
+    const scroller = page.getByTestId('contact-scroller');
+    await scroller.getByRole('row').first().waitFor();
+    await page.waitForFunction(() => !document.body.textContent.includes('Loading…') || true);
+    for (let i = 0; i < 10; i++) await scroller.evaluate((el) => el.scrollBy(0, 4000));
+    await page.waitForFunction(() => /^(1\d\d|[2-9]\d\d) shown$/.test(document.querySelector('.count')?.textContent ?? ''));
+    const rendered = await scroller.getByRole('row').count();
+    assert.ok(rendered < 80, `only the visible rows are in the DOM (${rendered})`);
+    await screenshot(page, '11-scrolled');
+  });
+});

@@ -1,0 +1,42 @@
+import { useEffect } from 'react';
+import { useSession } from './session/sessionStore.js';
+import { matchRoute, useRouter } from './router/routerStore.js';
+import { SignInScreen } from './session/SignInScreen.js';
+import { AppShell } from './shell/AppShell.js';
+import { ContactsScreen } from './contacts/ContactsScreen.js';
+import { ContactPage } from './contacts/ContactPage.js';
+import { ContactForm } from './contacts/ContactForm.js';
+import { SettingsScreen } from './settings/SettingsScreen.js';
+
+function Screen({ path }: { path: string }) {
+  if (matchRoute('/contacts/new', path)) return <ContactForm id={null} />;
+  const edit = matchRoute('/contacts/:id/edit', path);
+  if (edit) return <ContactForm key={edit.id} id={Number(edit.id)} />;
+  const page = matchRoute('/contacts/:id', path);
+  if (page) return <ContactPage key={page.id} id={Number(page.id)} />;
+  if (matchRoute('/settings', path)) return <SettingsScreen />;
+  return <ContactsScreen />;
+}
+
+export function App() {
+  const { status, load } = useSession();
+  const { path, navigate } = useRouter();
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // Signed-in people land on the contacts; signed-out ones on the sign-in page.
+  useEffect(() => {
+    if (status === 'signed-out' && path !== '/login') navigate('/login', { replace: true });
+    if (status === 'signed-in' && (path === '/login' || path === '/')) navigate('/contacts', { replace: true });
+  }, [status, path, navigate]);
+
+  if (status === 'loading') return <p className="muted splash">Loading…</p>;
+  if (status === 'signed-out') return <SignInScreen />;
+  return (
+    <AppShell>
+      <Screen path={path} />
+    </AppShell>
+  );
+}

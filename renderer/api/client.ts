@@ -1,0 +1,51 @@
+import type { ApiRequest, DesktopBridge, QueryValue } from '../../shared/bridge.js';
+import type { CollectionEnvelope, ResourceEnvelope } from '../../shared/envelope.js';
+import { fieldErrors, isErrorEnvelope, type ErrorEnvelope } from '../../shared/errors.js';
+import { HttpTransport } from './httpTransport.js';
+import { IpcTransport } from './ipcTransport.js';
+
+declare global {
+  interface Window {
+    outpost?: DesktopBridge;
+  }
+}
+
+/** A request the API refused; carries the error envelope for forms and messages. */
+export class ApiFailure extends Error {
+  constructor(readonly status: number, readonly body: ErrorEnvelope | null) {
+    super(isErrorEnvelope(body) ? body.errors.map((e) => e.error.message).join(' ') : `Request failed (${status}).`);
+  }
+  get fieldErrors(): Record<string, string> {
+    return fieldErrors(this.body);
+  }
+}
+
+/** In the desktop app the preload provides the bridge; in a browser we talk HTTP to the hub. */
+export const httpTransport = window.outpost ? null : new HttpTransport();
+const transport = window.outpost ? new IpcTransport(window.outpost) : httpTransport!;
+export const isDesktop = Boolean(window.outpost);
+
+async function send<T>(req: ApiRequest): Promise<T> {
+  const response = await transport.request<T>(req);
+  if (response.status >= 400) throw new ApiFailure(response.status, response.body as ErrorEnvelope | null);
+  return response.body as T;
+}
+
+/** The renderer's one typed client: REST-shaped requests, envelopes unwrapped. */
+export const api = {
+  async get<T>(path: string, query?: Record<string, QueryValue>): Promise<T> {
+    return (await send<ResourceEnvelope<T>>({ method: 'GET', path, query })).data;
+  },
+  list<T>(path: string, query?: Record<string, QueryValue>): Promise<CollectionEnvelope<T>> {
+    return send<CollectionEnvelope<T>>({ method: 'GET', path, query });
+  },
+  async create<T>(path: string, data: unknown): Promise<T> {
+    return (await send<ResourceEnvelope<T>>({ method: 'POST', path, body: { data } })).data;
+  },
+  async update<T>(path: string, data: unknown): Promise<T> {
+    return (await send<ResourceEnvelope<T>>({ method: 'PUT', path, body: { data } })).data;
+  },
+  async remove(path: string): Promise<void> {
+    await send<null>({ method: 'DELETE', path });
+  },
+};

@@ -1,0 +1,10 @@
+import type { ApiRequest, ApiResponse, DesktopBridge, Transport } from '../../shared/bridge.js';
+
+/** The desktop transport: the preload's bridge; the main process attaches credentials. */
+export class IpcTransport implements Transport {
+  constructor(private readonly bridge: DesktopBridge) {}
+
+  request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+    return this.bridge.request(req) as Promise<ApiResponse<T>>;
+  }
+}

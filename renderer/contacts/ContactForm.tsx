@@ -1,0 +1,208 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { CUSTOMER_STATUSES, PROSPECT_STATUSES, type Contact, type ContactInput } from '../../shared/resources/contact.js';
+import { ADDRESS_KEYS, type Address } from '../../shared/resources/address.js';
+import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resources/customField.js';
+import { api, ApiFailure } from '../api/client.js';
+import { useRouter } from '../router/routerStore.js';
+import { OrganizationPicker } from './OrganizationPicker.js';
+import { useCustomFieldDefinitions } from './useCustomFieldDefinitions.js';
+
+type Draft = Required<Pick<ContactInput, 'is_organization' | 'customer_status' | 'prospect_status'>> & {
+  text: Record<string, string>;
+  contact_id: number | null;
+  address: Address;
+  billing_address: Address;
+  shipping_address: Address;
+  tags: string;
+  custom_fields: Record<string, CustomFieldValue>;
+};
+
+const EMPTY_ADDRESS: Address = { line1: null, city: null, postal_code: null, state: null, country: null };
+const TEXT_FIELDS = ['name', 'first_name', 'last_name', 'title', 'email', 'phone', 'mobile', 'website', 'industry', 'description'] as const;
+const LABELS: Record<string, string> = { name: 'Name', first_name: 'First name', last_name: 'Last name', title: 'Title', email: 'Email', phone: 'Phone', mobile: 'Mobile', website: 'Website', industry: 'Industry', description: 'Description' };
+
+function draftOf(contact: Contact | null, organizationId: number | null): Draft {
+  return {
+    is_organization: contact?.is_organization ?? false,
+    customer_status: contact?.customer_status ?? 'none',
+    prospect_status: contact?.prospect_status ?? 'none',
+    text: Object.fromEntries(TEXT_FIELDS.map((f) => [f, contact?.[f] ?? ''])),
+    contact_id: contact?.contact_id ?? organizationId,
+    address: contact?.address ?? EMPTY_ADDRESS,
+    billing_address: contact?.billing_address ?? EMPTY_ADDRESS,
+    shipping_address: contact?.shipping_address ?? EMPTY_ADDRESS,
+    tags: contact?.tags.join(', ') ?? '',
+    custom_fields: contact?.custom_fields ?? {},
+  };
+}
+
+/** What the form sends: the fields that apply to the kind, empty text as null. */
+function payloadOf(draft: Draft, creating: boolean): ContactInput {
+  const kindFields = draft.is_organization ? ['name'] : ['first_name', 'last_name'];
+  const shared = ['title', 'email', 'phone', 'mobile', 'website', 'industry', 'description'];
+  const hasStatus = draft.customer_status !== 'none' || draft.prospect_status !== 'none';
+  const payload: Record<string, unknown> = Object.fromEntries(
+    [...kindFields, ...shared].map((f) => [f, draft.text[f].trim() === '' ? null : draft.text[f].trim()]),
+  );
+  if (creating) payload.is_organization = draft.is_organization;
+  if (!draft.is_organization) payload.contact_id = draft.contact_id;
+  Object.assign(payload, {
+    customer_status: draft.customer_status,
+    prospect_status: draft.prospect_status,
+    address: draft.address,
+    billing_address: hasStatus ? draft.billing_address : null,
+    shipping_address: hasStatus ? draft.shipping_address : null,
+    tags: draft.tags.split(',').map((t) => t.trim()).filter(Boolean),
+    custom_fields: draft.custom_fields,
+  });
+  return payload as ContactInput;
+}
+
+/** Create and edit: shows the API's field errors next to the fields they are about. */
+export function ContactForm({ id }: { id: number | null }) {
+  const navigate = useRouter((s) => s.navigate);
+  const definitions = useCustomFieldDefinitions();
+  const organizationParam = Number(new URLSearchParams(window.location.search).get('organization')) || null;
+  const [draft, setDraft] = useState<Draft | null>(id === null ? draftOf(null, organizationParam) : null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (id === null) return;
+    api.get<Contact>(`/v2/contacts/${id}`).then((c) => setDraft(draftOf(c, null)), () => setErrors({ _: 'The contact could not be loaded.' }));
+  }, [id]);
+
+  if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;
+  const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const hasStatus = draft.customer_status !== 'none' || draft.prospect_status !== 'none';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      const saved = id === null
+        ? await api.create<Contact>('/v2/contacts', payloadOf(draft, true))
+        : await api.update<Contact>(`/v2/contacts/${id}`, payloadOf(draft, false));
+      navigate(`/contacts/${saved.id}`);
+    } catch (err) {
+      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The contact could not be saved.' });
+      setSaving(false);
+    }
+  };
+
+  const textField = (field: (typeof TEXT_FIELDS)[number], options: { required?: boolean; multiline?: boolean } = {}) => (
+    <Field key={field} label={LABELS[field] + (options.required ? ' *' : '')} error={errors[field]}>
+      {options.multiline
+        ? <textarea value={draft.text[field]} onChange={(e) => change({ text: { ...draft.text, [field]: e.target.value } })} />
+        : <input type={field === 'email' ? 'email' : 'text'} value={draft.text[field]} aria-invalid={Boolean(errors[field])}
+            onChange={(e) => change({ text: { ...draft.text, [field]: e.target.value } })} />}
+    </Field>
+  );
+
+  return (
+    <section className="screen">
+      <form className="card contact-form" onSubmit={submit} noValidate aria-label={id === null ? 'New contact' : 'Edit contact'}>
+        <h1>{id === null ? 'New contact' : 'Edit contact'}</h1>
+        {id === null && (
+          <fieldset className="kind-choice">
+            <legend>Kind</legend>
+            <label><input type="radio" name="kind" checked={!draft.is_organization} onChange={() => change({ is_organization: false })} /> Person</label>
+            <label><input type="radio" name="kind" checked={draft.is_organization} onChange={() => change({ is_organization: true })} /> Organization</label>
+          </fieldset>
+        )}
+        <div className="grid">
+          {draft.is_organization ? textField('name', { required: true }) : [textField('first_name'), textField('last_name', { required: true })]}
+          {!draft.is_organization && <OrganizationPicker label="Organization" value={draft.contact_id} error={errors.contact_id} onChange={(contact_id) => change({ contact_id })} />}
+          {['title', 'email', 'phone', 'mobile', 'website', 'industry'].map((f) => textField(f as (typeof TEXT_FIELDS)[number]))}
+          <Field label="Customer status" error={errors.customer_status}>
+            <select value={draft.customer_status} onChange={(e) => change({ customer_status: e.target.value as Draft['customer_status'] })}>
+              {CUSTOMER_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </Field>
+          <Field label="Prospect status" error={errors.prospect_status}>
+            <select value={draft.prospect_status} onChange={(e) => change({ prospect_status: e.target.value as Draft['prospect_status'] })}>
+              {PROSPECT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </Field>
+          <Field label="Tags (comma-separated)" error={errors.tags}>
+            <input type="text" value={draft.tags} onChange={(e) => change({ tags: e.target.value })} />
+          </Field>
+        </div>
+        <AddressFields legend="Address" value={draft.address} error={errors.address} onChange={(address) => change({ address })} />
+        {hasStatus && <AddressFields legend="Billing address" value={draft.billing_address} error={errors.billing_address} onChange={(billing_address) => change({ billing_address })} />}
+        {hasStatus && <AddressFields legend="Shipping address" value={draft.shipping_address} error={errors.shipping_address} onChange={(shipping_address) => change({ shipping_address })} />}
+        <CustomFieldInputs definitions={definitions} isOrganization={draft.is_organization} values={draft.custom_fields} error={errors.custom_fields}
+          onChange={(custom_fields) => change({ custom_fields })} />
+        {textField('description', { multiline: true })}
+        {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save'}</button>
+          <button type="button" onClick={() => window.history.back()}>Cancel</button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Field({ label, error, children }: { label: string; error?: string; children: React.ReactNode }) {
+  return (
+    <div className={`field${error ? ' invalid' : ''}`}>
+      <label>
+        {label}
+        {children}
+      </label>
+      {error && <span className="field-error" role="alert">{error}</span>}
+    </div>
+  );
+}
+
+function AddressFields({ legend, value, error, onChange }: { legend: string; value: Address; error?: string; onChange(a: Address): void }) {
+  return (
+    <fieldset className="address">
+      <legend>{legend}</legend>
+      <div className="grid">
+        {ADDRESS_KEYS.map((key) => (
+          <label key={key}>
+            {key.replace('_', ' ').replace('line1', 'street')}
+            <input type="text" value={value[key] ?? ''} onChange={(e) => onChange({ ...value, [key]: e.target.value || null })} />
+          </label>
+        ))}
+      </div>
+      {error && <span className="field-error" role="alert">{error}</span>}
+    </fieldset>
+  );
+}
+
+function CustomFieldInputs({ definitions, isOrganization, values, error, onChange }: {
+  definitions: CustomFieldDefinition[]; isOrganization: boolean; values: Record<string, CustomFieldValue>; error?: string;
+  onChange(values: Record<string, CustomFieldValue>): void;
+}) {
+  const applicable = definitions.filter((d) => (isOrganization ? d.for_organization : d.for_contact));
+  if (applicable.length === 0) return null;
+  const set = (name: string, value: CustomFieldValue) => onChange({ ...values, [name]: value === '' ? null : value });
+  return (
+    <fieldset className="custom-fields">
+      <legend>Custom fields</legend>
+      <div className="grid">
+        {applicable.map((d) => (
+          <label key={d.id}>
+            {d.name}
+            {d.type === 'list' ? (
+              <select value={(values[d.name] as string) ?? ''} onChange={(e) => set(d.name, e.target.value)}>
+                <option value="">—</option>
+                {d.choices?.map((c) => <option key={c.id} value={c.name}>{c.name}</option>)}
+              </select>
+            ) : d.type === 'multi_select_list' ? (
+              <select multiple value={(values[d.name] as string[]) ?? []} onChange={(e) => set(d.name, [...e.target.selectedOptions].map((o) => o.value))}>
+                {d.choices?.map((c) => <option key={c.id} value={c.name}>{c.name}</option>)}
+              </select>
+            ) : (
+              <input type={d.type === 'number' ? 'number' : 'text'} value={(values[d.name] as string | number | null) ?? ''} onChange={(e) => set(d.name, e.target.value)} />
+            )}
+          </label>
+        ))}
+      </div>
+      {error && <span className="field-error" role="alert">{error}</span>}
+    </fieldset>
+  );
+}

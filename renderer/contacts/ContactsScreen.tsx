@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../shared/resources/contact.js';
+import { useContactList, type ContactKind } from './contactListStore.js';
+import { ContactList } from './ContactList.js';
+import { Link } from '../router/Link.js';
+
+const SEARCH_DELAY_MS = 150;
+
+export function ContactsScreen() {
+  const { filters, setFilters, reload, rows } = useContactList();
+  const [search, setSearch] = useState(filters.q);
+
+  // Load on entry, so a contact saved elsewhere shows up.
+  useEffect(() => reload(), [reload]);
+
+  // Search as you type, once the typing pauses.
+  useEffect(() => {
+    if (search === useContactList.getState().filters.q) return;
+    const timer = setTimeout(() => setFilters({ q: search }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search, setFilters]);
+
+  return (
+    <section className="screen contacts-screen">
+      <header className="screen-header">
+        <h1>Contacts</h1>
+        <Link to="/contacts/new" className="button primary">New contact</Link>
+      </header>
+      <div className="toolbar" role="search">
+        <input type="search" placeholder="Search name, email or phone" aria-label="Search contacts" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <select aria-label="Kind" value={filters.kind} onChange={(e) => setFilters({ kind: e.target.value as ContactKind })}>
+          <option value="all">Everyone</option>
+          <option value="people">People</option>
+          <option value="organizations">Organizations</option>
+        </select>
+        <select aria-label="Customer status" value={filters.customer_status} onChange={(e) => setFilters({ customer_status: e.target.value as never })}>
+          <option value="">Any customer status</option>
+          {CUSTOMER_STATUSES.map((s) => <option key={s} value={s}>{s === 'none' ? 'Not a customer' : `${s} customer`}</option>)}
+        </select>
+        <select aria-label="Prospect status" value={filters.prospect_status} onChange={(e) => setFilters({ prospect_status: e.target.value as never })}>
+          <option value="">Any prospect status</option>
+          {PROSPECT_STATUSES.map((s) => <option key={s} value={s}>{s === 'none' ? 'Not a prospect' : `${s} prospect`}</option>)}
+        </select>
+        <input type="text" placeholder="Tag" aria-label="Tag" value={filters.tag} onChange={(e) => setFilters({ tag: e.target.value })} />
+        <span className="muted count" aria-live="polite">{rows.length} shown</span>
+      </div>
+      <ContactList />
+    </section>
+  );
+}

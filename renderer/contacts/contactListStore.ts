@@ -1,0 +1,87 @@
+import { create } from 'zustand';
+import type { QueryValue } from '../../shared/bridge.js';
+import type { Contact, CustomerStatus, ProspectStatus } from '../../shared/resources/contact.js';
+import { api, ApiFailure } from '../api/client.js';
+
+export type ContactKind = 'all' | 'people' | 'organizations';
+export type SortField = 'name' | 'last_name' | 'email' | 'updated_at' | 'created_at';
+
+export interface ContactFilters {
+  q: string;
+  kind: ContactKind;
+  customer_status: CustomerStatus | '';
+  prospect_status: ProspectStatus | '';
+  tag: string;
+  sortBy: SortField;
+  descending: boolean;
+}
+
+interface ContactListState {
+  filters: ContactFilters;
+  rows: Contact[];
+  /** The next page to fetch, or null when the last page has been loaded. */
+  nextPage: number | null;
+  loading: boolean;
+  error: string | null;
+  setFilters(change: Partial<ContactFilters>): void;
+  loadMore(): Promise<void>;
+  reload(): void;
+}
+
+const PAGE_SIZE = 100;
+export const DEFAULT_FILTERS: ContactFilters = {
+  q: '', kind: 'all', customer_status: '', prospect_status: '', tag: '', sortBy: 'name', descending: false,
+};
+
+function toQuery(filters: ContactFilters, page: number): Record<string, QueryValue> {
+  return {
+    page,
+    per_page: PAGE_SIZE,
+    q: filters.q.trim() || undefined,
+    is_organization: filters.kind === 'all' ? undefined : filters.kind === 'organizations',
+    customer_status: filters.customer_status || undefined,
+    prospect_status: filters.prospect_status || undefined,
+    tag: filters.tag.trim() || undefined,
+    sort_by: `${filters.sortBy}:${filters.descending ? 'desc' : 'asc'}`,
+  };
+}
+
+// Each filter change starts a new generation; answers of older generations are dropped,
+// so a slow response to "jo" can never overwrite the newer answer to "joh".
+let generation = 0;
+
+/** The contacts list: filters, the pages loaded so far, and paging on demand. */
+export const useContactList = create<ContactListState>((set, get) => ({
+  filters: DEFAULT_FILTERS,
+  rows: [],
+  nextPage: 1,
+  loading: false,
+  error: null,
+  setFilters(change) {
+    set({ filters: { ...get().filters, ...change } });
+    get().reload();
+  },
+  reload() {
+    generation++;
+    set({ rows: [], nextPage: 1, loading: false, error: null });
+    void get().loadMore();
+  },
+  async loadMore() {
+    const { nextPage, loading, filters } = get();
+    if (nextPage === null || loading) return;
+    const mine = generation;
+    set({ loading: true });
+    try {
+      const page = await api.list<Contact>('/v2/contacts', toQuery(filters, nextPage));
+      if (mine !== generation) return;
+      set((state) => ({
+        rows: [...state.rows, ...page.items.map((item) => item.data)],
+        nextPage: page.meta.links.next_page ? nextPage + 1 : null,
+        loading: false,
+      }));
+    } catch (err) {
+      if (mine !== generation) return;
+      set({ loading: false, error: err instanceof ApiFailure ? err.message : 'The contacts could not be loaded.' });
+    }
+  },
+}));

@@ -1,0 +1,32 @@
+import { create } from 'zustand';
+
+interface RouterState {
+  path: string;
+  navigate(to: string, options?: { replace?: boolean }): void;
+}
+
+/** The current path, kept in step with the History API (a router small enough to own). */
+export const useRouter = create<RouterState>((set) => ({
+  path: window.location.pathname,
+  navigate(to, options) {
+    if (to === window.location.pathname + window.location.search) return;
+    if (options?.replace) window.history.replaceState(null, '', to);
+    else window.history.pushState(null, '', to);
+    set({ path: window.location.pathname });
+  },
+}));
+
+window.addEventListener('popstate', () => useRouter.setState({ path: window.location.pathname }));
+
+/** Matches `/contacts/:id/edit`-style patterns; returns the parameters or null. */
+export function matchRoute(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/');
+  const have = path.replace(/\/$/, '').split('/');
+  if (want.length !== have.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    if (want[i].startsWith(':')) params[want[i].slice(1)] = decodeURIComponent(have[i]);
+    else if (want[i] !== have[i]) return null;
+  }
+  return params;
+}

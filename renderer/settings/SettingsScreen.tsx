@@ -1,0 +1,24 @@
+import { useSession } from '../session/sessionStore.js';
+
+/** The account and the signed-in user (more settings arrive with later features). */
+export function SettingsScreen() {
+  const { user, account } = useSession();
+  return (
+    <section className="screen">
+      <header className="screen-header"><h1>Settings</h1></header>
+      <div className="columns">
+        <dl className="card details" aria-label="Account">
+          <dt>Account</dt><dd>{account?.name}</dd>
+          <dt>Plan</dt><dd>{account?.plan}</dd>
+          <dt>Currency</dt><dd>{account?.currency}</dd>
+          <dt>Time zone</dt><dd>{account?.timezone}</dd>
+        </dl>
+        <dl className="card details" aria-label="You">
+          <dt>Name</dt><dd>{user?.name}</dd>
+          <dt>Email</dt><dd>{user?.email}</dd>
+          <dt>Role</dt><dd>{user?.role === 'admin' ? 'Administrator' : 'Agent'}</dd>
+        </dl>
+      </div>
+    </section>
+  );
+}

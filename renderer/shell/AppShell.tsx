@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import { useSession } from '../session/sessionStore.js';
+import { useRouter } from '../router/routerStore.js';
+import { Link } from '../router/Link.js';
+import { isDesktop } from '../api/client.js';
+
+const SECTIONS = [
+  { to: '/contacts', label: 'Contacts' },
+  { to: '/settings', label: 'Settings' },
+];
+
+/** Navigation on the left, the current screen on the right. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const { user, signOut } = useSession();
+  const path = useRouter((s) => s.path);
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">Outpost</div>
+        <ul>
+          {SECTIONS.map((s) => (
+            <li key={s.to}>
+              <Link to={s.to} aria-current={path.startsWith(s.to) ? 'page' : undefined}>{s.label}</Link>
+            </li>
+          ))}
+        </ul>
+        <div className="who">
+          <span title={user?.email}>{user?.name}</span>
+          {!isDesktop && <button type="button" className="link" onClick={() => void signOut()}>Sign out</button>}
+        </div>
+      </nav>
+      <main className="content">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// End-to-end tests: builds the web UI, starts a real hub on a free loopback
+// port with a fresh data folder, runs e2e/*.spec.mjs with node's test runner
+// (Playwright driving Debian's Chromium), and always stops the hub again.
+// Writes its counts to .cache/e2e-report.json for `npm test`'s summary.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password' };
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function report(counts) {
+  mkdirSync('.cache', { recursive: true });
+  writeFileSync('.cache/e2e-report.json', JSON.stringify(counts));
+}
+
+if (!existsSync(CHROMIUM)) {
+  console.error(`e2e: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does it).`);
+  report({ passed: 0, failed: 1, skipped: 0 });
+  process.exit(1);
+}
+if (spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-'));
+const hub = spawn(process.execPath, ['bin/outpost.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0'], {
+  env: { ...process.env, OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const stop = () => {
+  hub.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+};
+process.on('exit', stop);
+
+const url = await new Promise((resolve, reject) => {
+  let output = '';
+  const timer = setTimeout(() => reject(new Error(`the hub did not start: ${output}`)), 30_000);
+  hub.stdout.on('data', (chunk) => {
+    output += chunk;
+    const match = /listening on (http:\/\/\S+)/.exec(output);
+    if (match) {
+      clearTimeout(timer);
+      resolve(match[1]);
+    }
+  });
+  hub.on('exit', (code) => reject(new Error(`the hub exited (${code}): ${output}`)));
+});
+
+// Some demo data so the list has something to scroll and filter.
+spawnSync(process.execPath, ['bin/outpost.mjs', 'seed', '--contacts', '500', '--data-dir', dataDir], { stdio: 'ignore' });
+
+const specs = readdirSync('e2e').filter((f) => f.endsWith('.spec.mjs')).map((f) => join('e2e', f));
+const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination=.cache/e2e.tap', ...specs], {
+  stdio: 'inherit',
+  env: { ...process.env, OUTPOST_E2E_URL: url, OUTPOST_E2E_EMAIL: ADMIN.email, OUTPOST_E2E_PASSWORD: ADMIN.password, CHROMIUM_PATH: CHROMIUM },
+});
+const tap = existsSync('.cache/e2e.tap') ? (await import('node:fs')).readFileSync('.cache/e2e.tap', 'utf8') : '';
+const count = (name) => Number(new RegExp(`^# ${name} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);
+report({ passed: count('pass'), failed: count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0), skipped: count('skipped') });
+process.exit(run.status ?? 1);
