@@ -154,7 +154,10 @@ CREATE INDEX contacts_owner ON contacts(owner_id);
 CREATE INDEX contacts_creator ON contacts(creator_id);
 CREATE INDEX contacts_city ON contacts(address_city);
 CREATE INDEX contacts_statuses ON contacts(customer_status, prospect_status);
+-- The list's everyday filters (kind, then a status) in the default sort order, so a page is read straight off an index.
 CREATE INDEX contacts_kind ON contacts(is_organization, last_name, id);
+CREATE INDEX contacts_kind_customer ON contacts(is_organization, customer_status, last_name, id);
+CREATE INDEX contacts_kind_prospect ON contacts(is_organization, prospect_status, last_name, id);
 CREATE INDEX contacts_updated ON contacts(updated_at, id);
 CREATE INDEX contacts_created ON contacts(created_at, id);
 
