@@ -5,6 +5,7 @@ import { checkFields, isBlank, blankToNull, type FieldTable } from './fields.js'
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { jsonBool, jsonColumns, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
+import { installDocuments } from '../db/documents.js';
 import type { CustomFields } from './customFields.js';
 import type { Users } from './users.js';
 import type { RawQuery } from './params.js';
@@ -40,7 +41,7 @@ const FIELDS: FieldTable = {
 const ADDRESS_FIELDS = ['address', 'billing_address', 'shipping_address'] as const;
 type AddressField = (typeof ADDRESS_FIELDS)[number];
 
-const CONTACT_JSON = jsonObject({
+export const CONTACT_JSON = jsonObject({
   id: 'c.id',
   creator_id: 'c.creator_id',
   owner_id: 'c.owner_id',
@@ -100,7 +101,18 @@ export class Contacts {
     private readonly customFields: CustomFields,
     private readonly tagging: Tagging,
   ) {
-    this.byIdJson = ctx.db.prepare(`SELECT ${CONTACT_JSON} FROM contacts c WHERE c.id = ?`).pluck();
+    installDocuments(ctx.db, {
+      table: 'contacts',
+      docTable: 'contact_docs',
+      alias: 'c',
+      json: CONTACT_JSON,
+      dependencies: [
+        { table: 'taggings', event: 'INSERT', ids: "SELECT NEW.resource_id WHERE NEW.resource_type = 'contact'" },
+        { table: 'taggings', event: 'DELETE', ids: "SELECT OLD.resource_id WHERE OLD.resource_type = 'contact'" },
+        { table: 'tags', event: 'UPDATE', ids: "SELECT resource_id FROM taggings WHERE tag_id = NEW.id AND resource_type = 'contact'" },
+      ],
+    });
+    this.byIdJson = ctx.db.prepare('SELECT doc FROM contact_docs WHERE id = ?').pluck();
     this.byId = ctx.db.prepare('SELECT * FROM contacts WHERE id = ?');
     this.list = this.listDefinition();
   }
@@ -288,8 +300,8 @@ export class Contacts {
     );
     return {
       resource: 'contact',
-      from: 'contacts c',
-      json: CONTACT_JSON,
+      from: 'contacts c JOIN contact_docs d ON d.id = c.id',
+      json: 'd.doc',
       idColumn: 'c.id',
       filters: {
         creator_id: { kind: 'int', column: 'c.creator_id' },

@@ -1,12 +1,22 @@
 import { faker } from '@faker-js/faker';
 import type { Engine } from '../engine.js';
+import type { Db } from '../db/database.js';
 import { isoSeconds } from '../clock.js';
 import { CONTACTS_FTS_INSERT_TRIGGER } from '../db/migrations/0001_initial.js';
+import { loadWithDeferredDocuments } from '../db/documents.js';
 import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../../shared/resources/contact.js';
 
 const TAGS = ['vip', 'newsletter', 'trade-show', 'referral', 'partner', 'cold', 'warm', 'key-account'];
 const SEGMENTS = ['SMB', 'Mid-market', 'Enterprise'];
 const INTERESTS = ['Hardware', 'Software', 'Services', 'Training'];
+
+const COLUMNS = [
+  'creator_id', 'owner_id', 'is_organization', 'contact_id', 'name', 'first_name', 'last_name',
+  'customer_status', 'prospect_status', 'title', 'industry', 'website', 'email', 'phone', 'mobile',
+  'address_line1', 'address_city', 'address_postal_code', 'address_state', 'address_country',
+  'billing_address_line1', 'billing_address_city', 'billing_address_postal_code', 'billing_address_state', 'billing_address_country',
+  'custom_fields', 'created_at', 'updated_at',
+];
 
 /** Demo custom fields, one of each supported type, created if missing. */
 function ensureDemoFields(engine: Engine): void {
@@ -20,77 +30,73 @@ function ensureDemoFields(engine: Engine): void {
   for (const field of wanted) if (!existing.has(field.name)) engine.customFields.create('contact', field);
 }
 
+/** One plausible contact as column values; people mostly work for an organization seeded before them. */
+function demoContact(isOrg: boolean, orgIds: number[], owners: number[], creator: number, now: string): Record<string, unknown> {
+  const customer = faker.helpers.arrayElement(CUSTOMER_STATUSES);
+  const prospect = customer === 'none' ? faker.helpers.arrayElement(PROSPECT_STATUSES) : faker.helpers.arrayElement(['none', 'current'] as const);
+  const hasStatus = customer !== 'none' || prospect !== 'none';
+  const first = isOrg ? null : faker.person.firstName();
+  const last = isOrg ? null : faker.person.lastName();
+  const address = [faker.location.streetAddress(), faker.location.city(), faker.location.zipCode(), faker.location.state({ abbreviated: true }), 'US'];
+  const custom: Record<string, unknown> = { Segment: faker.helpers.arrayElement(SEGMENTS), Region: faker.location.country() };
+  if (isOrg) custom.Employees = faker.number.int({ min: 2, max: 5000 });
+  if (faker.number.int(3) === 0) custom.Interests = faker.helpers.arrayElements(INTERESTS, { min: 1, max: 2 });
+  const values = [
+    creator, faker.helpers.arrayElement(owners), isOrg ? 1 : 0,
+    !isOrg && orgIds.length > 0 && faker.number.int(9) > 1 ? faker.helpers.arrayElement(orgIds) : null,
+    isOrg ? faker.company.name() : `${first} ${last}`, first, last, customer, prospect,
+    isOrg ? null : faker.person.jobTitle(), isOrg ? faker.commerce.department() : null, isOrg ? faker.internet.url() : null,
+    isOrg ? `info@${faker.internet.domainName()}` : faker.internet.email({ firstName: first!, lastName: last! }).toLowerCase(),
+    faker.phone.number({ style: 'national' }), isOrg ? null : faker.phone.number({ style: 'international' }),
+    ...address, ...address.map((part) => (hasStatus ? part : null)),
+    JSON.stringify(custom), now, now,
+  ];
+  return Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]]));
+}
+
 /**
  * Fills the database with `count` realistic contacts: about one in ten is an
  * organization, most people belong to one. Rows go in through prepared
- * statements in one transaction (with their change-log entries), which is
- * what makes 100 000 contacts a matter of seconds.
+ * statements in one transaction, with their change-log entries; the search
+ * index and the stored documents are built for the whole batch at the end
+ * rather than row by row, which is what makes 100 000 contacts take seconds.
  */
 export function seedContacts(engine: Engine, count: number, seed = 42): { organizations: number; people: number } {
-  const owner = engine.db.prepare("SELECT id FROM users WHERE role = 'admin' AND deleted_at IS NULL ORDER BY id LIMIT 1").pluck().get() as number | undefined;
-  if (owner === undefined) throw new Error('No admin user yet: create one with `outpost users add` (or start the hub once) before seeding.');
+  const { db } = engine;
+  const creator = db.prepare("SELECT id FROM users WHERE role = 'admin' AND deleted_at IS NULL ORDER BY id LIMIT 1").pluck().get() as number | undefined;
+  if (creator === undefined) throw new Error('No admin user yet: create one with `outpost users add` (or start the hub once) before seeding.');
   ensureDemoFields(engine);
   faker.seed(seed);
-  const { db } = engine;
-  const ownerIds = db.prepare("SELECT id FROM users WHERE deleted_at IS NULL").pluck().all() as number[];
+  const owners = db.prepare('SELECT id FROM users WHERE deleted_at IS NULL').pluck().all() as number[];
   const now = isoSeconds(engine.clock.now());
-
-  const insert = db.prepare(`INSERT INTO contacts (creator_id, owner_id, is_organization, contact_id, name, first_name, last_name,
-      customer_status, prospect_status, title, industry, website, email, phone, mobile,
-      address_line1, address_city, address_postal_code, address_state, address_country,
-      billing_address_line1, billing_address_city, billing_address_postal_code, billing_address_state, billing_address_country,
-      custom_fields, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const tagInsert = db.prepare("INSERT INTO tags (name, resource_type, creator_id, created_at, updated_at) VALUES (?, 'contact', ?, ?, ?) ON CONFLICT DO NOTHING");
-  const tagId = db.prepare("SELECT id FROM tags WHERE resource_type = 'contact' AND name = ?").pluck();
+  const tagIds = ensureTags(db, creator, now);
+  const insert = db.prepare(`INSERT INTO contacts (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`);
   const tagging = db.prepare("INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) VALUES (?, 'contact', ?)");
 
-  let organizations = 0;
+  const orgIds: number[] = [];
   db.transaction(() => {
-    // Indexing for search row by row through the trigger costs more than all the rest; index the batch at the end instead.
-    const firstNewId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM contacts').pluck().get() as number);
+    const firstNewId = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM contacts').pluck().get() as number;
     db.exec('DROP TRIGGER contacts_fts_insert');
-    const tagIds = TAGS.map((name) => {
-      tagInsert.run(name, owner, now, now);
-      return tagId.get(name) as number;
-    });
-    const orgIds: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const isOrg = i % 10 === 0;
-      const customer = faker.helpers.arrayElement(CUSTOMER_STATUSES);
-      const prospect = customer === 'none' ? faker.helpers.arrayElement(PROSPECT_STATUSES) : faker.helpers.arrayElement(['none', 'current'] as const);
-      const hasStatus = customer !== 'none' || prospect !== 'none';
-      const first = isOrg ? null : faker.person.firstName();
-      const last = isOrg ? null : faker.person.lastName();
-      const company = isOrg ? faker.company.name() : null;
-      const name = isOrg ? company : `${first} ${last}`;
-      const employer = !isOrg && orgIds.length > 0 && faker.number.int(9) > 1 ? faker.helpers.arrayElement(orgIds) : null;
-      const city = faker.location.city();
-      const street = faker.location.streetAddress();
-      const zip = faker.location.zipCode();
-      const state = faker.location.state({ abbreviated: true });
-      const custom: Record<string, unknown> = { Segment: faker.helpers.arrayElement(SEGMENTS), Region: faker.location.country() };
-      if (isOrg) custom.Employees = faker.number.int({ min: 2, max: 5000 });
-      if (faker.number.int(3) === 0) custom.Interests = faker.helpers.arrayElements(INTERESTS, { min: 1, max: 2 });
-      const email = isOrg ? `info@${faker.internet.domainName()}` : faker.internet.email({ firstName: first!, lastName: last! }).toLowerCase();
-      const info = insert.run(
-        owner, faker.helpers.arrayElement(ownerIds), isOrg ? 1 : 0, employer, name, first, last, customer, prospect,
-        isOrg ? null : faker.person.jobTitle(), isOrg ? faker.commerce.department() : null, isOrg ? faker.internet.url() : null,
-        email, faker.phone.number({ style: 'national' }), isOrg ? null : faker.phone.number({ style: 'international' }),
-        street, city, zip, state, 'US',
-        hasStatus ? street : null, hasStatus ? city : null, hasStatus ? zip : null, hasStatus ? state : null, hasStatus ? 'US' : null,
-        JSON.stringify(custom), now, now,
-      );
-      const id = Number(info.lastInsertRowid);
-      if (isOrg) {
-        orgIds.push(id);
-        organizations++;
+    loadWithDeferredDocuments(db, 'contacts', firstNewId, () => {
+      for (let i = 0; i < count; i++) {
+        const isOrg = i % 10 === 0;
+        const id = Number(insert.run(demoContact(isOrg, orgIds, owners, creator, now)).lastInsertRowid);
+        if (isOrg) orgIds.push(id);
+        for (const tag of faker.helpers.arrayElements(tagIds, { min: 0, max: 2 })) tagging.run(tag, id);
+        engine.ctx.changes.record('contact', id, 'created', creator);
       }
-      for (const t of faker.helpers.arrayElements(tagIds, { min: 0, max: 2 })) tagging.run(t, id);
-      engine.ctx.changes.record('contact', id, 'created', owner);
-    }
+    });
     db.prepare('INSERT INTO contacts_fts (rowid, name, email, phones) SELECT id, name, email, phone_terms(phone, mobile) FROM contacts WHERE id >= ?').run(firstNewId);
     db.exec(CONTACTS_FTS_INSERT_TRIGGER);
   })();
-  return { organizations, people: count - organizations };
+  return { organizations: orgIds.length, people: count - orgIds.length };
+}
+
+function ensureTags(db: Db, creator: number, now: string): number[] {
+  const insert = db.prepare("INSERT INTO tags (name, resource_type, creator_id, created_at, updated_at) VALUES (?, 'contact', ?, ?, ?) ON CONFLICT DO NOTHING");
+  const find = db.prepare("SELECT id FROM tags WHERE resource_type = 'contact' AND name = ?").pluck();
+  return TAGS.map((name) => {
+    insert.run(name, creator, now, now);
+    return find.get(name) as number;
+  });
 }

@@ -74,6 +74,12 @@ CREATE TABLE access_tokens (
   first_used_at     TEXT
 );
 
+-- Which version of each materialised document shape the stored docs were built with (db/documents.ts).
+CREATE TABLE document_versions (
+  name     TEXT PRIMARY KEY,
+  version  TEXT NOT NULL
+);
+
 -- Every mutation appends one row here in the same transaction (sync builds on it).
 CREATE TABLE change_log (
   revision       INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -141,6 +147,12 @@ CREATE TABLE contacts (
   custom_fields           TEXT NOT NULL DEFAULT '{}',
   created_at              TEXT NOT NULL,
   updated_at              TEXT NOT NULL
+);
+-- Each contact's API JSON, kept current by db/documents.ts. A table of its own
+-- keeps the contacts rows small for filtering and sorting.
+CREATE TABLE contact_docs (
+  id   INTEGER PRIMARY KEY,
+  doc  TEXT NOT NULL
 );
 CREATE INDEX contacts_last_name ON contacts(last_name, id);
 CREATE INDEX contacts_name ON contacts(name, id);
