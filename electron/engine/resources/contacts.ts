@@ -300,8 +300,9 @@ export class Contacts {
     );
     return {
       resource: 'contact',
-      from: 'contacts c JOIN contact_docs d ON d.id = c.id',
-      json: 'd.doc',
+      from: 'contacts c',
+      // A scalar subquery rather than a join: SQLite reads the document only for rows past OFFSET.
+      json: '(SELECT doc FROM contact_docs WHERE id = c.id)',
       idColumn: 'c.id',
       filters: {
         creator_id: { kind: 'int', column: 'c.creator_id' },
