@@ -52,6 +52,9 @@ describe('creating contacts', () => {
       '/address/city': 'invalid_type', '/address/planet': 'unknown', '/tags': 'invalid_type',
     });
     expect(codes(await post({ last_name: 'X', customer_status: 'gold' }))).toEqual(['incorrect_value']);
+    // Names of Object.prototype are not attributes either.
+    const proto = await call(hub, 'POST', '/v2/contacts', { token: hub.agentToken, raw: '{"data":{"last_name":"X","constructor":1,"toString":2}}' });
+    expect(fields(proto)).toEqual(['/constructor', '/toString']);
     expect(codes(await post({ last_name: 'X', title: 'x'.repeat(256) }))).toEqual(['incorrect_value']);
   });
 
@@ -180,6 +183,8 @@ describe('listing contacts', () => {
     expect(codes(await get('/v2/contacts?is_organization=maybe'))).toEqual(['invalid_param']);
     expect(codes(await get('/v2/contacts?customer_status=gold'))).toEqual(['invalid_param']);
     expect(codes(await get('/v2/contacts?colour=red'))).toEqual(['invalid_param']);
+    expect(codes(await get('/v2/contacts?constructor=1'))).toEqual(['invalid_param']);
+    expect(codes(await get('/v2/contacts?sort_by=toString'))).toEqual(['invalid_param']);
   });
 
   it('filters address parts, combining with OR when inclusive=false', async () => {

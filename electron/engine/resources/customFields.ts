@@ -134,7 +134,8 @@ export class CustomFields {
     isOrganization: boolean, errors: FieldErrors,
   ): Record<string, CustomFieldValue> {
     const defs = this.definitions(type);
-    const result = { ...stored };
+    // No prototype: a field may be called anything, `__proto__` included.
+    const result: Record<string, CustomFieldValue> = Object.assign(Object.create(null), stored);
     for (const [name, value] of Object.entries(given)) {
       const pointer = `/custom_fields/${name}`;
       const def = defs.get(name);

@@ -65,7 +65,8 @@ export function checkFields(resource: string, table: FieldTable, data: Record<st
   const errors = new FieldErrors(resource);
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(data)) {
-    const def = table[name];
+    // Own properties only: a field named `constructor` or `__proto__` is not in any table.
+    const def = Object.hasOwn(table, name) ? table[name] : undefined;
     if (!def) {
       errors.add(`/${name}`, 'unknown', `${name} is not an attribute of ${resource}.`);
       continue;

@@ -89,7 +89,7 @@ function pageParam(query: RawQuery, name: string, max: number, fallback: number)
 }
 
 function filterClause(def: ListDefinition, name: string, raw: string | string[]): Clause {
-  const filter = def.filters[name];
+  const filter = Object.hasOwn(def.filters, name) ? def.filters[name] : undefined;
   if (!filter) {
     const value = Array.isArray(raw) ? raw.join(',') : raw;
     const extra = def.extraFilter?.(name, value);
@@ -116,7 +116,7 @@ function orderBy(def: ListDefinition, query: RawQuery): string {
   const match = /^(.+?)(?::(asc|desc))?$/i.exec(sortBy.trim());
   const field = match?.[1] ?? '';
   const direction = (match?.[2] ?? 'asc').toUpperCase();
-  const column = def.sorts[field] ?? def.extraSort?.(field);
+  const column = (Object.hasOwn(def.sorts, field) ? def.sorts[field] : undefined) ?? def.extraSort?.(field);
   if (!column) {
     const allowed = Object.keys(def.sorts).join(', ');
     throw invalidParam('sort_by', `must be one of ${allowed}${def.extraSort ? ', custom_fields:<name>' : ''}, given: ${sortBy}`);
