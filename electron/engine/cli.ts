@@ -13,6 +13,7 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR]
   serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
   users add --email E --name N --role admin|agent --password P
   tokens create --email E [--scope "read write profile sync"]
+  tokens revoke --token T
   seed --contacts N`;
 
 /** A mistake in how the command was called: one line on stderr, exit code 2. */
@@ -98,6 +99,15 @@ async function tokensCreate(args: string[]): Promise<void> {
   });
 }
 
+async function tokensRevoke(args: string[]): Promise<void> {
+  const values = parse(args, { token: { type: 'string' } });
+  const token = required(values, 'token');
+  await withEngine(values, (engine) => {
+    if (!engine.tokens.revokePersonal(token)) throw new Error('no such personal access token (or it was already revoked)');
+    console.log('Revoked.');
+  });
+}
+
 async function seed(args: string[]): Promise<void> {
   const values = parse(args, { contacts: { type: 'string' } });
   const count = integer(required(values, 'contacts'), 'contacts', 0, 1);
@@ -117,6 +127,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'users' && sub === 'add') await usersAdd(rest);
     else if (command === 'tokens' && sub === 'create') await tokensCreate(rest);
+    else if (command === 'tokens' && sub === 'revoke') await tokensRevoke(rest);
     else if (command === 'seed') await seed(argv.slice(1));
     else if (command === undefined || command === 'help' || command === '--help') {
       console.log(USAGE);

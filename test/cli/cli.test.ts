@@ -97,6 +97,12 @@ describe('outpost command line', () => {
     const write = await fetch(`${hub.url}/v2/contacts`, { method: 'POST', headers: { Authorization: `Bearer ${token.access_token}`, 'Content-Type': 'application/json' }, body: '{"data":{"last_name":"X"}}' });
     expect(write.status).toBe(403);
 
+    // Personal tokens live until revoked.
+    expect(outpost(['tokens', 'revoke', '--token', token.access_token, '--data-dir', dir]).code).toBe(0);
+    const revoked = await fetch(`${hub.url}/v2/users/self`, { headers: { Authorization: `Bearer ${token.access_token}` } });
+    expect(revoked.status).toBe(401);
+    expect(outpost(['tokens', 'revoke', '--token', token.access_token, '--data-dir', dir]).code).toBe(1);
+
     // A second hub on the same folder is refused with a clear message.
     const second = await serve(dir);
     expect(second.code).toBe(1);

@@ -104,6 +104,13 @@ export class Tokens {
     })();
   }
 
+  /** Revokes a personal access token; false when no such live token exists. */
+  revokePersonal(token: string): boolean {
+    return this.ctx.db
+      .prepare("UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND kind = 'personal' AND revoked_at IS NULL")
+      .run(isoSeconds(this.ctx.clock.now()), tokenHash(token)).changes > 0;
+  }
+
   /**
    * Revokes an access token of this client, or one of its refresh tokens
    * together with every access token issued from it (spec: Using tokens).
