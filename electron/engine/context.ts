@@ -2,6 +2,7 @@ import type { Db } from './db/database.js';
 import type { StatementCache } from './db/statements.js';
 import type { Clock } from './clock.js';
 import type { ChangeLog } from './sync/changeLog.js';
+import type { Dependents } from './resources/dependents.js';
 import type { Scope } from '../../shared/oauth.js';
 import type { UserRole } from '../../shared/resources/user.js';
 
@@ -11,6 +12,7 @@ export interface EngineContext {
   clock: Clock;
   statements: StatementCache;
   changes: ChangeLog;
+  dependents: Dependents;
 }
 
 /** The authenticated caller of an operation. */

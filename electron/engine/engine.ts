@@ -12,6 +12,8 @@ import { CustomFields } from './resources/customFields.js';
 import { Tagging } from './resources/tags.js';
 import { Tokens } from './auth/tokens.js';
 import { OAuthClients } from './auth/clients.js';
+import { Dependents } from './resources/dependents.js';
+import { Tasks } from './resources/tasks.js';
 
 export const DATABASE_FILE = 'outpost.sqlite';
 
@@ -33,14 +35,15 @@ export interface Engine {
   customFields: CustomFields;
   tokens: Tokens;
   clients: OAuthClients;
+  tasks: Tasks;
   close(): void;
 }
 
 export function openEngine(options: EngineOptions): Engine {
   mkdirSync(options.dataDir, { recursive: true });
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   const clock = options.clock ?? systemClock;
-  const ctx: EngineContext = { db, clock, statements: new StatementCache(db), changes: new ChangeLog(db, clock) };
+  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, clock });
+  const ctx: EngineContext = { db, clock, statements: new StatementCache(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
   const users = new Users(ctx);
   const customFields = new CustomFields(ctx);
   const engine: Engine = {
@@ -53,6 +56,7 @@ export function openEngine(options: EngineOptions): Engine {
     contacts: new Contacts(ctx, users, customFields, new Tagging(ctx)),
     tokens: new Tokens(ctx),
     clients: new OAuthClients(ctx),
+    tasks: new Tasks(ctx, users),
     close: () => db.close(),
   };
   engine.accounts.ensure();

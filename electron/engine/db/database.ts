@@ -1,9 +1,12 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
+import { isoSeconds, systemClock, type Clock } from '../clock.js';
 
 export type Db = Database.Database;
 
 export interface OpenOptions {
+  /** The engine's clock, behind SQL's now_utc() (overdue tasks are computed in queries). */
+  clock?: Clock;
   /** Path of a better-sqlite3 .node build for another ABI (Electron's). */
   nativeBinding?: string;
   readonly?: boolean;
@@ -29,7 +32,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = NORMAL');
     // 64 MiB page cache: 100 000 contacts with their indexes fit, so bulk writes and sorts stay in memory.
     db.pragma('cache_size = -65536');
-    registerFunctions(db);
+    registerFunctions(db, options.clock ?? systemClock);
     migrate(db);
     return db;
   } catch (err) {
@@ -38,7 +41,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   }
 }
 
-function registerFunctions(db: Db): void {
+function registerFunctions(db: Db, clock: Clock): void {
+  // Not deterministic: the injected clock, so tests can move time.
+  db.function('now_utc', { deterministic: false }, () => isoSeconds(clock.now()));
   // Search terms for phone numbers: as written (split into groups by FTS) and as bare digits.
   db.function('phone_terms', { deterministic: true, varargs: true }, (...phones: unknown[]) =>
     phones

@@ -1,6 +1,7 @@
 import type { EngineContext, Actor } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, invalidParam, notFound } from '../http/problem.js';
+import { FieldErrors, notFound } from '../http/problem.js';
+import { ftsPrefixQuery } from './search.js';
 import { checkFields, isBlank, blankToNull, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { jsonBool, jsonColumns, jsonObject } from './sqlJson.js';
@@ -188,6 +189,7 @@ export class Contacts {
         for (const dependent of dependents) this.ctx.changes.record('contact', dependent, 'updated', actor.userId);
       }
       this.tagging.removeAll('contact', id);
+      this.ctx.dependents.deleted('contact', id, actor.userId);
       db.prepare('DELETE FROM contacts WHERE id = ?').run(id);
       this.ctx.changes.record('contact', id, 'deleted', actor.userId);
     })();
@@ -333,21 +335,8 @@ export class Contacts {
 
   /** Extensions beyond the spec's exact filters: `q` (search as you type) and `tag`; plus custom fields. */
   private extraFilter(name: string, value: string): Clause | undefined {
-    if (name === 'q') return searchClause(value);
+    if (name === 'q') return ftsPrefixQuery('contacts_fts', 'c.id', value);
     if (name === 'tag') return { sql: Tagging.hasTag('contact', 'c.id'), params: [value] };
     return this.customFields.filter('contact', name, value, 'c.custom_fields');
   }
-}
-
-/**
- * `q`: every word of the input must prefix-match a word of the name, the
- * email or a phone number (as written or as digits). FTS5 answers it from
- * its prefix index in about a millisecond at 100 000 contacts.
- */
-function searchClause(text: string): Clause {
-  const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (text.length > 200) throw invalidParam('q', 'must be at most 200 characters');
-  if (words.length === 0) return { sql: '1', params: [] };
-  const match = words.slice(0, 8).map((w) => `"${w}"*`).join(' ');
-  return { sql: 'c.id IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?)', params: [match] };
 }

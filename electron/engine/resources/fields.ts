@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ADDRESS_KEYS } from '../../../shared/resources/address.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { FieldErrors } from '../http/problem.js';
+import { parseDateTime } from './params.js';
+import { isoSeconds } from '../clock.js';
 
 /**
  * The field table of a resource: what each field is and who may write it.
@@ -11,9 +13,10 @@ import { FieldErrors } from '../http/problem.js';
 export type FieldDef =
   | { kind: 'readOnly' }
   | { kind: 'string'; maxLength?: number; createOnly?: boolean }
+  | { kind: 'datetime' }
   | { kind: 'id'; createOnly?: boolean }
   | { kind: 'boolean'; createOnly?: boolean }
-  | { kind: 'enum'; values: readonly string[]; createOnly?: boolean }
+  | { kind: 'enum'; values: readonly string[]; createOnly?: boolean; nullable?: boolean }
   | { kind: 'address' }
   | { kind: 'tags' }
   | { kind: 'customFields' };
@@ -29,6 +32,13 @@ const idSchema = z.union([
 const addressSchema = z
   .strictObject(Object.fromEntries(ADDRESS_KEYS.map((k) => [k, z.string().max(SHORT_TEXT).nullable().optional()])))
   .nullable();
+/** ISO 8601 with any offset (`Z`, `+00:00`, `+0000`); stored and answered in UTC. */
+const dateTimeSchema = z.string().transform((text, ctx) => {
+  const date = parseDateTime(text);
+  if (date) return isoSeconds(date);
+  ctx.addIssue({ code: 'custom', message: 'not a date-time' });
+  return z.NEVER;
+});
 const tagsSchema = z.array(z.string().trim().min(1).max(SHORT_TEXT)).max(100).nullable();
 const customFieldsSchema = z.record(z.string(), z.unknown()).nullable();
 
@@ -37,8 +47,12 @@ function schemaFor(def: FieldDef): z.ZodType | null {
     case 'readOnly': return null;
     case 'string': return z.string().max(def.maxLength ?? SHORT_TEXT).nullable();
     case 'id': return idSchema.nullable();
+    case 'datetime': return dateTimeSchema.nullable();
     case 'boolean': return z.boolean();
-    case 'enum': return z.enum(def.values as [string, ...string[]]);
+    case 'enum': {
+      const values = z.enum(def.values as [string, ...string[]]);
+      return def.nullable ? values.nullable() : values;
+    }
     case 'address': return addressSchema;
     case 'tags': return tagsSchema;
     case 'customFields': return customFieldsSchema;
@@ -46,7 +60,7 @@ function schemaFor(def: FieldDef): z.ZodType | null {
 }
 
 const TYPE_NAMES: Record<FieldDef['kind'], string> = {
-  readOnly: 'read-only', string: 'a string', id: 'a numeric id', boolean: 'a boolean (true or false)',
+  readOnly: 'read-only', string: 'a string', datetime: 'an ISO 8601 date-time (e.g. 2026-03-02T10:00:00Z)', id: 'a numeric id', boolean: 'a boolean (true or false)',
   enum: 'a string', address: 'an address object', tags: 'an array of strings', customFields: 'an object',
 };
 

@@ -1,4 +1,5 @@
 import { sql as initial } from './0001_initial.js';
+import { sql as tasks } from './0002_tasks.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -8,6 +9,7 @@ import { sql as initial } from './0001_initial.js';
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'tasks', sql: tasks },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -20,6 +20,7 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   app.get('/v2/users/:id', async (request, reply) => sendResource(reply, 'user', engine.users.json(idParam(request, 'user'))));
 
   registerCrud(app, '/v2/contacts', 'contact', engine.contacts);
+  registerCrud(app, '/v2/tasks', 'task', engine.tasks);
 }
 
 /** Endpoints that take no query parameters answer unknown ones with 400 (as the real service does). */

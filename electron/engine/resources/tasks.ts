@@ -1,0 +1,216 @@
+import type { Actor, EngineContext } from '../context.js';
+import { isoSeconds } from '../clock.js';
+import { FieldErrors, notFound } from '../http/problem.js';
+import { checkFields, isBlank, type FieldTable } from './fields.js';
+import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { boolParam, enumParam, type RawQuery } from './params.js';
+import { jsonBool, jsonObject } from './sqlJson.js';
+import { RESOURCE_TABLES } from './dependents.js';
+import { ftsPrefixQuery } from './search.js';
+import type { Users } from './users.js';
+import { TASK_RESOURCE_TYPES } from '../../../shared/resources/task.js';
+
+/** The spec's Task field table. */
+const FIELDS: FieldTable = {
+  id: { kind: 'readOnly' },
+  creator_id: { kind: 'readOnly' },
+  completed_at: { kind: 'readOnly' },
+  overdue: { kind: 'readOnly' },
+  created_at: { kind: 'readOnly' },
+  updated_at: { kind: 'readOnly' },
+  owner_id: { kind: 'id' },
+  resource_type: { kind: 'enum', values: TASK_RESOURCE_TYPES, nullable: true },
+  resource_id: { kind: 'id' },
+  completed: { kind: 'boolean' },
+  due_date: { kind: 'datetime' },
+  remind_at: { kind: 'datetime' },
+  content: { kind: 'string', maxLength: 65535 },
+};
+
+/** Overdue is computed at read time against the engine's clock (SQL now_utc()), never stored. */
+const OVERDUE = 't.due_date IS NOT NULL AND t.due_date < now_utc()';
+
+const TASK_JSON = jsonObject({
+  id: 't.id',
+  creator_id: 't.creator_id',
+  owner_id: 't.owner_id',
+  resource_type: 't.resource_type',
+  resource_id: 't.resource_id',
+  completed: jsonBool('t.completed'),
+  completed_at: 't.completed_at',
+  due_date: 't.due_date',
+  overdue: jsonBool(OVERDUE),
+  remind_at: 't.remind_at',
+  content: 't.content',
+  created_at: 't.created_at',
+  updated_at: 't.updated_at',
+});
+
+interface TaskRow {
+  id: number;
+  owner_id: number;
+  resource_type: string | null;
+  resource_id: number | null;
+  content: string;
+  completed: number;
+  completed_at: string | null;
+  due_date: string | null;
+  remind_at: string | null;
+}
+
+const WRITABLE = ['owner_id', 'resource_type', 'resource_id', 'content', 'completed', 'completed_at', 'due_date', 'remind_at'] as const;
+
+export class Tasks {
+  private readonly byIdJson;
+  private readonly byId;
+  private readonly list: ListDefinition;
+
+  constructor(private readonly ctx: EngineContext, private readonly users: Users) {
+    this.byIdJson = ctx.db.prepare(`SELECT ${TASK_JSON} FROM tasks t WHERE t.id = ?`).pluck();
+    this.byId = ctx.db.prepare('SELECT * FROM tasks WHERE id = ?');
+    this.list = {
+      resource: 'task',
+      from: 'tasks t',
+      json: TASK_JSON,
+      idColumn: 't.id',
+      filters: {
+        creator_id: { kind: 'int', column: 't.creator_id' },
+        owner_id: { kind: 'int', column: 't.owner_id' },
+        resource_type: { kind: 'enum', column: 't.resource_type', values: TASK_RESOURCE_TYPES },
+        resource_id: { kind: 'int', column: 't.resource_id' },
+        completed: { kind: 'bool', column: 't.completed' },
+      },
+      sorts: {
+        resource_type: 't.resource_type', completed_at: 't.completed_at', due_date: 't.due_date',
+        created_at: 't.created_at', updated_at: 't.updated_at',
+      },
+      defaultOrder: 't.updated_at ASC',
+      narrowing: ['q'],
+      extraFilter: (name, value) => extraFilter(name, value),
+    };
+    // A deleted lead, contact or deal takes its tasks with it.
+    ctx.dependents.onDelete((type, id, actorId) => {
+      for (const taskId of ctx.db.prepare('SELECT id FROM tasks WHERE resource_type = ? AND resource_id = ?').pluck().all(type, id) as number[]) {
+        this.remove(taskId, actorId);
+      }
+    });
+  }
+
+  json(id: number): string {
+    const json = this.byIdJson.get(id) as string | undefined;
+    if (json === undefined) throw notFound('task', id);
+    return json;
+  }
+
+  listPage(query: RawQuery): ListPage {
+    return runList(this.list, query, this.ctx.statements);
+  }
+
+  create(data: Record<string, unknown>, actor: Actor): number {
+    const { values, errors } = checkFields('task', FIELDS, data);
+    if (!errors.has('/content')) {
+      if (values.content === undefined) errors.add('/content', 'missing', 'content is required.');
+      else if (isBlank(values.content)) errors.add('/content', 'blank', "content can't be blank.");
+    }
+    const row = this.apply({ owner_id: actor.userId, completed: 0 }, values, errors);
+    const now = isoSeconds(this.ctx.clock.now());
+    return this.ctx.db.transaction(() => {
+      const columns = [...WRITABLE, 'creator_id', 'created_at', 'updated_at'];
+      const record: Record<string, unknown> = { ...row, creator_id: actor.userId, created_at: now, updated_at: now };
+      const info = this.ctx.db
+        .prepare(`INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
+        .run(Object.fromEntries(columns.map((c) => [c, record[c] ?? null])));
+      const id = Number(info.lastInsertRowid);
+      this.ctx.changes.record('task', id, 'created', actor.userId);
+      return id;
+    })();
+  }
+
+  update(id: number, data: Record<string, unknown>, actor: Actor): void {
+    const current = this.byId.get(id) as TaskRow | undefined;
+    if (!current) throw notFound('task', id);
+    const { values, errors } = checkFields('task', FIELDS, data);
+    if (values.content !== undefined && isBlank(values.content) && !errors.has('/content')) errors.add('/content', 'blank', "content can't be blank.");
+    const row = this.apply({ ...current }, values, errors);
+    this.ctx.db.transaction(() => {
+      this.ctx.db
+        .prepare(`UPDATE tasks SET ${WRITABLE.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`)
+        .run({ ...Object.fromEntries(WRITABLE.map((c) => [c, row[c] ?? null])), id, updated_at: isoSeconds(this.ctx.clock.now()) });
+      this.ctx.changes.record('task', id, 'updated', actor.userId);
+    })();
+  }
+
+  delete(id: number, actor: Actor): void {
+    if (!this.byId.get(id)) throw notFound('task', id);
+    this.ctx.db.transaction(() => this.remove(id, actor.userId))();
+  }
+
+  private remove(id: number, actorId: number): void {
+    this.ctx.db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
+    this.ctx.changes.record('task', id, 'deleted', actorId);
+  }
+
+  /** Merges checked values into the row and enforces the rules across fields; throws one 422 with every problem. */
+  private apply(row: Partial<TaskRow>, values: Record<string, unknown>, errors: FieldErrors): Partial<TaskRow> {
+    const out: Partial<TaskRow> = { ...row };
+    for (const field of ['owner_id', 'resource_type', 'resource_id', 'content', 'due_date', 'remind_at'] as const) {
+      if (values[field] !== undefined) (out as Record<string, unknown>)[field] = values[field];
+    }
+    if (values.completed !== undefined) {
+      const completed = values.completed === true;
+      // completed_at is the service's: set when a task becomes completed, cleared when it is reopened.
+      if (completed && out.completed !== 1) out.completed_at = isoSeconds(this.ctx.clock.now());
+      if (!completed) out.completed_at = null;
+      out.completed = completed ? 1 : 0;
+    }
+    this.checkOwner(values, errors);
+    this.checkResource(out, values, errors);
+    if (out.remind_at && !errors.has('/remind_at') && !errors.has('/due_date')) {
+      if (!out.due_date) errors.add('/remind_at', 'incorrect_value', 'remind_at needs a due_date to be earlier than.');
+      else if (out.remind_at >= out.due_date) errors.add('/remind_at', 'incorrect_value', 'remind_at must be earlier than due_date.');
+    }
+    errors.throwIfAny();
+    return out;
+  }
+
+  private checkOwner(values: Record<string, unknown>, errors: FieldErrors): void {
+    if (values.owner_id === undefined || errors.has('/owner_id')) return;
+    if (values.owner_id === null) errors.add('/owner_id', 'blank', "owner_id can't be blank.");
+    else if (!this.users.isActiveUser(values.owner_id as number)) errors.add('/owner_id', 'incorrect_value', `owner_id ${String(values.owner_id)} is not an active user.`);
+  }
+
+  /** resource_type and resource_id go together and must name an existing record (spec: related tasks). */
+  private checkResource(out: Partial<TaskRow>, values: Record<string, unknown>, errors: FieldErrors): void {
+    if (values.resource_type === undefined && values.resource_id === undefined) return;
+    if (errors.has('/resource_type') || errors.has('/resource_id')) return;
+    const type = out.resource_type ?? null;
+    const id = out.resource_id ?? null;
+    if ((type === null) !== (id === null)) {
+      const missing = type === null ? 'resource_type' : 'resource_id';
+      errors.add(`/${missing}`, 'missing', 'resource_type and resource_id are given together (or both null for a floating task).');
+      return;
+    }
+    if (type === null) return;
+    const table = RESOURCE_TABLES[type];
+    if (!table) {
+      errors.add('/resource_type', 'incorrect_value', `Tasks cannot be attached to ${type}s yet.`);
+    } else if (this.ctx.db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) === undefined) {
+      errors.add('/resource_id', 'incorrect_value', `There is no ${type} with id ${id}.`);
+    }
+  }
+}
+
+function extraFilter(name: string, value: string): Clause | undefined {
+  switch (name) {
+    case 'q':
+      return ftsPrefixQuery('tasks_fts', 't.id', value);
+    case 'type':
+      return { sql: enumParam(name, value, ['floating', 'related']) === 'floating' ? 't.resource_type IS NULL' : 't.resource_type IS NOT NULL', params: [] };
+    case 'overdue':
+      return { sql: boolParam(name, value) ? `(${OVERDUE})` : `NOT (${OVERDUE})`, params: [] };
+    case 'remind':
+      return { sql: boolParam(name, value) ? 't.remind_at IS NOT NULL' : 't.remind_at IS NULL', params: [] };
+    default:
+      return undefined;
+  }
+}
