@@ -14,6 +14,7 @@ import { Tokens } from './auth/tokens.js';
 import { OAuthClients } from './auth/clients.js';
 import { Dependents } from './resources/dependents.js';
 import { Tasks } from './resources/tasks.js';
+import { Notes } from './resources/notes.js';
 
 export const DATABASE_FILE = 'outpost.sqlite';
 
@@ -36,6 +37,7 @@ export interface Engine {
   tokens: Tokens;
   clients: OAuthClients;
   tasks: Tasks;
+  notes: Notes;
   close(): void;
 }
 
@@ -57,6 +59,7 @@ export function openEngine(options: EngineOptions): Engine {
     tokens: new Tokens(ctx),
     clients: new OAuthClients(ctx),
     tasks: new Tasks(ctx, users),
+    notes: new Notes(ctx),
     close: () => db.close(),
   };
   engine.accounts.ensure();

@@ -251,10 +251,7 @@ export class Contacts {
   }
 
   private checkReferences(out: Partial<ContactRow>, values: Record<string, unknown>, errors: FieldErrors): void {
-    if (values.owner_id !== undefined) {
-      if (values.owner_id === null) errors.add('/owner_id', 'blank', 'owner_id can\'t be blank.');
-      else if (!this.users.isActiveUser(values.owner_id as number)) errors.add('/owner_id', 'incorrect_value', `owner_id ${String(values.owner_id)} is not an active user.`);
-    }
+    this.users.checkReference('owner_id', values.owner_id, errors);
     for (const field of ['contact_id', 'parent_organization_id'] as const) {
       const target = values[field];
       if (target === undefined || target === null || errors.has(`/${field}`)) continue;

@@ -16,6 +16,3 @@ export class Dependents {
     for (const handler of this.handlers) handler(resourceType, resourceId, actorId);
   }
 }
-
-/** Tables of the records other records can point at with resource_type + resource_id. */
-export const RESOURCE_TABLES: Partial<Record<string, string>> = { contact: 'contacts' };

@@ -5,7 +5,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { boolParam, enumParam, type RawQuery } from './params.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
-import { RESOURCE_TABLES } from './dependents.js';
+import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { ftsPrefixQuery } from './search.js';
 import type { Users } from './users.js';
 import { TASK_RESOURCE_TYPES } from '../../../shared/resources/task.js';
@@ -89,11 +89,7 @@ export class Tasks {
       extraFilter: (name, value) => extraFilter(name, value),
     };
     // A deleted lead, contact or deal takes its tasks with it.
-    ctx.dependents.onDelete((type, id, actorId) => {
-      for (const taskId of ctx.db.prepare('SELECT id FROM tasks WHERE resource_type = ? AND resource_id = ?').pluck().all(type, id) as number[]) {
-        this.remove(taskId, actorId);
-      }
-    });
+    removeLinkedOnDelete(ctx, 'tasks', (id, actorId) => this.remove(id, actorId));
   }
 
   json(id: number): string {
@@ -163,40 +159,14 @@ export class Tasks {
       if (!completed) out.completed_at = null;
       out.completed = completed ? 1 : 0;
     }
-    this.checkOwner(values, errors);
-    this.checkResource(out, values, errors);
+    this.users.checkReference('owner_id', values.owner_id, errors);
+    checkResourceLink(this.ctx.db, out, errors, { required: false, changed: values.resource_type !== undefined || values.resource_id !== undefined });
     if (out.remind_at && !errors.has('/remind_at') && !errors.has('/due_date')) {
       if (!out.due_date) errors.add('/remind_at', 'incorrect_value', 'remind_at needs a due_date to be earlier than.');
       else if (out.remind_at >= out.due_date) errors.add('/remind_at', 'incorrect_value', 'remind_at must be earlier than due_date.');
     }
     errors.throwIfAny();
     return out;
-  }
-
-  private checkOwner(values: Record<string, unknown>, errors: FieldErrors): void {
-    if (values.owner_id === undefined || errors.has('/owner_id')) return;
-    if (values.owner_id === null) errors.add('/owner_id', 'blank', "owner_id can't be blank.");
-    else if (!this.users.isActiveUser(values.owner_id as number)) errors.add('/owner_id', 'incorrect_value', `owner_id ${String(values.owner_id)} is not an active user.`);
-  }
-
-  /** resource_type and resource_id go together and must name an existing record (spec: related tasks). */
-  private checkResource(out: Partial<TaskRow>, values: Record<string, unknown>, errors: FieldErrors): void {
-    if (values.resource_type === undefined && values.resource_id === undefined) return;
-    if (errors.has('/resource_type') || errors.has('/resource_id')) return;
-    const type = out.resource_type ?? null;
-    const id = out.resource_id ?? null;
-    if ((type === null) !== (id === null)) {
-      const missing = type === null ? 'resource_type' : 'resource_id';
-      errors.add(`/${missing}`, 'missing', 'resource_type and resource_id are given together (or both null for a floating task).');
-      return;
-    }
-    if (type === null) return;
-    const table = RESOURCE_TABLES[type];
-    if (!table) {
-      errors.add('/resource_type', 'incorrect_value', `Tasks cannot be attached to ${type}s yet.`);
-    } else if (this.ctx.db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) === undefined) {
-      errors.add('/resource_id', 'incorrect_value', `There is no ${type} with id ${id}.`);
-    }
   }
 }
 

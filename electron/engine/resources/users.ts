@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { notFound, problem } from '../http/problem.js';
+import { notFound, problem, type FieldErrors } from '../http/problem.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
@@ -130,6 +130,13 @@ export class Users {
 
   isActiveUser(id: number): boolean {
     return this.exists.get(id) !== undefined;
+  }
+
+  /** Checks a field that must name an active user (`owner_id`, `user_id`); undefined means not sent. */
+  checkReference(field: string, value: unknown, errors: FieldErrors): void {
+    if (value === undefined || errors.has(`/${field}`)) return;
+    if (value === null) errors.add(`/${field}`, 'blank', `${field} can't be blank.`);
+    else if (!this.isActiveUser(value as number)) errors.add(`/${field}`, 'incorrect_value', `${field} ${String(value)} is not an active user.`);
   }
 
   json(id: number): string {

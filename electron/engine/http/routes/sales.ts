@@ -21,6 +21,7 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
 
   registerCrud(app, '/v2/contacts', 'contact', engine.contacts);
   registerCrud(app, '/v2/tasks', 'task', engine.tasks);
+  registerCrud(app, '/v2/notes', 'note', engine.notes);
 }
 
 /** Endpoints that take no query parameters answer unknown ones with 400 (as the real service does). */

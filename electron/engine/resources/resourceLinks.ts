@@ -1,0 +1,47 @@
+import type { Db } from '../db/database.js';
+import type { FieldErrors } from '../http/problem.js';
+import type { EngineContext } from '../context.js';
+
+/** Tables of the records other records can point at with resource_type + resource_id. */
+const RESOURCE_TABLES: Partial<Record<string, string>> = { contact: 'contacts' };
+
+export interface ResourceLink {
+  resource_type?: string | null;
+  resource_id?: number | null;
+}
+
+/**
+ * Checks a `resource_type` + `resource_id` pair after a change: both or
+ * neither (or both required), naming a record that exists. `changed` says
+ * whether the request touched either field (unchanged links are not re-checked).
+ */
+export function checkResourceLink(db: Db, link: ResourceLink, errors: FieldErrors, options: { required: boolean; changed: boolean }): void {
+  if (!options.changed || errors.has('/resource_type') || errors.has('/resource_id')) return;
+  const type = link.resource_type ?? null;
+  const id = link.resource_id ?? null;
+  if (type === null && id === null) {
+    if (options.required) {
+      errors.add('/resource_type', 'missing', 'resource_type is required.');
+      errors.add('/resource_id', 'missing', 'resource_id is required.');
+    }
+    return;
+  }
+  if (type === null || id === null) {
+    const missing = type === null ? 'resource_type' : 'resource_id';
+    errors.add(`/${missing}`, 'missing', 'resource_type and resource_id are given together.');
+    return;
+  }
+  const table = RESOURCE_TABLES[type];
+  if (!table) errors.add('/resource_type', 'incorrect_value', `Records cannot be attached to ${type}s yet.`);
+  else if (db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) === undefined) {
+    errors.add('/resource_id', 'incorrect_value', `There is no ${type} with id ${id}.`);
+  }
+}
+
+/** Records of `table` attached to a deleted record are removed with it (in its transaction), each through `remove`. */
+export function removeLinkedOnDelete(ctx: EngineContext, table: string, remove: (id: number, actorId: number) => void): void {
+  const linked = ctx.db.prepare(`SELECT id FROM ${table} WHERE resource_type = ? AND resource_id = ?`).pluck();
+  ctx.dependents.onDelete((type, id, actorId) => {
+    for (const linkedId of linked.all(type, id) as number[]) remove(linkedId, actorId);
+  });
+}
