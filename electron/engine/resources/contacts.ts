@@ -7,6 +7,7 @@ import { runList, type Clause, type ListDefinition, type ListPage } from './list
 import { jsonBool, jsonColumns, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
 import { installDocuments } from '../db/documents.js';
+import { RecordStore } from './recordStore.js';
 import type { CustomFields } from './customFields.js';
 import type { Users } from './users.js';
 import type { RawQuery } from './params.js';
@@ -95,6 +96,7 @@ export class Contacts {
   private readonly byIdJson;
   private readonly byId;
   private readonly list: ListDefinition;
+  private readonly store: RecordStore;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -114,6 +116,7 @@ export class Contacts {
       ],
     });
     this.byIdJson = ctx.db.prepare('SELECT doc FROM contact_docs WHERE id = ?').pluck();
+    this.store = new RecordStore(ctx, 'contacts', 'contact', WRITABLE_COLUMNS);
     this.byId = ctx.db.prepare('SELECT * FROM contacts WHERE id = ?');
     this.list = this.listDefinition();
   }
@@ -144,18 +147,9 @@ export class Contacts {
     };
     this.requireName(values, isOrganization, errors, true);
     const merged = this.apply(row, values, errors);
-    const now = isoSeconds(this.ctx.clock.now());
-    return this.ctx.db.transaction(() => {
-      const columns = [...WRITABLE_COLUMNS, 'creator_id', 'created_at', 'updated_at'];
-      const record: Record<string, unknown> = { ...merged, creator_id: actor.userId, created_at: now, updated_at: now };
-      const info = this.ctx.db
-        .prepare(`INSERT INTO contacts (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
-        .run(Object.fromEntries(columns.map((c) => [c, record[c] ?? null])));
-      const id = Number(info.lastInsertRowid);
+    return this.store.insert(merged, { creator_id: actor.userId }, actor.userId, (id) => {
       if (Array.isArray(values.tags)) this.tagging.replace('contact', id, values.tags as string[], actor.userId);
-      this.ctx.changes.record('contact', id, 'created', actor.userId);
-      return id;
-    })();
+    });
   }
 
   update(id: number, data: Record<string, unknown>, actor: Actor): void {
@@ -167,21 +161,16 @@ export class Contacts {
     }
     this.requireName(values, current.is_organization === 1, errors, false);
     const merged = this.apply({ ...current }, values, errors);
-    this.ctx.db.transaction(() => {
-      const assignments = WRITABLE_COLUMNS.map((c) => `${c} = @${c}`).join(', ');
-      this.ctx.db
-        .prepare(`UPDATE contacts SET ${assignments}, updated_at = @updated_at WHERE id = @id`)
-        .run({ ...Object.fromEntries(WRITABLE_COLUMNS.map((c) => [c, merged[c] ?? null])), id, updated_at: isoSeconds(this.ctx.clock.now()) });
+    this.store.update(id, merged, actor.userId, () => {
       if (values.tags !== undefined) this.tagging.replace('contact', id, (values.tags as string[] | null) ?? [], actor.userId);
-      this.ctx.changes.record('contact', id, 'updated', actor.userId);
-    })();
+    });
   }
 
   /** Deleting an organization detaches its people and child organizations (each logged as updated). */
   delete(id: number, actor: Actor): void {
     if (!this.find(id)) throw notFound('contact', id);
     const { db } = this.ctx;
-    db.transaction(() => {
+    this.store.remove(id, actor.userId, () => {
       const now = isoSeconds(this.ctx.clock.now());
       for (const column of ['contact_id', 'parent_organization_id']) {
         const dependents = db.prepare(`SELECT id FROM contacts WHERE ${column} = ?`).pluck().all(id) as number[];
@@ -190,9 +179,7 @@ export class Contacts {
       }
       this.tagging.removeAll('contact', id);
       this.ctx.dependents.deleted('contact', id, actor.userId);
-      db.prepare('DELETE FROM contacts WHERE id = ?').run(id);
-      this.ctx.changes.record('contact', id, 'deleted', actor.userId);
-    })();
+    });
   }
 
   /** `name` is required for organizations, `last_name` for individuals (spec: Errors 7). */

@@ -14,6 +14,8 @@ export type FieldDef =
   | { kind: 'readOnly' }
   | { kind: 'string'; maxLength?: number; createOnly?: boolean }
   | { kind: 'datetime' }
+  | { kind: 'integer'; min?: number }
+  | { kind: 'idList' }
   | { kind: 'id'; createOnly?: boolean }
   | { kind: 'boolean'; createOnly?: boolean }
   | { kind: 'enum'; values: readonly string[]; createOnly?: boolean; nullable?: boolean }
@@ -48,6 +50,8 @@ function schemaFor(def: FieldDef): z.ZodType | null {
     case 'string': return z.string().max(def.maxLength ?? SHORT_TEXT).nullable();
     case 'id': return idSchema.nullable();
     case 'datetime': return dateTimeSchema.nullable();
+    case 'integer': return z.union([z.number().int(), z.string().regex(/^-?\d{1,15}$/).transform(Number)]).pipe(z.number().min(def.min ?? Number.MIN_SAFE_INTEGER)).nullable();
+    case 'idList': return z.array(idSchema).max(1000).nullable();
     case 'boolean': return z.boolean();
     case 'enum': {
       const values = z.enum(def.values as [string, ...string[]]);
@@ -60,7 +64,7 @@ function schemaFor(def: FieldDef): z.ZodType | null {
 }
 
 const TYPE_NAMES: Record<FieldDef['kind'], string> = {
-  readOnly: 'read-only', string: 'a string', datetime: 'an ISO 8601 date-time (e.g. 2026-03-02T10:00:00Z)', id: 'a numeric id', boolean: 'a boolean (true or false)',
+  readOnly: 'read-only', string: 'a string', integer: 'an integer', idList: 'an array of numeric ids', datetime: 'an ISO 8601 date-time (e.g. 2026-03-02T10:00:00Z)', id: 'a numeric id', boolean: 'a boolean (true or false)',
   enum: 'a string', address: 'an address object', tags: 'an array of strings', customFields: 'an object',
 };
 
@@ -108,7 +112,9 @@ function describeIssue(issue: z.core.$ZodIssue, def: FieldDef, name: string): [E
     case 'too_big':
       return ['incorrect_value', `${name} is too long (maximum is ${String(issue.maximum)}${issue.origin === 'array' ? ' items' : ' characters'}).`];
     case 'too_small':
-      return ['blank', `${name} can't contain blank values.`];
+      return issue.origin === 'number'
+        ? ['incorrect_value', `${name} must be at least ${String(issue.minimum)}.`]
+        : ['blank', `${name} can't contain blank values.`];
     case 'invalid_value':
       return ['incorrect_value', `${name} must be one of: ${issue.values.map(String).join(', ')}.`];
     case 'unrecognized_keys':

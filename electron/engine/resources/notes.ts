@@ -1,5 +1,5 @@
 import type { Actor, EngineContext } from '../context.js';
-import { isoSeconds } from '../clock.js';
+import { RecordStore } from './recordStore.js';
 import { FieldErrors, notFound } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
@@ -54,8 +54,10 @@ export class Notes {
   private readonly visibleJson;
   private readonly visibleRow;
   private readonly list: ListDefinition;
+  private readonly store: RecordStore;
 
   constructor(private readonly ctx: EngineContext) {
+    this.store = new RecordStore(ctx, 'notes', 'note', WRITABLE);
     this.visibleJson = ctx.db.prepare(`SELECT ${NOTE_JSON} FROM notes n WHERE n.id = ? AND ${VISIBLE}`).pluck();
     this.visibleRow = ctx.db.prepare(`SELECT * FROM notes n WHERE n.id = ? AND ${VISIBLE}`);
     this.list = {
@@ -78,7 +80,7 @@ export class Notes {
         return undefined;
       },
     };
-    removeLinkedOnDelete(ctx, 'notes', (id, actorId) => this.remove(id, actorId));
+    removeLinkedOnDelete(ctx, 'notes', (id, actorId) => this.store.remove(id, actorId));
   }
 
   json(id: number, actor: Actor): string {
@@ -94,17 +96,7 @@ export class Notes {
   create(data: Record<string, unknown>, actor: Actor): number {
     const { values, errors } = checkFields('note', FIELDS, data);
     const row = this.apply({ is_important: 0, tags: '[]', type: 'regular' }, values, errors, true);
-    const now = isoSeconds(this.ctx.clock.now());
-    return this.ctx.db.transaction(() => {
-      const columns = [...WRITABLE, 'creator_id', 'created_at', 'updated_at'];
-      const record: Record<string, unknown> = { ...row, creator_id: actor.userId, created_at: now, updated_at: now };
-      const info = this.ctx.db
-        .prepare(`INSERT INTO notes (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
-        .run(Object.fromEntries(columns.map((c) => [c, record[c] ?? null])));
-      const id = Number(info.lastInsertRowid);
-      this.ctx.changes.record('note', id, 'created', actor.userId);
-      return id;
-    })();
+    return this.store.insert(row, { creator_id: actor.userId }, actor.userId);
   }
 
   update(id: number, data: Record<string, unknown>, actor: Actor): void {
@@ -112,22 +104,12 @@ export class Notes {
     if (!current) throw notFound('note', id);
     const { values, errors } = checkFields('note', FIELDS, data);
     const row = this.apply({ ...current }, values, errors, false);
-    this.ctx.db.transaction(() => {
-      this.ctx.db
-        .prepare(`UPDATE notes SET ${WRITABLE.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`)
-        .run({ ...Object.fromEntries(WRITABLE.map((c) => [c, row[c]])), id, updated_at: isoSeconds(this.ctx.clock.now()) });
-      this.ctx.changes.record('note', id, 'updated', actor.userId);
-    })();
+    this.store.update(id, row, actor.userId);
   }
 
   delete(id: number, actor: Actor): void {
     if (!this.visibleRow.get(id, actor.userId)) throw notFound('note', id);
-    this.ctx.db.transaction(() => this.remove(id, actor.userId))();
-  }
-
-  private remove(id: number, actorId: number): void {
-    this.ctx.db.prepare('DELETE FROM notes WHERE id = ?').run(id);
-    this.ctx.changes.record('note', id, 'deleted', actorId);
+    this.store.remove(id, actor.userId);
   }
 
   private apply(row: Partial<NoteRow>, values: Record<string, unknown>, errors: FieldErrors, creating: boolean): Partial<NoteRow> {

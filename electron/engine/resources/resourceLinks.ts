@@ -38,6 +38,19 @@ export function checkResourceLink(db: Db, link: ResourceLink, errors: FieldError
   }
 }
 
+/** Every id must name an existing record of `type` (e.g. a call's associated_deal_ids). */
+export function checkRecordsExist(db: Db, type: string, ids: number[], pointer: string, errors: FieldErrors): void {
+  if (ids.length === 0 || errors.has(pointer)) return;
+  const table = RESOURCE_TABLES[type];
+  if (!table) {
+    errors.add(pointer, 'incorrect_value', `There are no ${type}s yet to refer to.`);
+    return;
+  }
+  const exists = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`);
+  const missing = ids.filter((id) => exists.get(id) === undefined);
+  if (missing.length > 0) errors.add(pointer, 'incorrect_value', `There is no ${type} with id ${missing.join(', ')}.`);
+}
+
 /** Records of `table` attached to a deleted record are removed with it (in its transaction), each through `remove`. */
 export function removeLinkedOnDelete(ctx: EngineContext, table: string, remove: (id: number, actorId: number) => void): void {
   const linked = ctx.db.prepare(`SELECT id FROM ${table} WHERE resource_type = ? AND resource_id = ?`).pluck();

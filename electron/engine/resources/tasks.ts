@@ -1,5 +1,6 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
+import { RecordStore } from './recordStore.js';
 import { FieldErrors, notFound } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
@@ -64,8 +65,10 @@ export class Tasks {
   private readonly byIdJson;
   private readonly byId;
   private readonly list: ListDefinition;
+  private readonly store: RecordStore;
 
   constructor(private readonly ctx: EngineContext, private readonly users: Users) {
+    this.store = new RecordStore(ctx, 'tasks', 'task', WRITABLE);
     this.byIdJson = ctx.db.prepare(`SELECT ${TASK_JSON} FROM tasks t WHERE t.id = ?`).pluck();
     this.byId = ctx.db.prepare('SELECT * FROM tasks WHERE id = ?');
     this.list = {
@@ -89,7 +92,7 @@ export class Tasks {
       extraFilter: (name, value) => extraFilter(name, value),
     };
     // A deleted lead, contact or deal takes its tasks with it.
-    removeLinkedOnDelete(ctx, 'tasks', (id, actorId) => this.remove(id, actorId));
+    removeLinkedOnDelete(ctx, 'tasks', (id, actorId) => this.store.remove(id, actorId));
   }
 
   json(id: number): string {
@@ -109,17 +112,7 @@ export class Tasks {
       else if (isBlank(values.content)) errors.add('/content', 'blank', "content can't be blank.");
     }
     const row = this.apply({ owner_id: actor.userId, completed: 0 }, values, errors);
-    const now = isoSeconds(this.ctx.clock.now());
-    return this.ctx.db.transaction(() => {
-      const columns = [...WRITABLE, 'creator_id', 'created_at', 'updated_at'];
-      const record: Record<string, unknown> = { ...row, creator_id: actor.userId, created_at: now, updated_at: now };
-      const info = this.ctx.db
-        .prepare(`INSERT INTO tasks (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
-        .run(Object.fromEntries(columns.map((c) => [c, record[c] ?? null])));
-      const id = Number(info.lastInsertRowid);
-      this.ctx.changes.record('task', id, 'created', actor.userId);
-      return id;
-    })();
+    return this.store.insert(row, { creator_id: actor.userId }, actor.userId);
   }
 
   update(id: number, data: Record<string, unknown>, actor: Actor): void {
@@ -128,22 +121,12 @@ export class Tasks {
     const { values, errors } = checkFields('task', FIELDS, data);
     if (values.content !== undefined && isBlank(values.content) && !errors.has('/content')) errors.add('/content', 'blank', "content can't be blank.");
     const row = this.apply({ ...current }, values, errors);
-    this.ctx.db.transaction(() => {
-      this.ctx.db
-        .prepare(`UPDATE tasks SET ${WRITABLE.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`)
-        .run({ ...Object.fromEntries(WRITABLE.map((c) => [c, row[c] ?? null])), id, updated_at: isoSeconds(this.ctx.clock.now()) });
-      this.ctx.changes.record('task', id, 'updated', actor.userId);
-    })();
+    this.store.update(id, row, actor.userId);
   }
 
   delete(id: number, actor: Actor): void {
     if (!this.byId.get(id)) throw notFound('task', id);
-    this.ctx.db.transaction(() => this.remove(id, actor.userId))();
-  }
-
-  private remove(id: number, actorId: number): void {
-    this.ctx.db.prepare('DELETE FROM tasks WHERE id = ?').run(id);
-    this.ctx.changes.record('task', id, 'deleted', actorId);
+    this.store.remove(id, actor.userId);
   }
 
   /** Merges checked values into the row and enforces the rules across fields; throws one 422 with every problem. */

@@ -1,0 +1,56 @@
+import type { EngineContext } from '../context.js';
+import { isoSeconds } from '../clock.js';
+
+/**
+ * The writes every resource table shares: insert, update, delete, each in
+ * one transaction with its change-log entry and timestamps. `also` runs
+ * inside the same transaction (tags, dependent records).
+ */
+export class RecordStore {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly table: string,
+    private readonly resourceType: string,
+    private readonly writable: readonly string[],
+  ) {}
+
+  insert(row: Record<string, unknown>, extra: Record<string, unknown>, actorId: number, also?: (id: number) => void): number {
+    const now = isoSeconds(this.ctx.clock.now());
+    const values: Record<string, unknown> = { ...pick(row, this.writable), ...extra, created_at: now, updated_at: now };
+    const columns = Object.keys(values);
+    return this.ctx.db.transaction(() => {
+      const info = this.ctx.db
+        .prepare(`INSERT INTO ${this.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
+        .run(values);
+      const id = Number(info.lastInsertRowid);
+      also?.(id);
+      this.ctx.changes.record(this.resourceType, id, 'created', actorId);
+      return id;
+    })();
+  }
+
+  update(id: number, row: Record<string, unknown>, actorId: number, also?: () => void): void {
+    const values = { ...pick(row, this.writable), id, updated_at: isoSeconds(this.ctx.clock.now()) };
+    this.ctx.db.transaction(() => {
+      this.ctx.db
+        .prepare(`UPDATE ${this.table} SET ${this.writable.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`)
+        .run(values);
+      also?.();
+      this.ctx.changes.record(this.resourceType, id, 'updated', actorId);
+    })();
+  }
+
+  /** Deletes one record; call inside a transaction when it is part of a larger change. */
+  remove(id: number, actorId: number, before?: () => void): void {
+    this.ctx.db.transaction(() => {
+      before?.();
+      this.ctx.db.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
+      this.ctx.changes.record(this.resourceType, id, 'deleted', actorId);
+    })();
+  }
+}
+
+/** The writable columns of a row, unset ones as NULL. */
+function pick(row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
+}
