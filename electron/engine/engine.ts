@@ -15,6 +15,8 @@ import { OAuthClients } from './auth/clients.js';
 import { Dependents } from './resources/dependents.js';
 import { Tasks } from './resources/tasks.js';
 import { Notes } from './resources/notes.js';
+import { Calls } from './resources/calls.js';
+import { CallOutcomes } from './resources/callOutcomes.js';
 
 export const DATABASE_FILE = 'outpost.sqlite';
 
@@ -38,6 +40,8 @@ export interface Engine {
   clients: OAuthClients;
   tasks: Tasks;
   notes: Notes;
+  calls: Calls;
+  callOutcomes: CallOutcomes;
   close(): void;
 }
 
@@ -48,6 +52,7 @@ export function openEngine(options: EngineOptions): Engine {
   const ctx: EngineContext = { db, clock, statements: new StatementCache(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
   const users = new Users(ctx);
   const customFields = new CustomFields(ctx);
+  const callOutcomes = new CallOutcomes(ctx);
   const engine: Engine = {
     ctx,
     db,
@@ -60,6 +65,8 @@ export function openEngine(options: EngineOptions): Engine {
     clients: new OAuthClients(ctx),
     tasks: new Tasks(ctx, users),
     notes: new Notes(ctx),
+    calls: new Calls(ctx, users, callOutcomes),
+    callOutcomes,
     close: () => db.close(),
   };
   engine.accounts.ensure();

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { registerCrud } from '../crud.js';
-import { actorOf } from '../auth.js';
+import { actorOf, requireAdmin } from '../auth.js';
+import type { Actor } from '../../context.js';
+import type { CrudService } from '../crud.js';
 import { idParam, queryOf, sendPage, sendResource } from '../reply.js';
 import { invalidParam } from '../problem.js';
 
@@ -22,10 +24,23 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   registerCrud(app, '/v2/contacts', 'contact', engine.contacts);
   registerCrud(app, '/v2/tasks', 'task', engine.tasks);
   registerCrud(app, '/v2/notes', 'note', engine.notes);
+  registerCrud(app, '/v2/calls', 'call', engine.calls);
+  registerCrud(app, '/v2/call_outcomes', 'call_outcome', adminWrites(engine.callOutcomes));
 }
 
 /** Endpoints that take no query parameters answer unknown ones with 400 (as the real service does). */
 function rejectQuery(query: Record<string, unknown>): void {
   const name = Object.keys(query)[0];
   if (name !== undefined) throw invalidParam(name, 'unknown parameter');
+}
+
+/** Everyone reads; only admins create, change and delete (call outcomes and other account-wide lists). */
+function adminWrites(service: Required<CrudService>): CrudService {
+  return {
+    json: (id, actor) => service.json(id, actor),
+    listPage: (query, actor) => service.listPage(query, actor),
+    create: (data, actor: Actor) => (requireAdmin(actor), service.create(data, actor)),
+    update: (id, data, actor: Actor) => (requireAdmin(actor), service.update(id, data, actor)),
+    delete: (id, actor: Actor) => (requireAdmin(actor), service.delete(id, actor)),
+  };
 }
