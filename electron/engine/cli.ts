@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { openEngine, type Engine } from './engine.js';
 import { parseScope } from './auth/scopes.js';
 import { ApiProblem } from './http/problem.js';
@@ -14,6 +15,7 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR]
   users add --email E --name N --role admin|agent --password P
   tokens create --email E [--scope "read write profile sync"]
   tokens revoke --token T
+  import text-messages|visits FILE.json [--email E]   (a JSON array; all or nothing)
   seed --contacts N`;
 
 /** A mistake in how the command was called: one line on stderr, exit code 2. */
@@ -108,6 +110,45 @@ async function tokensRevoke(args: string[]): Promise<void> {
   });
 }
 
+const IMPORTERS = {
+  'text-messages': (engine: Engine) => engine.textMessages,
+  visits: (engine: Engine) => engine.visits,
+} as const;
+
+/** Imports a JSON array of records as one user (default: the first admin); one bad record imports nothing. */
+async function importRecords(kind: string | undefined, args: string[]): Promise<void> {
+  if (kind !== 'text-messages' && kind !== 'visits') throw new UsageError('import needs text-messages or visits');
+  const [file, ...rest] = args;
+  if (!file || file.startsWith('--')) throw new UsageError('import needs a JSON file');
+  const values = parse(rest, { email: { type: 'string' } });
+  let records: unknown;
+  try {
+    records = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (!Array.isArray(records)) throw new Error(`${file} must hold a JSON array of records`);
+  await withEngine(values, (engine) => {
+    const email = typeof values.email === 'string' ? values.email : undefined;
+    const user = email ? engine.users.findByEmail(email) : engine.users.firstAdmin();
+    if (!user) throw new Error(email ? `no user with email ${email}` : 'no admin user yet: create one with outpost users add');
+    const actor = { userId: user.id, role: user.role, scopes: new Set(['write'] as const) };
+    const service = IMPORTERS[kind](engine);
+    engine.db.transaction(() => {
+      records.forEach((record, index) => {
+        try {
+          if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new Error('not an object');
+          service.create(record as Record<string, unknown>, actor);
+        } catch (err) {
+          const detail = err instanceof ApiProblem ? err.errors.map((e) => `${e.field} ${e.message}`).join('; ') : (err as Error).message;
+          throw new Error(`record ${index + 1}: ${detail} (nothing was imported)`);
+        }
+      });
+    })();
+    console.log(`Imported ${records.length} ${kind.replace('-', ' ')}.`);
+  });
+}
+
 async function seed(args: string[]): Promise<void> {
   const values = parse(args, { contacts: { type: 'string' } });
   const count = integer(required(values, 'contacts'), 'contacts', 0, 1);
@@ -129,6 +170,7 @@ export async function main(argv: string[]): Promise<number> {
     else if (command === 'tokens' && sub === 'create') await tokensCreate(rest);
     else if (command === 'tokens' && sub === 'revoke') await tokensRevoke(rest);
     else if (command === 'seed') await seed(argv.slice(1));
+    else if (command === 'import') await importRecords(sub, rest);
     else if (command === undefined || command === 'help' || command === '--help') {
       console.log(USAGE);
       return command === undefined ? 2 : 0;

@@ -16,7 +16,9 @@ import { Dependents } from './resources/dependents.js';
 import { Tasks } from './resources/tasks.js';
 import { Notes } from './resources/notes.js';
 import { Calls } from './resources/calls.js';
-import { CallOutcomes } from './resources/callOutcomes.js';
+import { TextMessages } from './resources/textMessages.js';
+import { Visits } from './resources/visits.js';
+import { Outcomes, CALL_OUTCOMES, VISIT_OUTCOMES } from './resources/outcomes.js';
 
 export const DATABASE_FILE = 'outpost.sqlite';
 
@@ -41,7 +43,10 @@ export interface Engine {
   tasks: Tasks;
   notes: Notes;
   calls: Calls;
-  callOutcomes: CallOutcomes;
+  callOutcomes: Outcomes;
+  visitOutcomes: Outcomes;
+  textMessages: TextMessages;
+  visits: Visits;
   close(): void;
 }
 
@@ -52,7 +57,8 @@ export function openEngine(options: EngineOptions): Engine {
   const ctx: EngineContext = { db, clock, statements: new StatementCache(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
   const users = new Users(ctx);
   const customFields = new CustomFields(ctx);
-  const callOutcomes = new CallOutcomes(ctx);
+  const callOutcomes = new Outcomes(ctx, CALL_OUTCOMES);
+  const visitOutcomes = new Outcomes(ctx, VISIT_OUTCOMES);
   const engine: Engine = {
     ctx,
     db,
@@ -67,6 +73,9 @@ export function openEngine(options: EngineOptions): Engine {
     notes: new Notes(ctx),
     calls: new Calls(ctx, users, callOutcomes),
     callOutcomes,
+    visitOutcomes,
+    textMessages: new TextMessages(ctx, users),
+    visits: new Visits(ctx, visitOutcomes),
     close: () => db.close(),
   };
   engine.accounts.ensure();

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -118,6 +118,24 @@ describe('outpost command line', () => {
       'Created the first admin first@example.com.',
       expect.stringMatching(/^Seeded 30 contacts \(3 organizations, 27 people\) in [\d.]+ s\.$/),
     ]);
+  });
+
+  it('imports text messages and visits from JSON, all or nothing', () => {
+    const dir = tempDir();
+    outpost(['users', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'boss-password', '--data-dir', dir]);
+    const file = join(dir, 'messages.json');
+    writeFileSync(file, JSON.stringify([{ content: 'Hello', send_at: '2026-01-01T10:00:00+0000' }, { content: 'Bye', incoming: true }]));
+    const ok = outpost(['import', 'text-messages', file, '--data-dir', dir]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('Imported 2 text messages.');
+    writeFileSync(file, JSON.stringify([{ content: 'Fine' }, { content: '' }]));
+    const bad = outpost(['import', 'text-messages', file, '--data-dir', dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^outpost: record 2: \/content content is required\. \(nothing was imported\)$/);
+    const visits = join(dir, 'visits.json');
+    writeFileSync(visits, JSON.stringify([{ resource_type: 'contact', resource_id: 12345 }]));
+    expect(outpost(['import', 'visits', visits, '--data-dir', dir]).stderr).toMatch(/record 1: \/resource_id There is no contact/);
+    expect(outpost(['import', 'planets', visits, '--data-dir', dir]).code).toBe(2);
   });
 
   it('prints a generated admin password once on first start without the env variables', async () => {

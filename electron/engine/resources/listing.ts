@@ -36,6 +36,10 @@ export interface ListDefinition {
   extraFilter?: (name: string, value: string) => Clause | undefined;
   /** Sort names the resource handles itself (`custom_fields:<name>`). */
   extraSort?: (name: string) => string | undefined;
+  /** `sort_by=<field>` without a direction sorts descending (text messages: "default descending"). */
+  descendingByDefault?: boolean;
+  /** Filters that only make sense together (`resource_type` with `resource_id`): one without the other is a 400. */
+  together?: readonly (readonly [string, string])[];
   /** Parameters that always narrow the result, even with inclusive=false (like `ids`). */
   narrowing?: readonly string[];
   /** Clauses that always apply (visibility rules), ANDed with the rest. */
@@ -54,6 +58,12 @@ const PAGING = new Set(['page', 'per_page', 'sort_by', 'inclusive']);
 export function runList(def: ListDefinition, query: RawQuery, statements: StatementCache): ListPage {
   const page = pageParam(query, 'page', def.maxPage ?? Number.MAX_SAFE_INTEGER, 1);
   const perPage = pageParam(query, 'per_page', def.maxPerPage ?? 100, 25);
+  for (const [a, b] of def.together ?? []) {
+    if ((query[a] === undefined) !== (query[b] === undefined)) {
+      const missing = query[a] === undefined ? a : b;
+      throw invalidParam(missing, `${a} and ${b} are given together`);
+    }
+  }
   const inclusive = query.inclusive === undefined ? true : boolParam('inclusive', single(query, 'inclusive')!);
 
   const filters: Clause[] = [];
@@ -115,7 +125,7 @@ function orderBy(def: ListDefinition, query: RawQuery): string {
   if (sortBy === undefined || sortBy === '') return `${def.defaultOrder}, ${def.idColumn} ASC`;
   const match = /^(.+?)(?::(asc|desc))?$/i.exec(sortBy.trim());
   const field = match?.[1] ?? '';
-  const direction = (match?.[2] ?? 'asc').toUpperCase();
+  const direction = (match?.[2] ?? (def.descendingByDefault ? 'desc' : 'asc')).toUpperCase();
   const column = (Object.hasOwn(def.sorts, field) ? def.sorts[field] : undefined) ?? def.extraSort?.(field);
   if (!column) {
     const allowed = Object.keys(def.sorts).join(', ');

@@ -128,6 +128,10 @@ export class Users {
     return this.byId.get(id) as UserRecord | undefined;
   }
 
+  firstAdmin(): UserRecord | undefined {
+    return this.ctx.db.prepare("SELECT id, email, name, role, status, password_hash FROM users WHERE role = 'admin' AND deleted_at IS NULL ORDER BY id LIMIT 1").get() as UserRecord | undefined;
+  }
+
   isActiveUser(id: number): boolean {
     return this.exists.get(id) !== undefined;
   }

@@ -2,6 +2,7 @@ import { sql as initial } from './0001_initial.js';
 import { sql as tasks } from './0002_tasks.js';
 import { sql as notes } from './0003_notes.js';
 import { sql as calls } from './0004_calls.js';
+import { sql as textMessagesVisits } from './0005_text_messages_visits.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 2, name: 'tasks', sql: tasks },
   { version: 3, name: 'notes', sql: notes },
   { version: 4, name: 'calls', sql: calls },
+  { version: 5, name: 'text messages and visits', sql: textMessagesVisits },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -26,6 +26,10 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   registerCrud(app, '/v2/notes', 'note', engine.notes);
   registerCrud(app, '/v2/calls', 'call', engine.calls);
   registerCrud(app, '/v2/call_outcomes', 'call_outcome', adminWrites(engine.callOutcomes));
+  registerCrud(app, '/v2/visit_outcomes', 'visit_outcome', adminWrites(engine.visitOutcomes));
+  // Read-only in the spec; visits can also be recorded (POST, an extension), text messages only imported.
+  registerCrud(app, '/v2/text_messages', 'text_message', readOnly(engine.textMessages));
+  registerCrud(app, '/v2/visits', 'visit', { json: (id) => engine.visits.json(id), listPage: (q) => engine.visits.listPage(q), create: (d, a) => engine.visits.create(d, a) });
 }
 
 /** Endpoints that take no query parameters answer unknown ones with 400 (as the real service does). */
@@ -43,4 +47,8 @@ function adminWrites(service: Required<CrudService>): CrudService {
     update: (id, data, actor: Actor) => (requireAdmin(actor), service.update(id, data, actor)),
     delete: (id, actor: Actor) => (requireAdmin(actor), service.delete(id, actor)),
   };
+}
+
+function readOnly(service: CrudService): CrudService {
+  return { json: (id, actor) => service.json(id, actor), listPage: (query, actor) => service.listPage(query, actor) };
 }
