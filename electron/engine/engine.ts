@@ -18,6 +18,7 @@ import { Notes } from './resources/notes.js';
 import { Calls } from './resources/calls.js';
 import { TextMessages } from './resources/textMessages.js';
 import { Visits } from './resources/visits.js';
+import { Documents } from './resources/documents.js';
 import { Outcomes, CALL_OUTCOMES, VISIT_OUTCOMES } from './resources/outcomes.js';
 
 export const DATABASE_FILE = 'outpost.sqlite';
@@ -47,6 +48,7 @@ export interface Engine {
   visitOutcomes: Outcomes;
   textMessages: TextMessages;
   visits: Visits;
+  documents: Documents;
   close(): void;
 }
 
@@ -76,6 +78,7 @@ export function openEngine(options: EngineOptions): Engine {
     visitOutcomes,
     textMessages: new TextMessages(ctx, users),
     visits: new Visits(ctx, visitOutcomes),
+    documents: new Documents(ctx, options.dataDir),
     close: () => db.close(),
   };
   engine.accounts.ensure();

@@ -13,6 +13,7 @@ import { JSON_TYPE } from './reply.js';
 import { salesRoutes } from './routes/sales.js';
 import { customFieldRoutes } from './routes/customFields.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import type { ApiError } from '../../../shared/errors.js';
 
 export interface HttpOptions {
@@ -71,9 +72,11 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     api.addHook('onRequest', authenticate(engine));
     salesRoutes(api, engine);
     customFieldRoutes(api, engine);
+    await documentRoutes(api, engine);
   });
 
   oauthRoutes(app, engine);
+  downloadRoutes(app, engine);
   serveDocs(app, options.docsFile);
   if (options.webRoot) await serveWebUi(app, options.webRoot);
   return app;

@@ -3,6 +3,7 @@ import { sql as tasks } from './0002_tasks.js';
 import { sql as notes } from './0003_notes.js';
 import { sql as calls } from './0004_calls.js';
 import { sql as textMessagesVisits } from './0005_text_messages_visits.js';
+import { sql as documents } from './0006_documents.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 3, name: 'notes', sql: notes },
   { version: 4, name: 'calls', sql: calls },
   { version: 5, name: 'text messages and visits', sql: textMessagesVisits },
+  { version: 6, name: 'documents', sql: documents },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

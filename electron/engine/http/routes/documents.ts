@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../../engine.js';
+import { actorOf } from '../auth.js';
+import { idParam, queryOf, requestUrl, sendPage, sendResource } from '../reply.js';
+import { invalidParam, problem } from '../problem.js';
+import { intParam, single } from '../../resources/params.js';
+import { MAX_DOCUMENT_BYTES } from '../../resources/documents.js';
+
+/**
+ * Documents under /v2 (authenticated): list, retrieve, and upload (an
+ * extension: the file is the raw request body, its type the Content-Type).
+ */
+export async function documentRoutes(app: FastifyInstance, engine: Engine): Promise<void> {
+  const origin = (url: URL) => url.origin;
+  app.get('/v2/documents', async (request, reply) =>
+    sendPage(request, reply, 'document', engine.documents.listPage(queryOf(request), origin(requestUrl(request)))));
+  app.get('/v2/documents/:id', async (request, reply) =>
+    sendResource(reply, 'document', engine.documents.json(idParam(request, 'document'), origin(requestUrl(request)))));
+
+  await app.register(async (uploads) => {
+    // Files arrive as they are: any content type, up to 25 MiB.
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_DOCUMENT_BYTES }, (_request, body, done) => done(null, body));
+    uploads.post('/v2/documents', { bodyLimit: MAX_DOCUMENT_BYTES }, async (request, reply) => {
+      const query = queryOf(request);
+      const known = new Set(['resource_type', 'resource_id', 'name']);
+      const unknown = Object.keys(query).find((k) => !known.has(k));
+      if (unknown) throw invalidParam(unknown, 'unknown parameter');
+      const [type, id, name] = ['resource_type', 'resource_id', 'name'].map((k) => single(query, k));
+      if (!type || !id || !name) throw invalidParam(!type ? 'resource_type' : !id ? 'resource_id' : 'name', 'required');
+      const content = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const contentType = (request.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
+      const documentId = engine.documents.create({ resource_type: type, resource_id: intParam('resource_id', id), name, content_type: contentType, content }, actorOf(request));
+      return sendResource(reply, 'document', engine.documents.json(documentId, origin(requestUrl(request))));
+    });
+  });
+}
+
+/** The signed download link: no token needed, the signature is the permission. */
+export function downloadRoutes(app: FastifyInstance, engine: Engine): void {
+  app.get('/downloads/documents/:id', async (request, reply) => {
+    const { expires, signature } = request.query as Record<string, string | undefined>;
+    if (typeof expires !== 'string' || typeof signature !== 'string') throw problem('forbidden', 'This download link is not valid.');
+    const file = engine.documents.download(idParam(request, 'document'), expires, signature);
+    return reply
+      .type(file.contentType)
+      .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, no-store')
+      .send(file.content);
+  });
+}

@@ -1,0 +1,142 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Actor, EngineContext } from '../context.js';
+import { FieldErrors, invalidParam, notFound, problem } from '../http/problem.js';
+import { runList, type ListDefinition, type ListPage } from './listing.js';
+import { enumParam, idListParam, single, type RawQuery } from './params.js';
+import { jsonObject } from './sqlJson.js';
+import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
+import { RecordStore } from './recordStore.js';
+import { DOCUMENT_RESOURCE_TYPES } from '../../../shared/resources/document.js';
+
+/** Download links are valid 90 minutes (spec: Limits). */
+export const DOWNLOAD_LINK_SECONDS = 90 * 60;
+export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
+
+const DOCUMENT_JSON = jsonObject({
+  id: 'f.id', resource_type: 'f.resource_type', resource_id: 'f.resource_id', creator_id: 'f.creator_id',
+  name: 'f.name', content_type: 'f.content_type', size: 'f.size', created_at: 'f.created_at', updated_at: 'f.updated_at',
+});
+
+const LIST: ListDefinition = {
+  resource: 'document',
+  from: 'documents f',
+  json: DOCUMENT_JSON,
+  idColumn: 'f.id',
+  filters: { name: { kind: 'string', column: 'f.name' } },
+  sorts: { id: 'f.id', created_at: 'f.created_at', updated_at: 'f.updated_at' },
+  defaultOrder: 'f.id ASC',
+  extraFilter: (name, value) => {
+    if (name === 'resource_type') {
+      const types = value.split(',').map((t) => enumParam(name, t.trim(), DOCUMENT_RESOURCE_TYPES));
+      return { sql: `f.resource_type IN (${types.map(() => '?').join(',')})`, params: types };
+    }
+    if (name === 'resource_id') {
+      const ids = idListParam(name, value);
+      return { sql: `f.resource_id IN (${ids.map(() => '?').join(',')})`, params: ids };
+    }
+    return undefined;
+  },
+  narrowing: ['resource_type', 'resource_id'],
+};
+
+export interface Upload {
+  resource_type: string;
+  resource_id: number;
+  name: string;
+  content_type: string;
+  content: Buffer;
+}
+
+/**
+ * Documents: files attached to records, kept under the data folder (named by
+ * record id) and served through signed links that expire after 90 minutes.
+ * The spec's API is read-only; uploading is an Outpost extension.
+ */
+export class Documents {
+  private readonly store: RecordStore;
+  private readonly folder: string;
+  private readonly key: Buffer;
+
+  constructor(private readonly ctx: EngineContext, dataDir: string) {
+    this.store = new RecordStore(ctx, 'documents', 'document', ['resource_type', 'resource_id', 'name', 'content_type', 'size', 'sha256']);
+    this.folder = join(dataDir, 'documents');
+    this.key = signingKey(ctx);
+    removeLinkedOnDelete(ctx, 'documents', (id, actorId) => this.remove(id, actorId));
+  }
+
+  /** The document with a fresh download link under `origin`. */
+  json(id: number, origin: string): string {
+    const json = this.ctx.db.prepare(`SELECT ${DOCUMENT_JSON} FROM documents f WHERE f.id = ?`).pluck().get(id) as string | undefined;
+    if (json === undefined) throw notFound('document', id);
+    return this.withLink(json, origin);
+  }
+
+  /** `resource_type` and `resource_id` are required (comma-separated lists), as the spec says. */
+  listPage(query: RawQuery, origin: string): ListPage {
+    for (const name of ['resource_type', 'resource_id']) {
+      if (single(query, name) === undefined) throw invalidParam(name, 'required');
+    }
+    const page = runList(LIST, query, this.ctx.statements);
+    return { ...page, rows: page.rows.map((row) => this.withLink(row, origin)) };
+  }
+
+  create(upload: Upload, actor: Actor): number {
+    const errors = new FieldErrors('document');
+    if (!(DOCUMENT_RESOURCE_TYPES as readonly string[]).includes(upload.resource_type)) {
+      errors.add('/resource_type', 'incorrect_value', `resource_type must be one of: ${DOCUMENT_RESOURCE_TYPES.join(', ')}.`);
+    }
+    checkResourceLink(this.ctx.db, upload, errors, { required: true, changed: true });
+    const name = upload.name.trim().replace(/[/\\\0]/g, '_').slice(0, 255);
+    if (!name) errors.add('/name', 'blank', "name can't be blank.");
+    if (upload.content.length === 0) errors.add('/content', 'blank', 'The file is empty.');
+    errors.throwIfAny();
+    const sha256 = createHash('sha256').update(upload.content).digest('hex');
+    const row = { ...upload, name, size: upload.content.length, sha256 };
+    return this.store.insert(row, { creator_id: actor.userId }, actor.userId, (id) => {
+      // Written inside the transaction: if the write fails, the record is rolled back too.
+      mkdirSync(this.folder, { recursive: true });
+      writeFileSync(this.file(id), upload.content);
+    });
+  }
+
+  /** The file behind a signed link, or a 403 when the link is forged or expired. */
+  download(id: number, expires: string, signature: string): { name: string; contentType: string; content: Buffer } {
+    const expected = this.sign(id, expires);
+    const given = Buffer.from(signature, 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw problem('forbidden', 'This download link is not valid.');
+    if (!/^\d+$/.test(expires) || Number(expires) * 1000 < this.ctx.clock.now().getTime()) {
+      throw problem('forbidden', 'This download link has expired; fetch the document again for a fresh link.');
+    }
+    const row = this.ctx.db.prepare('SELECT name, content_type FROM documents WHERE id = ?').get(id) as { name: string; content_type: string } | undefined;
+    if (!row || !existsSync(this.file(id))) throw notFound('document', id);
+    return { name: row.name, contentType: row.content_type, content: readFileSync(this.file(id)) };
+  }
+
+  private remove(id: number, actorId: number): void {
+    this.store.remove(id, actorId);
+    rmSync(this.file(id), { force: true });
+  }
+
+  private file(id: number): string {
+    return join(this.folder, String(id));
+  }
+
+  private sign(id: number, expires: string): Buffer {
+    return createHmac('sha256', this.key).update(`document:${id}:${expires}`).digest();
+  }
+
+  private withLink(json: string, origin: string): string {
+    const document = JSON.parse(json) as { id: number };
+    const expires = String(Math.floor(this.ctx.clock.now().getTime() / 1000) + DOWNLOAD_LINK_SECONDS);
+    const signature = this.sign(document.id, expires).toString('hex');
+    return JSON.stringify({ ...document, download_url: `${origin}/downloads/documents/${document.id}?expires=${expires}&signature=${signature}` });
+  }
+}
+
+/** The hub's link-signing key: 256 random bits, created once and kept in the database. */
+function signingKey(ctx: EngineContext): Buffer {
+  ctx.db.prepare("INSERT OR IGNORE INTO secrets (name, value) VALUES ('download_links', ?)").run(randomBytes(32).toString('hex'));
+  return Buffer.from(ctx.db.prepare("SELECT value FROM secrets WHERE name = 'download_links'").pluck().get() as string, 'hex');
+}
