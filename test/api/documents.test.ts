@@ -6,7 +6,8 @@ import { call, codes, startTestHub, type TestHub } from '../support/testHub.js';
 let hub: TestHub;
 let contactId: number;
 
-async function upload(query: string, body: Buffer | string, contentType = 'application/pdf', token = hub.agentToken) {
+async function upload(query: string, content: Buffer | string, contentType = 'application/pdf', token = hub.agentToken) {
+  const body = typeof content === 'string' ? content : new Uint8Array(content);
   const response = await fetch(`${hub.url}/v2/documents?${query}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType }, body });
   return { status: response.status, body: (await response.json()) as any };
 }
