@@ -14,11 +14,14 @@ export async function launch() {
   });
 }
 
-export async function signIn(browser) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+/** A signed-in page of its own (a fresh context, so two users can be signed in at once). */
+export async function signIn(browser, who = 'admin') {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
   await page.goto(HUB);
-  await page.getByLabel('Email').fill(process.env.OUTPOST_E2E_EMAIL);
-  await page.getByLabel('Password').fill(process.env.OUTPOST_E2E_PASSWORD);
+  const agent = who === 'agent';
+  await page.getByLabel('Email').fill(agent ? process.env.OUTPOST_E2E_AGENT_EMAIL : process.env.OUTPOST_E2E_EMAIL);
+  await page.getByLabel('Password').fill(agent ? process.env.OUTPOST_E2E_AGENT_PASSWORD : process.env.OUTPOST_E2E_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Contacts' }).waitFor();
   return page;

@@ -93,7 +93,7 @@ describe('contacts', () => {
     await page.getByRole('link', { name: 'Contacts' }).click();
     const rows = page.getByTestId('contact-scroller').getByRole('row');
     await rows.first().waitFor();
-    await page.getByLabel('Search contacts').fill('quin');
+    await page.getByLabel('Search contacts').fill('quinn marl');
     await waitForOnlyRow(page, 'Quinn Marlowe');
     await screenshot(page, '08-search');
 

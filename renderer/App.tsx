@@ -7,6 +7,8 @@ import { ContactsScreen } from './contacts/ContactsScreen.js';
 import { ContactPage } from './contacts/ContactPage.js';
 import { ContactForm } from './contacts/ContactForm.js';
 import { SettingsScreen } from './settings/SettingsScreen.js';
+import { TasksScreen } from './tasks/TasksScreen.js';
+import { ReminderWatcher } from './reminders/ReminderWatcher.js';
 
 function Screen({ path }: { path: string }) {
   if (matchRoute('/contacts/new', path)) return <ContactForm id={null} />;
@@ -15,6 +17,7 @@ function Screen({ path }: { path: string }) {
   const page = matchRoute('/contacts/:id', path);
   if (page) return <ContactPage key={page.id} id={Number(page.id)} />;
   if (matchRoute('/settings', path)) return <SettingsScreen />;
+  if (matchRoute('/tasks', path)) return <TasksScreen />;
   return <ContactsScreen />;
 }
 
@@ -36,6 +39,7 @@ export function App() {
   if (status === 'signed-out') return <SignInScreen />;
   return (
     <AppShell>
+      <ReminderWatcher />
       <Screen path={path} />
     </AppShell>
   );

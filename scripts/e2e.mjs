@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password' };
+const AGENT = { email: 'agent@example.com', password: 'e2e-agent-password' };
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 function report(counts) {
@@ -48,13 +49,15 @@ const url = await new Promise((resolve, reject) => {
   hub.on('exit', (code) => reject(new Error(`the hub exited (${code}): ${output}`)));
 });
 
-// Some demo data so the list has something to scroll and filter.
+// A second user (to check what others can see), and demo data so the list has something to scroll and filter.
+spawnSync(process.execPath, ['bin/outpost.mjs', 'users', 'add', '--email', AGENT.email, '--name', 'Agent Smith', '--role', 'agent', '--password', AGENT.password, '--data-dir', dataDir], { stdio: 'ignore' });
 spawnSync(process.execPath, ['bin/outpost.mjs', 'seed', '--contacts', '500', '--data-dir', dataDir], { stdio: 'ignore' });
 
 const specs = readdirSync('e2e').filter((f) => f.endsWith('.spec.mjs')).map((f) => join('e2e', f));
 const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination=.cache/e2e.tap', ...specs], {
   stdio: 'inherit',
-  env: { ...process.env, OUTPOST_E2E_URL: url, OUTPOST_E2E_EMAIL: ADMIN.email, OUTPOST_E2E_PASSWORD: ADMIN.password, CHROMIUM_PATH: CHROMIUM },
+  env: { ...process.env, OUTPOST_E2E_URL: url, OUTPOST_E2E_EMAIL: ADMIN.email, OUTPOST_E2E_PASSWORD: ADMIN.password,
+    OUTPOST_E2E_AGENT_EMAIL: AGENT.email, OUTPOST_E2E_AGENT_PASSWORD: AGENT.password, CHROMIUM_PATH: CHROMIUM },
 });
 const tap = existsSync('.cache/e2e.tap') ? (await import('node:fs')).readFileSync('.cache/e2e.tap', 'utf8') : '';
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);

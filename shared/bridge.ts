@@ -15,6 +15,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A file sent as the raw body instead of JSON (document uploads). */
+  upload?: { contentType: string; bytes: ArrayBuffer };
 }
 
 export interface ApiResponse<T = unknown> {

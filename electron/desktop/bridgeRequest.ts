@@ -11,12 +11,16 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function toInjectOptions(request: unknown, accessToken: string): InjectOptions | null {
   if (typeof request !== 'object' || request === null) return null;
-  const { method, path, query, body } = request as Partial<ApiRequest>;
+  const { method, path, query, body, upload } = request as Partial<ApiRequest>;
   if (typeof method !== 'string' || !METHODS.has(method)) return null;
   if (typeof path !== 'string' || !/^\/(v2|oauth2|api\/v2)(\/|$)/.test(path) || path.includes('..')) return null;
   const headers: Record<string, string> = { authorization: `Bearer ${accessToken}`, accept: 'application/json' };
   const options: InjectOptions = { method: method as InjectOptions['method'], url: path + toQueryString(query as ApiRequest['query']), headers };
-  if (body !== undefined) {
+  if (upload !== undefined) {
+    if (typeof upload?.contentType !== 'string' || !(upload.bytes instanceof ArrayBuffer)) return null;
+    headers['content-type'] = upload.contentType;
+    options.payload = Buffer.from(upload.bytes);
+  } else if (body !== undefined) {
     headers['content-type'] = 'application/json';
     options.payload = JSON.stringify(body);
   }

@@ -57,12 +57,15 @@ export class HttpTransport implements Transport {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const tokens = this.tokens();
     if (tokens) headers.Authorization = `Bearer ${tokens.access}`;
-    if (req.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(req.path + toQueryString(req.query), {
-      method: req.method,
-      headers,
-      body: req.body === undefined ? undefined : JSON.stringify(req.body),
-    });
+    let body: BodyInit | undefined;
+    if (req.upload) {
+      headers['Content-Type'] = req.upload.contentType;
+      body = req.upload.bytes;
+    } else if (req.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(req.body);
+    }
+    const response = await fetch(req.path + toQueryString(req.query), { method: req.method, headers, body });
     const text = await response.text();
     return {
       status: response.status,

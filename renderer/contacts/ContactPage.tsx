@@ -5,6 +5,7 @@ import { api, ApiFailure } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { useRouter } from '../router/routerStore.js';
 import { StatusBadges } from './StatusBadges.js';
+import { Timeline } from '../timeline/Timeline.js';
 
 interface Related {
   organization: Contact | null;
@@ -81,6 +82,7 @@ export function ContactPage({ id }: { id: number }) {
           </div>
         )}
       </div>
+      <Timeline resourceType="contact" resourceId={id} phone={contact.phone ?? contact.mobile ?? ''} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { isDesktop } from '../api/client.js';
 
 const SECTIONS = [
   { to: '/contacts', label: 'Contacts' },
+  { to: '/tasks', label: 'Tasks' },
   { to: '/settings', label: 'Settings' },
 ];
 

@@ -112,6 +112,17 @@ describe('listing tasks', () => {
     expect(codes(await get('/v2/tasks?sort_by=content'))).toEqual(['invalid_param']);
   });
 
+  it('finds reminders that are due, by the injected clock (extension reminder_due)', async () => {
+    const due = `/v2/tasks?reminder_due=true&creator_id=${hub.adminId}`;
+    expect(ids(await get(due))).toEqual([]);
+    hub.clock.set('2026-04-01T08:00:00Z');
+    expect(ids(await get(due))).toEqual([floating]);
+    await put(floating, { completed: true }, hub.adminToken);
+    expect(ids(await get(due))).toEqual([]);
+    await put(floating, { completed: false }, hub.adminToken);
+    hub.clock.set('2026-03-02T10:00:00Z');
+  });
+
   it('searches content as you type (q)', async () => {
     expect(ids(await get('/v2/tasks?q=quarter'))).toEqual([floating]);
     expect(ids(await get('/v2/tasks?q=brochure%20tas'))).toEqual([related]);

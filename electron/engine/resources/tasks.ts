@@ -161,6 +161,9 @@ function extraFilter(name: string, value: string): Clause | undefined {
       return { sql: enumParam(name, value, ['floating', 'related']) === 'floating' ? 't.resource_type IS NULL' : 't.resource_type IS NOT NULL', params: [] };
     case 'overdue':
       return { sql: boolParam(name, value) ? `(${OVERDUE})` : `NOT (${OVERDUE})`, params: [] };
+    // Extension: reminders whose time has come (remind_at passed) on open tasks, for notifications.
+    case 'reminder_due':
+      return { sql: boolParam(name, value) ? '(t.remind_at <= now_utc() AND t.completed = 0)' : 'NOT (t.remind_at IS NOT NULL AND t.remind_at <= now_utc() AND t.completed = 0)', params: [] };
     case 'remind':
       return { sql: boolParam(name, value) ? 't.remind_at IS NOT NULL' : 't.remind_at IS NULL', params: [] };
     default:

@@ -1,0 +1,87 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launch, screenshot, signIn } from './browser.mjs';
+
+let browser;
+let admin;
+before(async () => {
+  browser = await launch();
+  admin = await signIn(browser);
+});
+after(() => browser?.close());
+
+/** Creates a contact through the UI and opens its page. */
+async function newContact(page, lastName) {
+  await page.getByRole('link', { name: 'Contacts' }).click();
+  await page.getByRole('link', { name: 'New contact' }).click();
+  await page.getByLabel('Last name *').fill(lastName);
+  await page.getByLabel('Phone').fill('+1 720 555 0142');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { name: lastName }).waitFor();
+  return page.url();
+}
+
+describe('activities', () => {
+  let contactUrl;
+
+  it('adds a task to a contact and completes it on the Tasks screen', async () => {
+    contactUrl = await newContact(admin, 'Timelined');
+    await admin.getByRole('tab', { name: 'Add task' }).click();
+    await admin.getByLabel('Task', { exact: true }).fill('Send the signed contract');
+    await admin.getByRole('button', { name: 'Add task' }).click();
+    await admin.getByText('Send the signed contract').waitFor();
+
+    await admin.getByRole('link', { name: 'Tasks' }).click();
+    const box = admin.getByRole('checkbox', { name: 'Complete: Send the signed contract' });
+    await box.waitFor();
+    await screenshot(admin, '12-tasks');
+    // One click completes it; the list reloads and shows it under Completed.
+    await box.click();
+    const completed = admin.locator('[aria-label=Completed]').getByRole('checkbox', { name: 'Complete: Send the signed contract' });
+    await completed.waitFor();
+    assert.equal(await completed.isChecked(), true);
+    await screenshot(admin, '13-task-completed');
+  });
+
+  it('adds a private note that another user cannot see', async () => {
+    await admin.goto(contactUrl);
+    await admin.getByLabel('Note', { exact: true }).fill('Budget approved, keep quiet until Friday');
+    await admin.getByLabel('Private').check();
+    await admin.getByRole('button', { name: 'Add note' }).click();
+    await admin.getByText('Budget approved, keep quiet until Friday').waitFor();
+    await admin.getByLabel('Note', { exact: true }).fill('Prefers morning calls');
+    await admin.getByRole('button', { name: 'Add note' }).click();
+    await admin.getByText('Prefers morning calls').waitFor();
+    await screenshot(admin, '14-notes');
+
+    const agent = await signIn(browser, 'agent');
+    await agent.goto(contactUrl);
+    await agent.getByText('Prefers morning calls').waitFor();
+    assert.equal(await agent.getByText('Budget approved, keep quiet until Friday').count(), 0);
+    await screenshot(agent, '15-other-user-view');
+    await agent.context().close();
+  });
+
+  it('logs a call', async () => {
+    await admin.goto(contactUrl);
+    await admin.getByRole('tab', { name: 'Log call' }).click();
+    assert.equal(await admin.getByLabel('Phone number').inputValue(), '+1 720 555 0142');
+    await admin.getByLabel('Summary').fill('Walked through the renewal terms');
+    await admin.getByLabel('Outcome').selectOption({ label: 'Interested' });
+    await admin.getByRole('button', { name: 'Log call' }).click();
+    await admin.getByText('Walked through the renewal terms', { exact: false }).waitFor();
+    await screenshot(admin, '16-call-logged');
+  });
+
+  it('attaches a document and downloads it', async () => {
+    await admin.goto(contactUrl);
+    await admin.getByLabel('Attach files').setInputFiles({ name: 'proposal.txt', mimeType: 'text/plain', buffer: Buffer.from('Proposal: 12 units at list price') });
+    const link = admin.getByRole('link', { name: 'proposal.txt' });
+    await link.waitFor();
+    const [download] = await Promise.all([admin.waitForEvent('download'), link.click()]);
+    assert.equal(download.suggestedFilename(), 'proposal.txt');
+    assert.equal(readFileSync(await download.path(), 'utf8'), 'Proposal: 12 units at list price');
+    await screenshot(admin, '17-document');
+  });
+});
