@@ -13,6 +13,10 @@ const TAGS = "(SELECT group_concat(t.name, char(31)) FROM taggings g JOIN tags t
 const byId = db.prepare(`SELECT c.*, ${TAGS} FROM contacts c WHERE c.id = ?`);
 const list = db.prepare(`SELECT c.*, ${TAGS} FROM contacts c WHERE c.is_organization = ? AND c.customer_status = ? ORDER BY c.last_name ASC, c.id ASC LIMIT ? OFFSET ?`);
 
+// The same full-text search the engine runs for `q`, rows as objects.
+const tasksByText = db.prepare('SELECT * FROM tasks WHERE id IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?) ORDER BY id DESC LIMIT 25');
+const notesByText = db.prepare("SELECT * FROM notes WHERE id IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?) AND type = 'regular' ORDER BY id DESC LIMIT 25");
+
 function address(row, prefix, nullable) {
   const value = Object.fromEntries(ADDRESS_KEYS.map((k) => [k, row[`${prefix}_${k}`]]));
   return nullable && ADDRESS_KEYS.every((k) => value[k] === null) ? null : value;
@@ -43,6 +47,11 @@ http.createServer((req, res) => {
   if (one) {
     const row = byId.get(Number(one[1]));
     return row ? send(res, 200, { data: contact(row), meta: { type: 'contact' } }) : send(res, 404, { error: 'not found' });
+  }
+  const search = /^\/(tasks|notes)$/.exec(url.pathname);
+  if (search) {
+    const rows = (search[1] === 'tasks' ? tasksByText : notesByText).all(`"${url.searchParams.get('q')}"*`);
+    return send(res, 200, { items: rows.map((r) => ({ data: r, meta: { type: search[1].slice(0, -1) } })), meta: { type: 'collection', count: rows.length, links: { self: url.href } } });
   }
   if (url.pathname === '/contacts') {
     const page = Number(url.searchParams.get('page') ?? 1);

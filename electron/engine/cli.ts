@@ -16,7 +16,7 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR]
   tokens create --email E [--scope "read write profile sync"]
   tokens revoke --token T
   import text-messages|visits FILE.json [--email E]   (a JSON array; all or nothing)
-  seed --contacts N`;
+  seed [--contacts N] [--tasks N] [--notes N] [--text-messages N]`;
 
 /** A mistake in how the command was called: one line on stderr, exit code 2. */
 class UsageError extends Error {}
@@ -150,15 +150,24 @@ async function importRecords(kind: string | undefined, args: string[]): Promise<
 }
 
 async function seed(args: string[]): Promise<void> {
-  const values = parse(args, { contacts: { type: 'string' } });
-  const count = integer(required(values, 'contacts'), 'contacts', 0, 1);
+  const values = parse(args, { contacts: { type: 'string' }, tasks: { type: 'string' }, notes: { type: 'string' }, 'text-messages': { type: 'string' } });
+  const contacts = integer(values.contacts, 'contacts', 0);
+  const activities = { tasks: integer(values.tasks, 'tasks', 0), notes: integer(values.notes, 'notes', 0), textMessages: integer(values['text-messages'], 'text-messages', 0) };
+  if (contacts + activities.tasks + activities.notes + activities.textMessages === 0) throw new UsageError('seed needs --contacts N (and/or --tasks, --notes, --text-messages) of at least 1');
   const { seedContacts } = await import('./seed/demoContacts.js');
+  const { seedActivities } = await import('./seed/demoActivities.js');
   await withEngine(values, async (engine) => {
     await bootstrapAdmin(engine, process.env, console.log);
     const started = performance.now();
-    const result = seedContacts(engine, count);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`Seeded ${count} contacts (${result.organizations} organizations, ${result.people} people) in ${seconds} s.`);
+    const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+    if (contacts > 0) {
+      const result = seedContacts(engine, contacts);
+      console.log(`Seeded ${contacts} contacts (${result.organizations} organizations, ${result.people} people) in ${seconds()} s.`);
+    }
+    if (activities.tasks + activities.notes + activities.textMessages > 0) {
+      seedActivities(engine, activities);
+      console.log(`Seeded ${activities.tasks} tasks, ${activities.notes} notes and ${activities.textMessages} text messages in ${seconds()} s.`);
+    }
   });
 }
 

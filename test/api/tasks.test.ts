@@ -126,6 +126,10 @@ describe('listing tasks', () => {
   it('searches content as you type (q)', async () => {
     expect(ids(await get('/v2/tasks?q=quarter'))).toEqual([floating]);
     expect(ids(await get('/v2/tasks?q=brochure%20tas'))).toEqual([related]);
+    // A search without sort_by lists the newest first; sort_by still applies when given.
+    const both = (await post({ content: 'Quarterly review, second round' })).body.data.id;
+    expect(ids(await get('/v2/tasks?q=quarter'))).toEqual([both, floating]);
+    expect(ids(await get('/v2/tasks?q=quarter&sort_by=due_date:desc'))).toEqual([floating, both]);
   });
 
   it('sorts by every sort of the spec', async () => {

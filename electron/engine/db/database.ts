@@ -34,6 +34,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('cache_size = -65536');
     registerFunctions(db, options.clock ?? systemClock);
     migrate(db);
+    // Keeps the query planner's statistics current (bounded sampling, so it costs milliseconds):
+    // without them it may scan an owner's index instead of using a search's few matches.
+    db.pragma('analysis_limit = 1000');
+    db.pragma('optimize = 0x10002');
     return db;
   } catch (err) {
     db.close();

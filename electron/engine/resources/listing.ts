@@ -30,6 +30,8 @@ export interface ListDefinition {
   sorts: Record<string, string>;
   /** ORDER BY used when no sort_by is given (without the id tie-breaker). */
   defaultOrder: string;
+  /** ORDER BY for a `q` search without sort_by (newest first reads best and is served from the index). */
+  searchOrder?: string;
   maxPerPage?: number;
   maxPage?: number;
   /** Parameters the resource handles itself (`q`, `custom_fields[...]`); return undefined for unknown names. */
@@ -84,7 +86,7 @@ export function runList(def: ListDefinition, query: RawQuery, statements: Statem
     where.push({ sql: `(${filters.map((f) => f.sql).join(joiner)})`, params: filters.flatMap((f) => f.params) });
   }
   const whereSql = where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : '';
-  const order = orderBy(def, query);
+  const order = query.q !== undefined && query.sort_by === undefined && def.searchOrder ? def.searchOrder : orderBy(def, query);
   const sql = `SELECT ${def.json} FROM ${def.from}${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
   const params = [...where.flatMap((c) => c.params), perPage + 1, (page - 1) * perPage];
   const rows = statements.get(sql).pluck().all(...params) as string[];
