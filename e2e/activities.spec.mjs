@@ -74,6 +74,29 @@ describe('activities', () => {
     await screenshot(admin, '16-call-logged');
   });
 
+  it('records a visit', async () => {
+    await admin.goto(contactUrl);
+    await admin.getByRole('tab', { name: 'Record visit' }).click();
+    await admin.getByLabel('Visit summary').fill('Showed the spring catalogue');
+    await admin.getByLabel('Location').selectOption('verified');
+    await admin.getByRole('button', { name: 'Record visit' }).click();
+    await admin.getByText('Showed the spring catalogue').waitFor();
+  });
+
+  it('shows a reminder once its time has come', async () => {
+    await admin.goto(contactUrl);
+    await admin.getByRole('tab', { name: 'Add task' }).click();
+    const local = (ms) => new Date(Date.now() + ms - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await admin.getByLabel('Task', { exact: true }).fill('Confirm the delivery slot');
+    await admin.getByLabel('Due').fill(local(3 * 3600_000));
+    await admin.getByLabel('Reminder').fill(local(-60_000));
+    await admin.getByRole('button', { name: 'Add task' }).click();
+    await admin.getByText('Confirm the delivery slot').first().waitFor();
+    await admin.reload();
+    await admin.getByRole('status', { name: 'Reminders' }).getByText('Confirm the delivery slot').waitFor();
+    await screenshot(admin, '18-reminder');
+  });
+
   it('attaches a document and downloads it', async () => {
     await admin.goto(contactUrl);
     await admin.getByLabel('Attach files').setInputFiles({ name: 'proposal.txt', mimeType: 'text/plain', buffer: Buffer.from('Proposal: 12 units at list price') });

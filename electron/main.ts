@@ -1,7 +1,7 @@
 // The desktop shell: a window, the app:// protocol, and the IPC bridge into the
 // engine. Kept thin on purpose: everything that can be tested under Node lives
 // in electron/desktop/ and electron/engine/.
-import { app, BrowserWindow, ipcMain, Menu, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, net, Notification, protocol, session, shell } from 'electron';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +9,7 @@ import { openEngine, type Engine } from './engine/engine.js';
 import { createHttpApp, CONTENT_SECURITY_POLICY } from './engine/http/app.js';
 import { APP_ORIGIN, APP_SCHEME, isExternalHttpUrl, isTrustedSenderUrl, resolveAppFile } from './desktop/appProtocol.js';
 import { toBridgeResponse, toInjectOptions } from './desktop/bridgeRequest.js';
+import { ReminderTracker, type DueReminder } from '../shared/reminders.js';
 import { IPC_CHANNELS } from '../shared/bridge.js';
 import type { FastifyInstance } from 'fastify';
 
@@ -50,6 +51,28 @@ function registerBridge(http: FastifyInstance, token: string): void {
     if (!options) return { status: 400, body: null };
     return toBridgeResponse(await http.inject(options));
   });
+}
+
+const REMINDER_CHECK_MS = 30_000;
+
+/** System notifications for task reminders: the engine's clock decides which are due (reminder_due). */
+function watchReminders(http: FastifyInstance, token: string): void {
+  const tracker = new ReminderTracker();
+  const check = async () => {
+    const options = toInjectOptions({ method: 'GET', path: '/v2/tasks', query: { reminder_due: true, per_page: 20 } }, token);
+    const answer = toBridgeResponse(await http.inject(options!));
+    const due = ((answer.body as { items?: { data: DueReminder }[] } | null)?.items ?? []).map((i) => i.data);
+    for (const task of tracker.fresh(due)) {
+      const notification = new Notification({ title: 'Outpost reminder', body: task.content });
+      notification.on('click', () => {
+        mainWindow?.show();
+        void mainWindow?.loadURL(`${APP_ORIGIN}/tasks`);
+      });
+      notification.show();
+    }
+  };
+  setInterval(() => void check().catch(() => undefined), REMINDER_CHECK_MS);
+  void check().catch(() => undefined);
 }
 
 function createWindow(): BrowserWindow {
@@ -105,7 +128,9 @@ async function start(): Promise<void> {
   const engine = openEngine({ dataDir: app.getPath('userData'), nativeBinding: process.env.OUTPOST_SQLITE_BINDING || undefined });
   const http = await createHttpApp(engine, { rateLimitPerHour: 0 });
   registerAppProtocol();
-  registerBridge(http, await localAccessToken(engine));
+  const token = await localAccessToken(engine);
+  registerBridge(http, token);
+  watchReminders(http, token);
   buildMenu();
   mainWindow = createWindow();
   app.on('window-all-closed', () => app.quit());

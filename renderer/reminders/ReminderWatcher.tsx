@@ -3,6 +3,7 @@ import type { Task } from '../../shared/resources/task.js';
 import { api } from '../api/client.js';
 import { useSession } from '../session/sessionStore.js';
 import { Link } from '../router/Link.js';
+import { ReminderTracker } from '../../shared/reminders.js';
 
 const POLL_MS = 30_000;
 const SHOWN_KEY = 'outpost.reminders.shown';
@@ -22,12 +23,11 @@ export function ReminderWatcher() {
     const check = async () => {
       const page = await api.list<Task>('/v2/tasks', { owner_id: me.id, reminder_due: true, per_page: 20 }).catch(() => null);
       if (!live || !page) return;
-      const shown = new Set<string>(JSON.parse(sessionStorage.getItem(SHOWN_KEY) ?? '[]'));
-      const fresh = page.items.map((i) => i.data).filter((t) => !shown.has(`${t.id}@${t.remind_at}`));
-      if (fresh.length === 0) return;
-      fresh.forEach((t) => shown.add(`${t.id}@${t.remind_at}`));
-      sessionStorage.setItem(SHOWN_KEY, JSON.stringify([...shown]));
-      setDue((current) => [...current, ...fresh]);
+      const tracker = new ReminderTracker(JSON.parse(sessionStorage.getItem(SHOWN_KEY) ?? '[]') as string[]);
+      const fresh = new Set(tracker.fresh(page.items.map((i) => i.data)).map((t) => t.id));
+      if (fresh.size === 0) return;
+      sessionStorage.setItem(SHOWN_KEY, JSON.stringify(tracker.keys()));
+      setDue((current) => [...current, ...page.items.map((i) => i.data).filter((t) => fresh.has(t.id))]);
     };
     void check();
     const timer = setInterval(() => void check(), POLL_MS);

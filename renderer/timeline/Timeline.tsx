@@ -3,11 +3,14 @@ import { loadTimeline, type TimelineEntry } from './timelineEntries.js';
 import { NoteForm } from './NoteForm.js';
 import { CallForm } from './CallForm.js';
 import { DocumentDrop } from './DocumentDrop.js';
+import { VisitForm } from './VisitForm.js';
 import { TaskForm } from '../tasks/TaskForm.js';
 import { TaskItem } from '../tasks/TaskItem.js';
 import { formatWhen } from '../tasks/taskDates.js';
 
-type Adding = 'note' | 'call' | 'task';
+type Adding = 'note' | 'call' | 'task' | 'visit';
+
+const TAB_LABELS: Record<Adding, string> = { note: 'Add note', call: 'Log call', task: 'Add task', visit: 'Record visit' };
 
 /** A record's activity, newest first, with add-note, log-call, add-task and attach-file inline. */
 export function Timeline({ resourceType, resourceId, phone }: { resourceType: 'contact' | 'lead' | 'deal'; resourceId: number; phone: string }) {
@@ -22,15 +25,14 @@ export function Timeline({ resourceType, resourceId, phone }: { resourceType: 'c
   return (
     <section className="card timeline" aria-label="Timeline">
       <div className="tabs" role="tablist">
-        {(['note', 'call', 'task'] as const).map((kind) => (
-          <button key={kind} type="button" role="tab" aria-selected={adding === kind} onClick={() => setAdding(kind)}>
-            {kind === 'note' ? 'Add note' : kind === 'call' ? 'Log call' : 'Add task'}
-          </button>
+        {(Object.keys(TAB_LABELS) as Adding[]).filter((kind) => kind !== 'visit' || resourceType !== 'deal').map((kind) => (
+          <button key={kind} type="button" role="tab" aria-selected={adding === kind} onClick={() => setAdding(kind)}>{TAB_LABELS[kind]}</button>
         ))}
       </div>
       {adding === 'note' && <NoteForm resource={resource} onSaved={reload} />}
       {adding === 'call' && <CallForm resource={resource} phone={phone} onSaved={reload} />}
       {adding === 'task' && <TaskForm resource={resource} onCreated={reload} />}
+      {adding === 'visit' && <VisitForm resource={resource} onSaved={reload} />}
       <DocumentDrop resource={resource} onSaved={reload} />
       <ol className="entries">
         {entries.length === 0 && <li className="muted">No activity yet.</li>}

@@ -66,3 +66,15 @@ describe('IPC bridge requests', () => {
     }
   });
 });
+
+describe('reminder notifications', () => {
+  it('announce each due reminder once, and again when it is moved', async () => {
+    const { ReminderTracker } = await import('../../shared/reminders.js');
+    const tracker = new ReminderTracker();
+    const due = [{ id: 1, content: 'Call Ann', remind_at: '2026-03-02T09:00:00Z' }];
+    expect(tracker.fresh(due)).toEqual(due);
+    expect(tracker.fresh(due)).toEqual([]);
+    const moved = [{ ...due[0], remind_at: '2026-03-02T11:00:00Z' }];
+    expect(tracker.fresh(moved)).toEqual(moved);
+  });
+});
