@@ -1,6 +1,7 @@
 import { invalidParam } from '../http/problem.js';
 import type { StatementCache } from '../db/statements.js';
 import { boolParam, enumParam, idListParam, intParam, single, type RawQuery } from './params.js';
+import { ftsMatchExpression } from './search.js';
 
 /** How one list filter maps to SQL. Values are always bound, never spliced. */
 export type FilterDef =
@@ -30,8 +31,13 @@ export interface ListDefinition {
   sorts: Record<string, string>;
   /** ORDER BY used when no sort_by is given (without the id tie-breaker). */
   defaultOrder: string;
-  /** ORDER BY for a `q` search without sort_by (newest first reads best and is served from the index). */
-  searchOrder?: string;
+  /**
+   * The FTS5 table behind `q`. A search without sort_by is then driven by the
+   * index itself, newest match first: FTS5 streams its matches in rowid order,
+   * the other filters apply as they come, and LIMIT stops early, instead of
+   * collecting every match and sorting them. Newest first also reads best.
+   */
+  searchIndex?: string;
   maxPerPage?: number;
   maxPage?: number;
   /** Parameters the resource handles itself (`q`, `custom_fields[...]`); return undefined for unknown names. */
@@ -70,8 +76,10 @@ export function runList(def: ListDefinition, query: RawQuery, statements: Statem
 
   const filters: Clause[] = [];
   const always: Clause[] = [...(def.scope ?? [])];
+  const search = def.searchIndex && query.q !== undefined && query.sort_by === undefined ? searchDriven(def.searchIndex, single(query, 'q')!) : null;
+  if (search) always.push(search.clause);
   for (const [name, raw] of Object.entries(query)) {
-    if (PAGING.has(name) || raw === undefined) continue;
+    if (PAGING.has(name) || raw === undefined || (search && name === 'q')) continue;
     if (name === 'ids') {
       const ids = idListParam(name, raw);
       always.push({ sql: `${def.idColumn} IN (${ids.map(() => '?').join(',')})`, params: ids });
@@ -86,13 +94,20 @@ export function runList(def: ListDefinition, query: RawQuery, statements: Statem
     where.push({ sql: `(${filters.map((f) => f.sql).join(joiner)})`, params: filters.flatMap((f) => f.params) });
   }
   const whereSql = where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : '';
-  const order = query.q !== undefined && query.sort_by === undefined && def.searchOrder ? def.searchOrder : orderBy(def, query);
-  const sql = `SELECT ${def.json} FROM ${def.from}${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const from = search ? `${def.searchIndex} JOIN ${def.from} ON ${def.idColumn} = ${def.searchIndex}.rowid` : def.from;
+  const order = search ? `${def.searchIndex}.rowid DESC` : orderBy(def, query);
+  const sql = `SELECT ${def.json} FROM ${from}${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
   const params = [...where.flatMap((c) => c.params), perPage + 1, (page - 1) * perPage];
   const rows = statements.get(sql).pluck().all(...params) as string[];
   const hasMore = rows.length > perPage;
   if (hasMore) rows.pop();
   return { rows, page, perPage, hasMore };
+}
+
+/** The MATCH clause of an index-driven search (see ListDefinition.searchIndex). */
+function searchDriven(index: string, text: string): { clause: Clause } {
+  const match = ftsMatchExpression(text);
+  return { clause: match === null ? { sql: '1', params: [] } : { sql: `${index} MATCH ?`, params: [match] } };
 }
 
 function pageParam(query: RawQuery, name: string, max: number, fallback: number): number {

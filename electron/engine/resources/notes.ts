@@ -72,7 +72,7 @@ export class Notes {
       },
       sorts: { resource_type: 'n.resource_type', created_at: 'n.created_at', updated_at: 'n.updated_at' },
       defaultOrder: 'n.updated_at ASC',
-      searchOrder: 'n.id DESC',
+      searchIndex: 'notes_fts',
       narrowing: ['q'],
       extraFilter: (name, value) => {
         if (name === 'q') return ftsPrefixQuery('notes_fts', 'n.id', value);

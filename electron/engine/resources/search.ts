@@ -7,9 +7,14 @@ import type { Clause } from './listing.js';
  * FTS syntax), so any text a user types is a valid query.
  */
 export function ftsPrefixQuery(ftsTable: string, idColumn: string, text: string): Clause {
+  const match = ftsMatchExpression(text);
+  if (match === null) return { sql: '1', params: [] };
+  return { sql: `${idColumn} IN (SELECT rowid FROM ${ftsTable} WHERE ${ftsTable} MATCH ?)`, params: [match] };
+}
+
+/** The FTS5 expression for what a user typed (each word a quoted prefix), or null when it has no words. */
+export function ftsMatchExpression(text: string): string | null {
   if (text.length > 200) throw invalidParam('q', 'must be at most 200 characters');
   const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (words.length === 0) return { sql: '1', params: [] };
-  const match = words.slice(0, 8).map((w) => `"${w}"*`).join(' ');
-  return { sql: `${idColumn} IN (SELECT rowid FROM ${ftsTable} WHERE ${ftsTable} MATCH ?)`, params: [match] };
+  return words.length === 0 ? null : words.slice(0, 8).map((w) => `"${w}"*`).join(' ');
 }

@@ -88,7 +88,7 @@ export class Tasks {
         created_at: 't.created_at', updated_at: 't.updated_at',
       },
       defaultOrder: 't.updated_at ASC',
-      searchOrder: 't.id DESC',
+      searchIndex: 'tasks_fts',
       narrowing: ['q'],
       extraFilter: (name, value) => extraFilter(name, value),
     };
