@@ -14,8 +14,8 @@ const byId = db.prepare(`SELECT c.*, ${TAGS} FROM contacts c WHERE c.id = ?`);
 const list = db.prepare(`SELECT c.*, ${TAGS} FROM contacts c WHERE c.is_organization = ? AND c.customer_status = ? ORDER BY c.last_name ASC, c.id ASC LIMIT ? OFFSET ?`);
 
 // The same full-text search the engine runs for `q`, rows as objects.
-const tasksByText = db.prepare('SELECT * FROM tasks WHERE id IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?) ORDER BY id DESC LIMIT 25');
-const notesByText = db.prepare("SELECT * FROM notes WHERE id IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?) AND type = 'regular' ORDER BY id DESC LIMIT 25");
+const tasksByText = db.prepare('SELECT t.* FROM tasks_fts JOIN tasks t ON t.id = tasks_fts.rowid WHERE tasks_fts MATCH ? ORDER BY tasks_fts.rowid DESC LIMIT 25');
+const notesByText = db.prepare("SELECT n.* FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE notes_fts MATCH ? AND n.type = 'regular' ORDER BY notes_fts.rowid DESC LIMIT 25");
 
 function address(row, prefix, nullable) {
   const value = Object.fromEntries(ADDRESS_KEYS.map((k) => [k, row[`${prefix}_${k}`]]));
