@@ -1,5 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type { CallOutcome } from '../../shared/resources/call.js';
+import { useState, type FormEvent } from 'react';
+import { useOutcomes } from './useOutcomes.js';
 import { api, ApiFailure } from '../api/client.js';
 
 /** Log a call inline: number (prefilled from the contact), summary, outcome, direction. */
@@ -8,12 +8,8 @@ export function CallForm({ resource, phone, onSaved }: { resource: { type: strin
   const [summary, setSummary] = useState('');
   const [outcomeId, setOutcomeId] = useState('');
   const [incoming, setIncoming] = useState(false);
-  const [outcomes, setOutcomes] = useState<CallOutcome[]>([]);
+  const outcomes = useOutcomes('/v2/call_outcomes');
   const [errors, setErrors] = useState<Record<string, string>>({});
-
-  useEffect(() => {
-    api.list<CallOutcome>('/v2/call_outcomes', { per_page: 100 }).then((p) => setOutcomes(p.items.map((i) => i.data)), () => undefined);
-  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,23 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useOutcomes } from './useOutcomes.js';
 import { VISIT_VERIFICATION_STATUSES } from '../../shared/resources/visit.js';
 import { api, ApiFailure } from '../api/client.js';
 
-interface Outcome {
-  id: number;
-  name: string;
-}
-
 /** Record a visit to the customer: outcome, summary and how the location was verified. */
 export function VisitForm({ resource, onSaved }: { resource: { type: string; id: number }; onSaved(): void }) {
-  const [outcomes, setOutcomes] = useState<Outcome[]>([]);
+  const outcomes = useOutcomes('/v2/visit_outcomes');
   const [outcomeId, setOutcomeId] = useState('');
   const [summary, setSummary] = useState('');
   const [verification, setVerification] = useState<string>('location_unknown');
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    api.list<Outcome>('/v2/visit_outcomes', { per_page: 100 }).then((p) => setOutcomes(p.items.map((i) => i.data)), () => undefined);
-  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
