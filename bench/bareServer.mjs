@@ -1,13 +1,23 @@
 // The baseline: a bare node:http server doing the same SQLite queries as the
 // engine, with no framework, no authentication, no validation. It answers
-//   GET /contacts/:id  — one contact, selected as an object and JSON.stringify'd
-//   GET /contacts?page=N — the benchmark's list query, rows as objects (the naive way)
-// Started by bench/run.mjs as a child process: argv[2] = database file.
+//   GET /contacts/:id — one contact: SELECT * (+ its tags) as an object, built
+//                       into the API shape in JavaScript and JSON.stringify'd
+//   GET /contacts?is_organization=…&customer_status=…&per_page=…&page=… — the
+//                       benchmark's list (same filter, sort by last_name, limit
+//                       and offset as the engine), rows as objects: the naive way
+//   GET /tasks?q=…, GET /notes?q=… — the same FTS5 query the engine runs for q
+// Started by bench/run.mjs as a child process: argv[2] = database file; it
+// sends {port} to the parent once it listens on 127.0.0.1.
 import http from 'node:http';
 import Database from 'better-sqlite3';
 
 const db = new Database(process.argv[2], { readonly: true });
+// The engine's page cache size, so neither side reads from a smaller cache.
 db.pragma('cache_size = -65536');
+
+// Mirrors shared/resources/contact.ts and address.ts (plain node cannot import them);
+// run.mjs checks before measuring that both servers answer the same data.
+const TEXT_FIELDS = ['title', 'description', 'industry', 'website', 'email', 'phone', 'mobile', 'fax', 'twitter', 'facebook', 'linkedin', 'skype'];
 const ADDRESS_KEYS = ['line1', 'city', 'postal_code', 'state', 'country'];
 const TAGS = "(SELECT group_concat(t.name, char(31)) FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE g.resource_type = 'contact' AND g.resource_id = c.id) AS tag_names";
 const byId = db.prepare(`SELECT c.*, ${TAGS} FROM contacts c WHERE c.id = ?`);
@@ -18,22 +28,41 @@ const tasksByText = db.prepare('SELECT t.* FROM tasks_fts JOIN tasks t ON t.id =
 const notesByText = db.prepare("SELECT n.* FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE notes_fts MATCH ? AND n.type = 'regular' ORDER BY notes_fts.rowid DESC LIMIT 25");
 
 function address(row, prefix, nullable) {
-  const value = Object.fromEntries(ADDRESS_KEYS.map((k) => [k, row[`${prefix}_${k}`]]));
+  const value = {};
+  for (const k of ADDRESS_KEYS) value[k] = row[`${prefix}_${k}`];
   return nullable && ADDRESS_KEYS.every((k) => value[k] === null) ? null : value;
 }
 
-/** The same output fields as the engine's contact JSON, built in JavaScript. */
+/** The same output fields, in the same order, as the engine's contact JSON, built in JavaScript. */
 function contact(row) {
-  return {
+  const out = {
     id: row.id, creator_id: row.creator_id, owner_id: row.owner_id, is_organization: row.is_organization === 1,
     contact_id: row.contact_id, parent_organization_id: row.parent_organization_id, name: row.name,
     first_name: row.first_name, last_name: row.last_name, customer_status: row.customer_status, prospect_status: row.prospect_status,
-    title: row.title, description: row.description, industry: row.industry, website: row.website, email: row.email,
-    phone: row.phone, mobile: row.mobile, fax: row.fax, twitter: row.twitter, facebook: row.facebook, linkedin: row.linkedin,
-    skype: row.skype, address: address(row, 'address', false), billing_address: address(row, 'billing_address', true),
-    shipping_address: address(row, 'shipping_address', true), tags: row.tag_names ? row.tag_names.split('\u001f').sort() : [],
-    custom_fields: JSON.parse(row.custom_fields), created_at: row.created_at, updated_at: row.updated_at,
   };
+  for (const f of TEXT_FIELDS) out[f] = row[f];
+  out.address = address(row, 'address', false);
+  out.billing_address = address(row, 'billing_address', true);
+  out.shipping_address = address(row, 'shipping_address', true);
+  out.tags = row.tag_names ? row.tag_names.split('\u001f').sort() : [];
+  out.custom_fields = JSON.parse(row.custom_fields);
+  out.created_at = row.created_at;
+  out.updated_at = row.updated_at;
+  return out;
+}
+
+/** Collection links as the engine builds them: self and first always, neighbours where they exist. */
+function pageLinks(url, page, perPage, hasMore) {
+  const at = (p) => {
+    const u = new URL(url);
+    u.searchParams.set('page', String(p));
+    u.searchParams.set('per_page', String(perPage));
+    return u.toString();
+  };
+  const links = { self: at(page), first_page: at(1) };
+  if (page > 1) links.prev_page = at(page - 1);
+  if (hasMore) links.next_page = at(page + 1);
+  return links;
 }
 
 function send(res, status, body) {
@@ -42,26 +71,31 @@ function send(res, status, body) {
 }
 
 http.createServer((req, res) => {
-  const url = new URL(req.url, 'http://bare');
+  const url = new URL(req.url, `http://${req.headers.host ?? 'localhost'}`);
   const one = /^\/contacts\/(\d+)$/.exec(url.pathname);
   if (one) {
     const row = byId.get(Number(one[1]));
     return row ? send(res, 200, { data: contact(row), meta: { type: 'contact' } }) : send(res, 404, { error: 'not found' });
+  }
+  if (url.pathname === '/contacts') {
+    const q = url.searchParams;
+    const page = Number(q.get('page') ?? 1);
+    const perPage = Number(q.get('per_page') ?? 25);
+    const rows = list.all(q.get('is_organization') === 'true' ? 1 : 0, q.get('customer_status') ?? 'current', perPage + 1, (page - 1) * perPage);
+    const hasMore = rows.length > perPage;
+    if (hasMore) rows.pop();
+    const items = rows.map((r) => ({ data: contact(r), meta: { type: 'contact' } }));
+    return send(res, 200, { items, meta: { type: 'collection', count: items.length, links: pageLinks(url, page, perPage, hasMore) } });
   }
   const search = /^\/(tasks|notes)$/.exec(url.pathname);
   if (search) {
     const rows = (search[1] === 'tasks' ? tasksByText : notesByText).all(`"${url.searchParams.get('q')}"*`);
     return send(res, 200, { items: rows.map((r) => ({ data: r, meta: { type: search[1].slice(0, -1) } })), meta: { type: 'collection', count: rows.length, links: { self: url.href } } });
   }
-  if (url.pathname === '/contacts') {
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const rows = list.all(0, 'current', 26, (page - 1) * 25);
-    const items = rows.slice(0, 25).map((r) => ({ data: contact(r), meta: { type: 'contact' } }));
-    const links = { self: url.href };
-    if (rows.length > 25) links.next_page = `${url.origin}/contacts?page=${page + 1}`;
-    return send(res, 200, { items, meta: { type: 'collection', count: items.length, links } });
-  }
   send(res, 404, { error: 'no route' });
 }).listen(0, '127.0.0.1', function () {
   process.send?.({ port: this.address().port });
 });
+
+// Stop with the parent, even when it dies without killing us.
+process.on('disconnect', () => process.exit(0));

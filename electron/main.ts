@@ -1,67 +1,56 @@
 // The desktop shell: a window, the app:// protocol, and the IPC bridge into the
 // engine. Kept thin on purpose: everything that can be tested under Node lives
 // in electron/desktop/ and electron/engine/.
-import { app, BrowserWindow, ipcMain, Menu, net, Notification, protocol, session, shell } from 'electron';
-import { randomBytes } from 'node:crypto';
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, session, shell, type WebContents } from 'electron';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { openEngine, type Engine } from './engine/engine.js';
 import { createHttpApp, CONTENT_SECURITY_POLICY } from './engine/http/app.js';
-import { APP_ORIGIN, APP_SCHEME, isExternalHttpUrl, isTrustedSenderUrl, resolveAppFile } from './desktop/appProtocol.js';
-import { toBridgeResponse, toInjectOptions } from './desktop/bridgeRequest.js';
+import { APP_ORIGIN, APP_SCHEME, isTrustedSender, serveRendererFile } from './desktop/appProtocol.js';
+import { toBridgeResponse, toDownloadInjectOptions, toDownloadResponse, toInjectOptions } from './desktop/bridgeRequest.js';
+import { decideNavigation, decideNewWindow, type NavigationDecision } from './desktop/navigation.js';
+import { localAccessToken } from './desktop/localUser.js';
 import { ReminderTracker, type DueReminder } from '../shared/reminders.js';
-import { IPC_CHANNELS } from '../shared/bridge.js';
+import { IPC_CHANNELS, type ApiResponse } from '../shared/bridge.js';
 import type { FastifyInstance } from 'fastify';
 
+/** dist/electron/main.cjs → dist/renderer (inside app.asar when packaged). */
 const RENDERER_ROOT = join(__dirname, '../renderer');
-const LOCAL_USER_EMAIL = 'me@outpost.local';
+const REMINDER_CHECK_MS = 30_000;
 
+// Must happen before `ready`: app:// behaves like a secure, standard origin (fetch, CSP 'self', storage).
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+// A separate data folder (tests, a second profile); otherwise the OS user-data folder.
+if (process.env.OUTPOST_DATA_DIR) app.setPath('userData', process.env.OUTPOST_DATA_DIR);
 
 let mainWindow: BrowserWindow | null = null;
 
-/** The rep's own user in the local replica; it never signs in, the main process acts for it. */
-async function localAccessToken(engine: Engine): Promise<string> {
-  let user = engine.users.findByEmail(LOCAL_USER_EMAIL);
-  if (!user) {
-    await engine.users.create({ email: LOCAL_USER_EMAIL, name: 'Me', role: 'admin', password: randomBytes(24).toString('base64url') });
-    user = engine.users.findByEmail(LOCAL_USER_EMAIL)!;
-  }
-  return engine.tokens.createPersonal(user.id, ['read', 'write', 'profile', 'sync']);
-}
-
-function registerAppProtocol(): void {
+function registerAppProtocol(http: FastifyInstance): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const target = resolveAppFile(RENDERER_ROOT, request.url);
-    if (!target) return new Response('Not found', { status: 404 });
-    const file = await net.fetch(pathToFileURL(target.file).toString());
-    const headers = new Headers({ 'Content-Type': target.mimeType, 'X-Content-Type-Options': 'nosniff' });
-    if (target.mimeType.startsWith('text/html')) headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    return new Response(file.body, { status: file.status, headers });
+    const download = toDownloadInjectOptions(request.url);
+    if (download) return toDownloadResponse(await http.inject(download));
+    return serveRendererFile(RENDERER_ROOT, request.url, CONTENT_SECURITY_POLICY);
   });
 }
 
 function registerBridge(http: FastifyInstance, token: string): void {
-  ipcMain.handle(IPC_CHANNELS.request, async (event, request: unknown) => {
-    // Only our own window, showing our own pages, may use the engine.
-    if (!mainWindow || event.sender !== mainWindow.webContents || !isTrustedSenderUrl(event.senderFrame?.url)) {
-      return { status: 403, body: null };
-    }
+  ipcMain.handle(IPC_CHANNELS.request, async (event, request: unknown): Promise<ApiResponse> => {
+    // Only our own window's top frame, showing our own pages, may use the engine.
+    const sender = { webContentsId: event.sender.id, frameUrl: event.senderFrame?.url, isMainFrame: event.senderFrame?.parent === null };
+    if (!isTrustedSender(sender, mainWindow?.webContents.id)) return { status: 403, body: null };
     const options = toInjectOptions(request, token);
     if (!options) return { status: 400, body: null };
     return toBridgeResponse(await http.inject(options));
   });
 }
 
-const REMINDER_CHECK_MS = 30_000;
-
 /** System notifications for task reminders: the engine's clock decides which are due (reminder_due). */
-function watchReminders(http: FastifyInstance, token: string): void {
+function watchReminders(http: FastifyInstance, token: string): () => void {
   const tracker = new ReminderTracker();
   const check = async () => {
     const options = toInjectOptions({ method: 'GET', path: '/v2/tasks', query: { reminder_due: true, per_page: 20 } }, token);
     const answer = toBridgeResponse(await http.inject(options!));
     const due = ((answer.body as { items?: { data: DueReminder }[] } | null)?.items ?? []).map((i) => i.data);
+    if (!Notification.isSupported()) return;
     for (const task of tracker.fresh(due)) {
       const notification = new Notification({ title: 'Outpost reminder', body: task.content });
       notification.on('click', () => {
@@ -71,14 +60,40 @@ function watchReminders(http: FastifyInstance, token: string): void {
       notification.show();
     }
   };
-  setInterval(() => void check().catch(() => undefined), REMINDER_CHECK_MS);
+  const timer = setInterval(() => void check().catch(() => undefined), REMINDER_CHECK_MS);
   void check().catch(() => undefined);
+  return () => clearInterval(timer);
+}
+
+function follow(contents: WebContents, decision: NavigationDecision): void {
+  if (decision.action === 'download') contents.downloadURL(decision.url);
+  else if (decision.action === 'open-external') void shell.openExternal(decision.url);
+}
+
+/** Applied to every webContents the app ever creates: no navigation away, no new windows, no webviews. */
+function harden(contents: WebContents): void {
+  contents.setWindowOpenHandler(({ url }) => {
+    follow(contents, decideNewWindow(url));
+    return { action: 'deny' };
+  });
+  contents.on('will-navigate', (event, url) => {
+    const decision = decideNavigation(url);
+    if (decision.action === 'allow') return;
+    event.preventDefault();
+    follow(contents, decision);
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (decideNavigation(url).action !== 'allow') event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
 function createWindow(): BrowserWindow {
   const window = new BrowserWindow({
     width: 1200,
     height: 800,
+    minWidth: 720,
+    minHeight: 480,
     title: 'Outpost',
     show: false,
     webPreferences: {
@@ -86,32 +101,32 @@ function createWindow(): BrowserWindow {
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
       webSecurity: true,
       webviewTag: false,
+      spellcheck: true,
     },
   });
   window.once('ready-to-show', () => window.show());
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (isExternalHttpUrl(url)) void shell.openExternal(url);
-    return { action: 'deny' };
+  window.on('closed', () => {
+    mainWindow = null;
   });
-  window.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
-  });
-  window.webContents.on('will-attach-webview', (event) => event.preventDefault());
   void window.loadURL(`${APP_ORIGIN}/contacts`);
   return window;
 }
 
 function buildMenu(): void {
   const isMac = process.platform === 'darwin';
-  Menu.setApplicationMenu(Menu.buildFromTemplate([
-    ...(isMac ? [{ role: 'appMenu' as const }] : []),
-    { role: 'fileMenu' },
-    { role: 'editMenu' },
-    { role: 'viewMenu' },
-    { role: 'windowMenu' },
-  ]));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate([
+      ...(isMac ? [{ role: 'appMenu' as const }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      { role: 'viewMenu' },
+      { role: 'windowMenu' },
+      { role: 'help', submenu: [{ label: 'About Outpost', click: () => app.showAboutPanel() }] },
+    ]),
+  );
 }
 
 async function start(): Promise<void> {
@@ -123,21 +138,38 @@ async function start(): Promise<void> {
     if (mainWindow?.isMinimized()) mainWindow.restore();
     mainWindow?.focus();
   });
+  app.on('web-contents-created', (_event, contents) => harden(contents));
   await app.whenReady();
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  const engine = openEngine({ dataDir: app.getPath('userData'), nativeBinding: process.env.OUTPOST_SQLITE_BINDING || undefined });
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  // The database lives in the OS user-data folder. OUTPOST_SQLITE_BINDING (set by `npm start`) points at a
+  // better-sqlite3 build for Electron's ABI; packaged apps have it rebuilt in place by electron-builder.
+  const engine: Engine = openEngine({ dataDir: app.getPath('userData'), nativeBinding: process.env.OUTPOST_SQLITE_BINDING || undefined });
   const http = await createHttpApp(engine, { rateLimitPerHour: 0 });
-  registerAppProtocol();
   const token = await localAccessToken(engine);
+  registerAppProtocol(http);
   registerBridge(http, token);
-  watchReminders(http, token);
+  const stopReminders = watchReminders(http, token);
   buildMenu();
   mainWindow = createWindow();
+
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => {
+  app.on('activate', () => {
+    if (!mainWindow) mainWindow = createWindow();
+  });
+  app.once('will-quit', () => {
+    stopReminders();
+    engine.tokens.revokePersonal(token);
     void http.close();
     engine.close();
   });
 }
 
-void start();
+start().catch((error: unknown) => {
+  // A database from a newer version, a native module built for the wrong ABI, …: say so, never hang.
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`Outpost could not start: ${message}`);
+  if (app.isReady()) dialog.showErrorBox('Outpost could not start', message);
+  app.exit(1);
+});

@@ -1,18 +1,28 @@
+// The app:// origin the desktop renderer is served from, and the rules about
+// what it may load, who may talk to the engine and where links may go.
+// Pure Node code (no 'electron' import) so it is tested under Vitest.
+import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 
 /** The scheme the renderer is served from in the desktop app (never file://). */
 export const APP_SCHEME = 'app';
-export const APP_ORIGIN = `${APP_SCHEME}://outpost`;
+export const APP_HOST = 'outpost';
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
   '.json': 'application/json; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /**
@@ -28,10 +38,15 @@ export function resolveAppFile(rendererRoot: string, url: string): { file: strin
   } catch {
     return null;
   }
-  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== 'outpost') return null;
-  const path = decodeURIComponent(parsed.pathname);
+  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(parsed.pathname);
+  } catch {
+    return null; // malformed percent-encoding
+  }
   if (path.includes('\0')) return null;
-  const extension = extname(path);
+  const extension = extname(path).toLowerCase();
   if (!extension) return { file: join(rendererRoot, 'index.html'), mimeType: MIME['.html'] };
   const root = normalize(rendererRoot + sep);
   const file = normalize(join(rendererRoot, path));
@@ -40,14 +55,63 @@ export function resolveAppFile(rendererRoot: string, url: string): { file: strin
   return mimeType ? { file, mimeType } : null;
 }
 
+/** Headers on every page and asset of the renderer: the web UI's strict CSP applies here too. */
+export function rendererHeaders(contentType: string, contentSecurityPolicy: string): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    'Content-Security-Policy': contentSecurityPolicy,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-cache',
+  };
+}
+
+/**
+ * The answer of the app:// handler for a renderer file: the file with the
+ * CSP, or a plain 404 for anything refused or missing (never a directory
+ * listing, never a file outside the renderer root).
+ */
+export async function serveRendererFile(rendererRoot: string, url: string, contentSecurityPolicy: string): Promise<Response> {
+  const target = resolveAppFile(rendererRoot, url);
+  if (target) {
+    try {
+      const content = await readFile(target.file);
+      return new Response(new Uint8Array(content), { status: 200, headers: rendererHeaders(target.mimeType, contentSecurityPolicy) });
+    } catch {
+      // missing file or a directory: the same 404 as a refused path
+    }
+  }
+  return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+}
+
 /** Only pages of our own origin may use the bridge. */
 export function isTrustedSenderUrl(url: string | undefined): boolean {
   if (!url) return false;
   try {
-    return new URL(url).origin === APP_ORIGIN || url.startsWith(`${APP_ORIGIN}/`);
+    const parsed = new URL(url);
+    return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST;
   } catch {
     return false;
   }
+}
+
+/** What the main process knows about the sender of an IPC message. */
+export interface IpcSender {
+  /** webContents id of the sender. */
+  webContentsId: number;
+  /** URL of the sending frame; undefined when the frame is gone. */
+  frameUrl: string | undefined;
+  /** Whether the message came from the top frame (not an iframe). */
+  isMainFrame: boolean;
+}
+
+/**
+ * The engine answers only our own window's top frame while it shows an
+ * app:// page; anything else (another webContents, an iframe, a page that
+ * somehow navigated away) is refused.
+ */
+export function isTrustedSender(sender: IpcSender, windowWebContentsId: number | undefined): boolean {
+  return windowWebContentsId !== undefined && sender.webContentsId === windowWebContentsId && sender.isMainFrame && isTrustedSenderUrl(sender.frameUrl);
 }
 
 /** Links leave the app only to the system browser, and only when they parse as http(s). */

@@ -1,7 +1,28 @@
+// Conversion between the renderer's REST-shaped requests and in-process
+// requests to the engine's HTTP app (Fastify inject, no socket).
+// Pure Node code (no 'electron' import) so it is tested under Vitest.
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { toQueryString, type ApiRequest, type ApiResponse } from '../../shared/bridge.js';
+import { APP_ORIGIN } from './appProtocol.js';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Host of the in-process API. The engine builds absolute links (document
+ * download URLs, error `more_info`) from the request's origin; `.invalid`
+ * can never resolve, so such a link can only mean "the desktop's own engine"
+ * and is recognised by `appDownloadUrl`.
+ */
+export const DESKTOP_API_HOST = 'outpost.invalid';
+export const DESKTOP_API_ORIGIN = `http://${DESKTOP_API_HOST}`;
+
+/** API paths the renderer may call: the REST interface, OAuth, custom objects. No `..`, no query or fragment in the path. */
+const API_PATH = /^\/(?:v2|oauth2|api\/v2)(?:\/[A-Za-z0-9._~%:@!$&'()*+,;=-]*)*$/;
+const DOWNLOAD_PATH = /^\/downloads\/documents\/\d+$/;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * Turns a renderer's REST-shaped request into an in-process request for the
@@ -10,14 +31,15 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
  * the renderer is untrusted input too.
  */
 export function toInjectOptions(request: unknown, accessToken: string): InjectOptions | null {
-  if (typeof request !== 'object' || request === null) return null;
+  if (!isPlainObject(request)) return null;
   const { method, path, query, body, upload } = request as Partial<ApiRequest>;
   if (typeof method !== 'string' || !METHODS.has(method)) return null;
-  if (typeof path !== 'string' || !/^\/(v2|oauth2|api\/v2)(\/|$)/.test(path) || path.includes('..')) return null;
-  const headers: Record<string, string> = { authorization: `Bearer ${accessToken}`, accept: 'application/json' };
+  if (typeof path !== 'string' || !API_PATH.test(path) || path.split('/').some((segment) => segment === '..' || segment === '.')) return null;
+  if (query !== undefined && !isPlainObject(query)) return null;
+  const headers: Record<string, string> = { host: DESKTOP_API_HOST, authorization: `Bearer ${accessToken}`, accept: 'application/json' };
   const options: InjectOptions = { method: method as InjectOptions['method'], url: path + toQueryString(query as ApiRequest['query']), headers };
   if (upload !== undefined) {
-    if (typeof upload?.contentType !== 'string' || !(upload.bytes instanceof ArrayBuffer)) return null;
+    if (!isPlainObject(upload) || typeof upload.contentType !== 'string' || !(upload.bytes instanceof ArrayBuffer)) return null;
     headers['content-type'] = upload.contentType;
     options.payload = Buffer.from(upload.bytes);
   } else if (body !== undefined) {
@@ -27,6 +49,7 @@ export function toInjectOptions(request: unknown, accessToken: string): InjectOp
   return options;
 }
 
+/** The renderer's answer: status, parsed JSON (null when empty or not JSON) and the request id. */
 export function toBridgeResponse(response: LightMyRequestResponse): ApiResponse {
   let body: unknown = null;
   if (response.body) {
@@ -38,4 +61,49 @@ export function toBridgeResponse(response: LightMyRequestResponse): ApiResponse 
   }
   const requestId = response.headers['x-request-id'];
   return { status: response.statusCode, body, requestId: typeof requestId === 'string' ? requestId : undefined };
+}
+
+/**
+ * A document download link of the in-process API
+ * (`http://outpost.invalid/downloads/documents/7?expires=…&signature=…`)
+ * as the app:// URL that serves it; null for any other URL.
+ */
+export function appDownloadUrl(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.origin !== DESKTOP_API_ORIGIN || !DOWNLOAD_PATH.test(parsed.pathname)) return null;
+  return `${APP_ORIGIN}${parsed.pathname}${parsed.search}`;
+}
+
+/**
+ * The in-process request behind an `app://outpost/downloads/documents/…`
+ * URL, or null when the URL is not one. Signed links need no token: the
+ * signature is the permission, exactly as over HTTP.
+ */
+export function toDownloadInjectOptions(appUrl: string): InjectOptions | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(appUrl);
+  } catch {
+    return null;
+  }
+  // app:// is a custom scheme: Node's URL gives it no origin, so compare scheme and host.
+  if (`${parsed.protocol}//${parsed.host}` !== APP_ORIGIN) return null;
+  if (!DOWNLOAD_PATH.test(parsed.pathname)) return null;
+  return { method: 'GET', url: `${parsed.pathname}${parsed.search}`, headers: { host: DESKTOP_API_HOST } };
+}
+
+/** The engine's download answer as the app:// protocol's Response (a file to save, or the error as text). */
+export function toDownloadResponse(response: LightMyRequestResponse): Response {
+  const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'private, no-store' };
+  for (const name of ['content-type', 'content-disposition']) {
+    const value = response.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const empty = response.statusCode === 204 || response.statusCode === 304;
+  return new Response(empty ? null : new Uint8Array(response.rawPayload), { status: response.statusCode, headers });
 }
