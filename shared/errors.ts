@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   incorrect_value: 422,
   already_exists: 422,
   rate_limit_exceeded: 429,
+  too_many_sessions: 429,
   internal_error: 500,
   temporarily_unavailable: 503,
 } as const;

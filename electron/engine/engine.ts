@@ -20,6 +20,18 @@ import { TextMessages } from './resources/textMessages.js';
 import { Visits } from './resources/visits.js';
 import { Documents } from './resources/documents.js';
 import { Outcomes, CALL_OUTCOMES, VISIT_OUTCOMES } from './resources/outcomes.js';
+import { Acknowledgements } from './sync/acks.js';
+import { SyncSessions } from './sync/sessions.js';
+import { SyncSources } from './sync/sources.js';
+import { ACCOUNT_SYNC } from './resources/account.js';
+import { USER_SYNC } from './resources/users.js';
+import { CONTACT_SYNC } from './resources/contacts.js';
+import { TAG_SYNC } from './resources/tags.js';
+import { TASK_SYNC } from './resources/tasks.js';
+import { NOTE_SYNC } from './resources/notes.js';
+import { CALL_SYNC } from './resources/calls.js';
+import { TEXT_MESSAGE_SYNC } from './resources/textMessages.js';
+import { VISIT_SYNC } from './resources/visits.js';
 
 export const DATABASE_FILE = 'outpost.sqlite';
 
@@ -49,6 +61,7 @@ export interface Engine {
   textMessages: TextMessages;
   visits: Visits;
   documents: Documents;
+  sync: SyncSessions;
   close(): void;
 }
 
@@ -61,6 +74,13 @@ export function openEngine(options: EngineOptions): Engine {
   const customFields = new CustomFields(ctx);
   const callOutcomes = new Outcomes(ctx, CALL_OUTCOMES);
   const visitOutcomes = new Outcomes(ctx, VISIT_OUTCOMES);
+  const documents = new Documents(ctx, options.dataDir);
+  // Every type a device can read; the change log's other types (none today) would be reported as failed objects.
+  const syncSources = new SyncSources(db, [
+    ACCOUNT_SYNC, USER_SYNC, CONTACT_SYNC, TAG_SYNC, TASK_SYNC, NOTE_SYNC, CALL_SYNC, callOutcomes.syncSource,
+    visitOutcomes.syncSource, TEXT_MESSAGE_SYNC, VISIT_SYNC, documents.syncSource,
+  ]);
+  const sync = new SyncSessions(ctx, syncSources, new Acknowledgements(db));
   const engine: Engine = {
     ctx,
     db,
@@ -78,8 +98,12 @@ export function openEngine(options: EngineOptions): Engine {
     visitOutcomes,
     textMessages: new TextMessages(ctx, users),
     visits: new Visits(ctx, visitOutcomes),
-    documents: new Documents(ctx, options.dataDir),
-    close: () => db.close(),
+    documents,
+    sync,
+    close: () => {
+      sync.flush();
+      db.close();
+    },
   };
   engine.accounts.ensure();
   engine.clients.ensureFirstParty();

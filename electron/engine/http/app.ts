@@ -12,6 +12,7 @@ import { authenticate } from './auth.js';
 import { JSON_TYPE } from './reply.js';
 import { salesRoutes } from './routes/sales.js';
 import { customFieldRoutes } from './routes/customFields.js';
+import { syncRoutes } from './routes/sync.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import type { ApiError } from '../../../shared/errors.js';
@@ -72,6 +73,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     api.addHook('onRequest', authenticate(engine));
     salesRoutes(api, engine);
     customFieldRoutes(api, engine);
+    syncRoutes(api, engine);
     await documentRoutes(api, engine);
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectionJson, pageLinks, resourceJson } from './envelope.js';
-import { problem } from './problem.js';
+import { invalidParam, problem } from './problem.js';
 import type { ListPage } from '../resources/listing.js';
 import type { RawQuery } from '../resources/params.js';
 
@@ -21,6 +21,12 @@ export function requestUrl(request: FastifyRequest): URL {
 
 export function queryOf(request: FastifyRequest): RawQuery {
   return request.query as RawQuery;
+}
+
+/** Endpoints that take no query parameters answer unknown ones with 400 (as the real service does). */
+export function rejectQuery(query: RawQuery): void {
+  const name = Object.keys(query)[0];
+  if (name !== undefined) throw invalidParam(name, 'unknown parameter');
 }
 
 /** `:id` path segments hold positive integers; anything else names no record. */

@@ -10,6 +10,7 @@ import { RecordStore } from './recordStore.js';
 import type { Users } from './users.js';
 import type { Outcomes } from './outcomes.js';
 import { CALL_RESOURCE_TYPES } from '../../../shared/resources/call.js';
+import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Call field table. */
 const FIELDS: FieldTable = {
@@ -47,6 +48,9 @@ const CALL_JSON = jsonObject({
   external_id: 'k.external_id',
   updated_at: 'k.updated_at',
 });
+
+/** Calls as devices receive them (sync/). */
+export const CALL_SYNC: SyncSource = { type: 'call', from: 'calls k', idColumn: 'k.id', json: CALL_JSON };
 
 const WRITABLE = [
   'user_id', 'summary', 'recording_url', 'outcome_id', 'duration', 'phone_number', 'incoming', 'missed',

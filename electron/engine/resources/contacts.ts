@@ -16,6 +16,7 @@ import {
   CONTACT_TEXT_FIELDS, CUSTOMER_STATUSES, PROSPECT_STATUSES, type CustomerStatus, type ProspectStatus,
 } from '../../../shared/resources/contact.js';
 import type { CustomFieldValue } from '../../../shared/resources/customField.js';
+import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Contact field table. */
 const FIELDS: FieldTable = {
@@ -91,6 +92,9 @@ const WRITABLE_COLUMNS = [
 
 /** Full name of an individual, kept in `name` so filters, sorting and search treat both kinds alike. */
 const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
+
+/** Contacts as devices receive them (sync/): their stored documents, as GET serves them. */
+export const CONTACT_SYNC: SyncSource = { type: 'contact', from: 'contact_docs cd', idColumn: 'cd.id', json: 'cd.doc' };
 
 export class Contacts {
   private readonly byIdJson;

@@ -9,6 +9,7 @@ import { jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
 import { DOCUMENT_RESOURCE_TYPES } from '../../../shared/resources/document.js';
+import type { SyncSource } from '../sync/sources.js';
 
 /** Download links are valid 90 minutes (spec: Limits). */
 export const DOWNLOAD_LINK_SECONDS = 90 * 60;
@@ -64,6 +65,11 @@ export class Documents {
     this.folder = join(dataDir, 'documents');
     this.key = signingKey(ctx);
     removeLinkedOnDelete(ctx, 'documents', (id, actorId) => this.remove(id, actorId));
+  }
+
+  /** Documents as devices receive them (sync/), each with a fresh download link. */
+  get syncSource(): SyncSource {
+    return { type: 'document', from: 'documents f', idColumn: 'f.id', json: DOCUMENT_JSON, decorate: (json, origin) => this.withLink(json, origin) };
   }
 
   /** The document with a fresh download link under `origin`. */

@@ -8,6 +8,7 @@ import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { ftsPrefixQuery } from './search.js';
 import { NOTE_RESOURCE_TYPES, NOTE_TYPES } from '../../../shared/resources/note.js';
+import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Note field table. */
 const FIELDS: FieldTable = {
@@ -36,8 +37,12 @@ const NOTE_JSON = jsonObject({
   updated_at: 'n.updated_at',
 });
 
-/** Restricted notes exist only for their creator: everyone else gets 404 and never sees them in lists. */
-const VISIBLE = "(n.type = 'regular' OR n.creator_id = ?)";
+/** Restricted notes exist only for their creator: everyone else gets 404 and never sees them in lists or sync. */
+const visibleTo = (user: string) => `(n.type = 'regular' OR n.creator_id = ${user})`;
+const VISIBLE = visibleTo('?');
+
+/** Notes as devices receive them (sync/): restricted ones only on their creator's devices. */
+export const NOTE_SYNC: SyncSource = { type: 'note', from: 'notes n', idColumn: 'n.id', json: NOTE_JSON, visibleTo: visibleTo('@user') };
 
 interface NoteRow {
   resource_type: string;

@@ -5,6 +5,7 @@ import { FieldErrors, notFound } from '../http/problem.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { jsonObject } from './sqlJson.js';
+import type { SyncSource } from '../sync/sources.js';
 
 const OUTCOME_JSON = jsonObject({ id: 'o.id', creator_id: 'o.creator_id', name: 'o.name', created_at: 'o.created_at', updated_at: 'o.updated_at' });
 
@@ -34,6 +35,11 @@ export class Outcomes {
 
   listPage(query: RawQuery): ListPage {
     return runList(this.list, query, this.ctx.statements);
+  }
+
+  /** The outcomes as devices receive them (sync/). */
+  get syncSource(): SyncSource {
+    return { type: this.kind.type, from: `${this.kind.table} o`, idColumn: 'o.id', json: OUTCOME_JSON };
   }
 
   json(id: number): string {

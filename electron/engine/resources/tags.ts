@@ -1,7 +1,16 @@
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
+import { jsonObject } from './sqlJson.js';
+import type { SyncSource } from '../sync/sources.js';
 
 export type TaggableType = 'contact' | 'lead' | 'deal';
+
+const TAG_JSON = jsonObject({
+  id: 'tg.id', creator_id: 'tg.creator_id', name: 'tg.name', resource_type: 'tg.resource_type', created_at: 'tg.created_at', updated_at: 'tg.updated_at',
+});
+
+/** Tags as devices receive them (sync/). */
+export const TAG_SYNC: SyncSource = { type: 'tag', from: 'tags tg', idColumn: 'tg.id', json: TAG_JSON };
 
 /**
  * Tags as carried by taggable records: a record's tags are replaced as a

@@ -10,6 +10,7 @@ import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { ftsPrefixQuery } from './search.js';
 import type { Users } from './users.js';
 import { TASK_RESOURCE_TYPES } from '../../../shared/resources/task.js';
+import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Task field table. */
 const FIELDS: FieldTable = {
@@ -46,6 +47,9 @@ const TASK_JSON = jsonObject({
   created_at: 't.created_at',
   updated_at: 't.updated_at',
 });
+
+/** Tasks as devices receive them (sync/). */
+export const TASK_SYNC: SyncSource = { type: 'task', from: 'tasks t', idColumn: 't.id', json: TASK_JSON };
 
 interface TaskRow {
   id: number;

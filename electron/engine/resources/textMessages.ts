@@ -8,6 +8,7 @@ import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkRecordsExist, checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
 import type { Users } from './users.js';
+import type { SyncSource } from '../sync/sources.js';
 
 /** What an import may carry for one message (the API itself is read-only, as the spec says). */
 const FIELDS: FieldTable = {
@@ -29,6 +30,9 @@ const MESSAGE_JSON = jsonObject({
   resource_phone_number: 'm.resource_phone_number', associated_deal_ids: 'json(m.associated_deal_ids)',
   send_at: 'm.send_at', created_at: 'm.created_at', updated_at: 'm.updated_at',
 });
+
+/** Text messages as devices receive them (sync/). */
+export const TEXT_MESSAGE_SYNC: SyncSource = { type: 'text_message', from: 'text_messages m', idColumn: 'm.id', json: MESSAGE_JSON };
 
 const WRITABLE = ['user_id', 'user_phone_number', 'content', 'incoming', 'resource_type', 'resource_id', 'resource_phone_number', 'associated_deal_ids', 'send_at'] as const;
 

@@ -7,6 +7,7 @@ import { jsonBool, jsonObject } from './sqlJson.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { idListParam, type RawQuery } from './params.js';
 import type { UserRole } from '../../../shared/resources/user.js';
+import type { SyncSource } from '../sync/sources.js';
 
 /** Role-based access control roles behind `roles` / `role_id`: one per user role. */
 const RBAC_ROLES = { admin: { id: 1, name: 'Admin' }, user: { id: 2, name: 'Agent' } } as const;
@@ -30,6 +31,9 @@ const USER_JSON = jsonObject({
   updated_at: 'u.updated_at',
   deleted_at: 'u.deleted_at',
 });
+
+/** Users as devices receive them (sync/): the whole team, so owners and creators can be shown offline. */
+export const USER_SYNC: SyncSource = { type: 'user', from: 'users u', idColumn: 'u.id', json: USER_JSON };
 
 const USER_LIST: ListDefinition = {
   resource: 'user',

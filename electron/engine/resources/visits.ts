@@ -9,6 +9,7 @@ import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
 import type { Outcomes } from './outcomes.js';
 import { VISIT_VERIFICATION_STATUSES } from '../../../shared/resources/visit.js';
+import type { SyncSource } from '../sync/sources.js';
 
 /** What a rep records about a visit (POST is an Outpost extension; the spec's API is read-only). */
 const FIELDS: FieldTable = {
@@ -31,6 +32,9 @@ const VISIT_JSON = jsonObject({
   rep_location_verification_status: 'v.rep_location_verification_status', summary: 'v.summary',
   created_at: 'v.created_at', updated_at: 'v.updated_at',
 });
+
+/** Visits as devices receive them (sync/). */
+export const VISIT_SYNC: SyncSource = { type: 'visit', from: 'visits v', idColumn: 'v.id', json: VISIT_JSON };
 
 const WRITABLE = ['outcome_id', 'resource_type', 'resource_id', 'visited_at', 'resource_address', 'rep_location_verification_status', 'summary'] as const;
 

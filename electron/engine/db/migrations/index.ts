@@ -4,6 +4,7 @@ import { sql as notes } from './0003_notes.js';
 import { sql as calls } from './0004_calls.js';
 import { sql as textMessagesVisits } from './0005_text_messages_visits.js';
 import { sql as documents } from './0006_documents.js';
+import { sql as sync } from './0007_sync.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 4, name: 'calls', sql: calls },
   { version: 5, name: 'text messages and visits', sql: textMessagesVisits },
   { version: 6, name: 'documents', sql: documents },
+  { version: 7, name: 'sync', sql: sync },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

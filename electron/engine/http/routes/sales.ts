@@ -4,8 +4,7 @@ import { registerCrud } from '../crud.js';
 import { actorOf, requireAdmin } from '../auth.js';
 import type { Actor } from '../../context.js';
 import type { CrudService } from '../crud.js';
-import { idParam, queryOf, sendPage, sendResource } from '../reply.js';
-import { invalidParam } from '../problem.js';
+import { idParam, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 
 /** Sales resources under /v2 (registered inside the authenticated scope). */
 export function salesRoutes(app: FastifyInstance, engine: Engine): void {
@@ -30,12 +29,6 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   // Read-only in the spec; visits can also be recorded (POST, an extension), text messages only imported.
   registerCrud(app, '/v2/text_messages', 'text_message', readOnly(engine.textMessages));
   registerCrud(app, '/v2/visits', 'visit', { json: (id) => engine.visits.json(id), listPage: (q) => engine.visits.listPage(q), create: (d, a) => engine.visits.create(d, a) });
-}
-
-/** Endpoints that take no query parameters answer unknown ones with 400 (as the real service does). */
-function rejectQuery(query: Record<string, unknown>): void {
-  const name = Object.keys(query)[0];
-  if (name !== undefined) throw invalidParam(name, 'unknown parameter');
 }
 
 /** Everyone reads; only admins create, change and delete (call outcomes and other account-wide lists). */
