@@ -1,0 +1,102 @@
+/**
+ * The device side of the sync protocol's read path: start a session, read
+ * the main queue page by page, apply each page, acknowledge it. The caller's
+ * `apply` makes a page durable (one local transaction); a page is
+ * acknowledged only after `apply` returned, so a crash at any point leaves
+ * the unacknowledged items to the next session (the hub serves them again).
+ */
+
+export interface SyncItem {
+  data: { id: number } & Record<string, unknown>;
+  meta: { type: string; sync: { event_type: 'created' | 'updated' | 'deleted'; ack_key: string; revision: number } };
+}
+
+export interface PullOptions {
+  hubUrl: string;
+  token: string;
+  /** This device's stable UUID (sent as X-Service-Device-UUID). */
+  deviceUuid: string;
+  /** Makes one page durable; acknowledged after it returns. */
+  apply(items: SyncItem[]): void | Promise<void>;
+  fetch?: typeof fetch;
+}
+
+export interface PullResult {
+  /** Items applied (including deletes). */
+  items: number;
+  pages: number;
+  /** Records the hub could not serve (`failed_objects`); they come again next session. */
+  failed: number;
+}
+
+/** A sync request the hub refused (status and its error envelope or text). */
+export class SyncHttpError extends Error {
+  constructor(readonly status: number, readonly body: string, what: string) {
+    super(`${what} answered ${status}: ${body.slice(0, 300)}`);
+  }
+}
+
+/** Runs one whole session. Resolves when the queue answers 204, with what was applied. */
+export async function pullOnce(options: PullOptions): Promise<PullResult> {
+  const http = hubClient(options);
+  const started = await http('POST', '/v2/sync/start');
+  const result: PullResult = { items: 0, pages: 0, failed: 0 };
+  if (started.status === 204) return result;
+  const session = ((await started.json()) as { data: { id: string } }).data.id;
+  const nextPage = () => readPage(http, session);
+  let pending = nextPage();
+  let acking: Promise<unknown> = Promise.resolve();
+  try {
+    for (;;) {
+      const page = await pending;
+      if (!page) break;
+      // The hub serves the following page while this one is applied.
+      pending = nextPage();
+      await options.apply(page.items);
+      result.items += page.items.length;
+      result.pages += 1;
+      result.failed += page.failed;
+      // One acknowledgement in flight at a time; it overlaps with the next page's reading.
+      await acking;
+      acking = acknowledge(http, page.items.map((item) => item.meta.sync.ack_key));
+    }
+    await acking;
+    return result;
+  } catch (err) {
+    // Whatever else is in flight no longer matters: its items come again next session.
+    pending.catch(() => undefined);
+    acking.catch(() => undefined);
+    throw err;
+  }
+}
+
+type HubRequest = (method: string, path: string, body?: unknown) => Promise<Response>;
+
+function hubClient(options: PullOptions): HubRequest {
+  const fetchFn = options.fetch ?? fetch;
+  const base = options.hubUrl.replace(/\/+$/, '');
+  return async (method, path, body) => {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      Authorization: `Bearer ${options.token}`,
+      'X-Service-Device-UUID': options.deviceUuid,
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetchFn(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (response.status >= 300) throw new SyncHttpError(response.status, await response.text(), `${method} ${path}`);
+    return response;
+  };
+}
+
+async function readPage(http: HubRequest, session: string): Promise<{ items: SyncItem[]; failed: number } | null> {
+  const response = await http('GET', `/v2/sync/${encodeURIComponent(session)}/queues/main`);
+  if (response.status === 204) return null;
+  const body = (await response.json()) as { items: SyncItem[]; meta: { failed_objects?: unknown[] } };
+  return { items: body.items, failed: body.meta.failed_objects?.length ?? 0 };
+}
+
+async function acknowledge(http: HubRequest, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const response = await http('POST', '/v2/sync/ack', { data: { ack_keys: keys } });
+  await response.body?.cancel();
+}
