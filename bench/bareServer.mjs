@@ -6,6 +6,7 @@
 //                       benchmark's list (same filter, sort by last_name, limit
 //                       and offset as the engine), rows as objects: the naive way
 //   GET /tasks?q=…, GET /notes?q=… — the same FTS5 query the engine runs for q
+//   GET /dump/contact|task|note?after=ID&limit=N — a plain paged download (the sync baseline)
 // Started by bench/run.mjs as a child process: argv[2] = database file; it
 // sends {port} to the parent once it listens on 127.0.0.1.
 import http from 'node:http';
@@ -26,6 +27,13 @@ const list = db.prepare(`SELECT c.*, ${TAGS} FROM contacts c WHERE c.is_organiza
 // The same full-text search the engine runs for `q`, rows as objects.
 const tasksByText = db.prepare('SELECT t.* FROM tasks_fts JOIN tasks t ON t.id = tasks_fts.rowid WHERE tasks_fts MATCH ? ORDER BY tasks_fts.rowid DESC LIMIT 25');
 const notesByText = db.prepare("SELECT n.* FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE notes_fts MATCH ? AND n.type = 'regular' ORDER BY notes_fts.rowid DESC LIMIT 25");
+
+// Contacts as their stored documents (what the engine serves); tasks and notes as plain rows.
+const dumps = {
+  contact: db.prepare('SELECT id, doc FROM contact_docs WHERE id > ? ORDER BY id LIMIT ?'),
+  task: db.prepare('SELECT * FROM tasks WHERE id > ? ORDER BY id LIMIT ?'),
+  note: db.prepare('SELECT * FROM notes WHERE id > ? ORDER BY id LIMIT ?'),
+};
 
 function address(row, prefix, nullable) {
   const value = {};
@@ -91,6 +99,14 @@ http.createServer((req, res) => {
   if (search) {
     const rows = (search[1] === 'tasks' ? tasksByText : notesByText).all(`"${url.searchParams.get('q')}"*`);
     return send(res, 200, { items: rows.map((r) => ({ data: r, meta: { type: search[1].slice(0, -1) } })), meta: { type: 'collection', count: rows.length, links: { self: url.href } } });
+  }
+  // The sync benchmark's baseline: a plain paged download of one table, keyset on id, rows as JSON.
+  const dump = /^\/dump\/(contact|task|note)$/.exec(url.pathname);
+  if (dump) {
+    const rows = dumps[dump[1]].all(Number(url.searchParams.get('after') ?? 0), Number(url.searchParams.get('limit') ?? 1000));
+    const items = dump[1] === 'contact' ? rows.map((r) => `{"data":${r.doc},"meta":{"type":"contact"}}`) : rows.map((r) => JSON.stringify({ data: r, meta: { type: dump[1] } }));
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+    return res.end(`{"items":[${items.join(',')}],"meta":{"type":"collection","count":${items.length}}}`);
   }
   send(res, 404, { error: 'no route' });
 }).listen(0, '127.0.0.1', function () {

@@ -14,6 +14,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 
@@ -33,15 +35,28 @@ const SEARCH_WORDS = ['pricing', 'renewal', 'budget', 'deliv', 'contr', 'train',
 const SEED_TIMEOUT_MS = 10 * 60_000;
 const RUN_TIMEOUT_MS = 15 * 60_000;
 const STARTUP_TIMEOUT_MS = 60_000;
+const CLIENT_TIMEOUT_MS = 5 * 60_000;
+// The sync lines (BENCH_SYNC=0 skips them): initial sync at three backlog sizes, the plain download, start when nothing changed.
+const SYNC = process.env.BENCH_SYNC !== '0';
+const SYNC_TARGET_SECONDS = 15;
 
 const root = resolve(import.meta.dirname, '..');
 const keepData = Boolean(process.env.BENCH_DATA_DIR);
 const dataDir = keepData ? resolve(process.env.BENCH_DATA_DIR) : mkdtempSync(join(tmpdir(), 'outpost-bench-'));
 const children = new Set();
+const tempDirs = [];
+
+/** A temporary folder, removed when the bench exits. */
+function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
 
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
   if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 process.on('SIGINT', () => process.exit(130));
 process.on('SIGTERM', () => process.exit(143));
@@ -51,7 +66,11 @@ setTimeout(() => {
 }, RUN_TIMEOUT_MS).unref();
 
 function outpost(...args) {
-  const result = spawnSync(process.execPath, ['bin/outpost.mjs', ...args, '--data-dir', dataDir], { cwd: root, encoding: 'utf8', timeout: SEED_TIMEOUT_MS });
+  return outpostIn(dataDir, ...args);
+}
+
+function outpostIn(dir, ...args) {
+  const result = spawnSync(process.execPath, ['bin/outpost.mjs', ...args, '--data-dir', dir], { cwd: root, encoding: 'utf8', timeout: SEED_TIMEOUT_MS });
   if (result.status !== 0) throw new Error(`outpost ${args.join(' ')}: ${result.error?.message ?? ''}${result.stderr}`);
   return result.stdout.trim();
 }
@@ -79,9 +98,9 @@ function stop(child) {
   });
 }
 
-function startHub() {
+function startHub(dir = dataDir) {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_CPU_PROF)] : [];
-  const args = [...profile, 'bin/outpost.mjs', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--rate-limit', String(RATE_LIMIT)];
+  const args = [...profile, 'bin/outpost.mjs', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dir, '--rate-limit', String(RATE_LIMIT)];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   const url = new Promise((resolveUrl, reject) => {
@@ -115,8 +134,8 @@ const randomPage = () => randomInt(LIST_PAGES);
  * instead of on the hot path (the load generator shares this 2-core machine
  * with the server), and connections do not walk in step.
  */
-async function load({ base, nextPath, headers = {} }, duration) {
-  const setupClient = (client) => client.setRequests(Array.from({ length: PATHS_PER_CONNECTION }, () => ({ method: 'GET', path: nextPath() })));
+async function load({ base, nextPath, headers = {}, method = 'GET' }, duration) {
+  const setupClient = (client) => client.setRequests(Array.from({ length: PATHS_PER_CONNECTION }, () => ({ method, path: nextPath() })));
   const options = { url: base, connections: CONNECTIONS, pipelining: 1, headers, setupClient, duration };
   const result = await within((duration + 30) * 1000, `measuring ${base}`, autocannon(options));
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
@@ -236,5 +255,97 @@ for (const [resource, total] of [['tasks', tasks], ['notes', notes]]) {
 }
 
 await Promise.all([stop(hub.child), stop(bare.child)]);
+if (SYNC) await syncBench();
 if (process.env.BENCH_CPU_PROF) console.log(`hub CPU profile written to ${resolve(process.env.BENCH_CPU_PROF)}`);
 process.exit(0);
+
+// ---- Sync -------------------------------------------------------------------------------------
+
+/** Runs bench/syncClient.ts (a device in its own process) and returns what it printed. */
+function runClient(...args) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/syncClient.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  const done = new Promise((resolveRun, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => {
+      children.delete(child);
+      if (code === 0) resolveRun(JSON.parse(out.trim().split('\n').pop()));
+      else reject(new Error(`sync client exited ${code}: ${out}`));
+    });
+  });
+  return within(CLIENT_TIMEOUT_MS, `sync client ${args[0]}`, done);
+}
+
+/** Resident and peak resident memory (MB) of a process, from /proc (Linux); NaN elsewhere. */
+function memoryMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)[1]);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
+}
+
+/** A data folder with `records` records: a third each contacts, tasks and notes. */
+function seedFolder(records) {
+  const dir = tempDir('outpost-bench-sync-');
+  outpostIn(dir, 'users', 'add', '--email', 'bench@example.com', '--name', 'Bench', '--role', 'admin', '--password', 'bench-password');
+  const third = String(Math.round(records / 3));
+  outpostIn(dir, 'seed', '--contacts', third, '--tasks', third, '--notes', third);
+  return dir;
+}
+
+/** A fresh hub on `dir`, and a fresh device's initial sync from it, with both processes' memory. */
+async function initialSync(dir) {
+  const hub = await startHub(dir);
+  const token = JSON.parse(outpostIn(dir, 'tokens', 'create', '--email', 'bench@example.com', '--scope', 'read write profile sync')).access_token;
+  const idle = memoryMb(hub.child.pid).rss;
+  const uuid = randomUUID();
+  const client = await runClient('outpost', hub.base, token, uuid, join(tempDir('outpost-device-'), 'device.sqlite'));
+  return { hub, token, uuid, client, hubIdle: idle, hubPeak: memoryMb(hub.child.pid).peak };
+}
+
+async function syncBench() {
+  const mb = (n) => `${Math.round(n)} MB`;
+  const main = contacts + tasks + notes;
+  console.log(`\nsync: a fresh device's initial sync over HTTP on 127.0.0.1 into its own SQLite file (bench/syncClient.ts), each hub freshly started`);
+  const sizes = [Math.round(main / 30), Math.round(main / 3)];
+  const runs = [];
+  for (const size of sizes) {
+    const dir = seedFolder(size);
+    const run = await initialSync(dir);
+    await stop(run.hub.child);
+    runs.push(run);
+  }
+  const full = await initialSync(dataDir);
+  runs.push(full);
+  for (const run of runs) {
+    const { records, seconds, maxRssMb } = run.client;
+    console.log(`${INDENT}${String(records).padStart(7)} records in ${seconds.toFixed(1).padStart(5)} s (${fmt(records / seconds).trim()} records/s); hub ${mb(run.hubIdle)} idle, ${mb(run.hubPeak)} peak; device peak ${mb(maxRssMb)}`);
+  }
+  const peaks = runs.map((r) => r.hubPeak);
+  const [, middle, last] = peaks;
+  console.log(`${INDENT}hub peak memory ${peaks.map(mb).join(' / ')} for ${runs.map((r) => r.client.records).join(' / ')} records: ${((last / middle - 1) * 100).toFixed(0)} % from ${runs[1].client.records} to ${runs[2].client.records}`);
+  console.log(`${INDENT}(its SQLite page cache, capped at 64 MiB, fills up over the first ~100 000 records; past that, memory does not grow with the backlog)`);
+
+  const bare = await startBare();
+  const plain = await runClient('plain', bare.base, '-', '-', join(tempDir('outpost-plain-'), 'device.sqlite'));
+  await stop(bare.child);
+  const ours = full.client;
+  const ratio = ours.seconds / plain.seconds;
+  console.log(`initial sync of ${ours.records} records: outpost ${ours.seconds.toFixed(1)} s   plain paged download ${plain.seconds.toFixed(1)} s (${plain.records} records, device peak ${mb(plain.maxRssMb)})   time ratio ${ratio.toFixed(2)}`);
+  console.log(`${INDENT}target: ${ours.records} records in ≤ ${SYNC_TARGET_SECONDS} s end to end: ${ours.seconds <= SYNC_TARGET_SECONDS ? 'PASS' : 'MISS'}`);
+
+  // Start when nothing changed (the device is current) beside the cheapest authenticated request.
+  const deviceHeaders = { Authorization: `Bearer ${full.token}`, 'X-Service-Device-UUID': full.uuid };
+  const check = await fetch(`${full.hub.base}/v2/sync/start`, { method: 'POST', headers: deviceHeaders });
+  if (check.status !== 204) throw new Error(`start on a current device answered ${check.status}, not 204`);
+  const startCost = await compare(
+    { base: full.hub.base, nextPath: () => '/v2/sync/start', headers: deviceHeaders, method: 'POST' },
+    { base: full.hub.base, nextPath: () => '/v2/users/self', headers: { Authorization: `Bearer ${full.token}` } },
+  );
+  line(`POST /v2/sync/start, nothing changed (204), beside GET /v2/users/self on the same hub`, startCost, 0.5, 'users/self');
+  await stop(full.hub.child);
+}

@@ -50,6 +50,38 @@ describe('database', () => {
   });
 });
 
+describe('migration to sync (7)', () => {
+  it('gives every existing record its latest revision, and a change-log entry to records that had none', () => {
+    const file = tempFile();
+    const raw = new Database(file);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 6)) raw.exec(migration.sql);
+    raw.pragma('user_version = 6');
+    const now = '2026-01-01T00:00:00Z';
+    raw.prepare("INSERT INTO account (id, name, created_at, updated_at) VALUES (1, 'Old', ?, ?)").run(now, now);
+    raw.prepare("INSERT INTO users (id, name, email, role, created_at, updated_at) VALUES (1, 'A', 'a@example.com', 'admin', ?, ?)").run(now, now);
+    raw.prepare("INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (5, 1, 1, 'Kept', ?, ?)").run(now, now);
+    const log = raw.prepare("INSERT INTO change_log (resource_type, resource_id, event_type, changed_at) VALUES (?, ?, ?, ?)");
+    for (const event of ['created', 'updated']) log.run('task', 5, event, now);
+    log.run('user', 1, 'created', now);
+    log.run('task', 9, 'deleted', now);
+    raw.close();
+
+    const db = openDatabase(file);
+    const revision = (type: string, id: number) => db.prepare('SELECT revision FROM record_revisions WHERE resource_type = ? AND resource_id = ?').pluck().get(type, id);
+    expect(revision('task', 5)).toBe(2);
+    expect(revision('user', 1)).toBe(3);
+    expect(revision('task', 9)).toBe(4);
+    // The account and the default outcome lists (inserted by earlier migrations) get a 'created' entry.
+    expect(revision('account', 1)).toBeGreaterThan(4);
+    const outcomes = db.prepare('SELECT COUNT(*) FROM call_outcomes').pluck().get();
+    expect(db.prepare("SELECT COUNT(*) FROM record_revisions WHERE resource_type = 'call_outcome'").pluck().get()).toBe(outcomes);
+    // From now on the trigger keeps the latest revision.
+    db.prepare("INSERT INTO change_log (resource_type, resource_id, event_type, changed_at) VALUES ('task', 5, 'updated', ?)").run(now);
+    expect(revision('task', 5)).toBe(db.prepare('SELECT MAX(revision) FROM change_log').pluck().get());
+    db.close();
+  });
+});
+
 describe('change log', () => {
   it('gives every mutation a monotonically increasing revision in the same transaction', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outpost-eng-'));
