@@ -243,6 +243,34 @@ describe('sync: sessions and the main queue', () => {
     expect((await sync(agentSync, uuid)).items.map((i) => [i.data, i.meta.sync.event_type])).toEqual([[{ id: task.id }, 'deleted']]);
   });
 
+  it('serves every resource type the change log records, each as its GET answers it', async () => {
+    const uuid = randomUUID();
+    await sync(agentSync, uuid);
+    const contact = await post('/v2/contacts', { last_name: 'Everything', tags: ['all-types'] });
+    const call_ = await post('/v2/calls', { phone_number: '+1 555 0100', resource_type: 'contact', resource_id: contact.id });
+    const visit = await post('/v2/visits', { resource_type: 'contact', resource_id: contact.id, summary: 'On site' });
+    const outcome = await post('/v2/call_outcomes', { name: 'Sync tested' }, hub.adminToken);
+    const message = hub.engine.textMessages.create({ content: 'On my way', resource_type: 'contact', resource_id: contact.id }, { userId: hub.agentId, role: 'user', scopes: new Set() });
+    const upload = await fetch(`${hub.url}/v2/documents?resource_type=contact&resource_id=${contact.id}&name=quote.txt`, {
+      method: 'POST', headers: { Authorization: `Bearer ${hub.agentToken}`, 'Content-Type': 'text/plain' }, body: 'Quote',
+    });
+    const document = ((await upload.json()) as { data: { id: number } }).data;
+    const { items } = await sync(agentSync, uuid);
+    for (const [type, path, id] of [
+      ['call', '/v2/calls', call_.id], ['visit', '/v2/visits', visit.id], ['call_outcome', '/v2/call_outcomes', outcome.id],
+      ['text_message', '/v2/text_messages', message], ['contact', '/v2/contacts', contact.id],
+    ] as const) {
+      expect(of(items, type, id).map((i) => i.data), type).toEqual([(await call(hub, 'GET', `${path}/${id}`, { token: hub.agentToken })).body.data]);
+    }
+    const [served] = of(items, 'document', document.id);
+    expect(served.data.download_url).toMatch(new RegExp(`^${hub.url}/downloads/documents/${document.id}\\?expires=`));
+    expect((await fetch(String(served.data.download_url))).status).toBe(200);
+    // Every type that has ever been logged is one a device can read: nothing ends up in failed_objects.
+    const logged = hub.engine.db.prepare('SELECT DISTINCT resource_type FROM change_log').pluck().all() as string[];
+    const everything = (await sync(agentSync, randomUUID())).items;
+    expect([...new Set(everything.map((i) => i.meta.type))].sort()).toEqual(logged.sort());
+  });
+
   it('lists records it cannot serve in failed_objects instead of dropping them in silence', async () => {
     const uuid = randomUUID();
     await sync(agentSync, uuid);
