@@ -14,6 +14,11 @@ export interface TokenResponse {
  * use the password and refresh_token grants.
  */
 export const FIRST_PARTY_CLIENT_ID = 'outpost-app';
+/**
+ * The built-in client's redirect URI for the authorization-code grant with
+ * PKCE, as the desktop app runs it (RFC 8252): a loopback listener on any free port.
+ */
+export const FIRST_PARTY_REDIRECT_URI = 'http://127.0.0.1/oauth/callback';
 
 export const SCOPES = ['read', 'write', 'profile', 'sync'] as const;
 export type Scope = (typeof SCOPES)[number];

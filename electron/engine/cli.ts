@@ -13,6 +13,10 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const USAGE = `Usage: outpost <command> [--data-dir DIR]
   serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
   users add --email E --name N --role admin|agent --password P
+  users deactivate|activate --email E       (a deactivated user's tokens stop working)
+  clients add --name N --redirect-uri URI [--public]   register an OAuth application
+  clients list
+  clients remove --client-id ID
   tokens create --email E [--scope "read write profile sync"]
   tokens revoke --token T
   import text-messages|visits FILE.json [--email E]   (a JSON array; all or nothing)
@@ -65,7 +69,7 @@ async function serve(args: string[]): Promise<void> {
     dataDir: dataDirOf(values),
     host: typeof values.host === 'string' ? values.host : '127.0.0.1',
     port: integer(values.port, 'port', 4100),
-    rateLimitPerHour: integer(values['rate-limit'], 'rate-limit', 36_000),
+    rateLimitPerHour: integer(values['rate-limit'] ?? process.env.OUTPOST_RATE_LIMIT, 'rate-limit', 36_000),
     webRoot: resolve(REPO_ROOT, 'dist/renderer'),
     docsFile: resolve(REPO_ROOT, 'docs/api.md'),
   });
@@ -85,6 +89,39 @@ async function usersAdd(args: string[]): Promise<void> {
   await withEngine(values, async (engine) => {
     const id = await engine.users.create({ email, name, password, role: role === 'admin' ? 'admin' : 'user' });
     console.log(engine.users.json(id));
+  });
+}
+
+async function usersSetStatus(args: string[], status: 'active' | 'inactive'): Promise<void> {
+  const values = parse(args, { email: { type: 'string' } });
+  const email = required(values, 'email');
+  await withEngine(values, (engine) => {
+    const id = engine.users.idByEmail(email);
+    if (id === undefined) throw new Error(`no user with email ${email}`);
+    engine.users.setStatus(id, status);
+    console.log(engine.users.json(id));
+  });
+}
+
+async function clientsAdd(args: string[]): Promise<void> {
+  const values = parse(args, { name: { type: 'string' }, 'redirect-uri': { type: 'string' }, public: { type: 'boolean' } });
+  const [name, redirectUri] = [required(values, 'name'), required(values, 'redirect-uri')];
+  await withEngine(values, (engine) => {
+    console.log(JSON.stringify(engine.clients.register({ name, redirect_uri: redirectUri, public: values.public === true })));
+  });
+}
+
+async function clientsList(args: string[]): Promise<void> {
+  const values = parse(args, {});
+  await withEngine(values, (engine) => console.log(`[${engine.clients.listJson().join(',')}]`));
+}
+
+async function clientsRemove(args: string[]): Promise<void> {
+  const values = parse(args, { 'client-id': { type: 'string' } });
+  const clientId = required(values, 'client-id');
+  await withEngine(values, (engine) => {
+    engine.clients.remove(clientId);
+    console.log('Removed; its tokens no longer work.');
   });
 }
 
@@ -176,6 +213,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'users' && sub === 'add') await usersAdd(rest);
+    else if (command === 'users' && (sub === 'deactivate' || sub === 'activate')) await usersSetStatus(rest, sub === 'activate' ? 'active' : 'inactive');
+    else if (command === 'clients' && sub === 'add') await clientsAdd(rest);
+    else if (command === 'clients' && sub === 'list') await clientsList(rest);
+    else if (command === 'clients' && sub === 'remove') await clientsRemove(rest);
     else if (command === 'tokens' && sub === 'create') await tokensCreate(rest);
     else if (command === 'tokens' && sub === 'revoke') await tokensRevoke(rest);
     else if (command === 'seed') await seed(argv.slice(1));

@@ -13,6 +13,7 @@ import { JSON_TYPE } from './reply.js';
 import { salesRoutes } from './routes/sales.js';
 import { customFieldRoutes } from './routes/customFields.js';
 import { syncRoutes } from './routes/sync.js';
+import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import type { ApiError } from '../../../shared/errors.js';
@@ -74,6 +75,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     salesRoutes(api, engine);
     customFieldRoutes(api, engine);
     syncRoutes(api, engine);
+    oauthClientRoutes(api, engine);
     await documentRoutes(api, engine);
   });
 

@@ -120,6 +120,19 @@ export class Users {
     })();
   }
 
+  /** Activates or deactivates a user; a deactivated user's tokens and sign-ins stop working at once. */
+  setStatus(id: number, status: 'active' | 'inactive'): void {
+    this.ctx.db.transaction(() => {
+      this.ctx.db.prepare('UPDATE users SET status = ?, updated_at = ? WHERE id = ?').run(status, isoSeconds(this.ctx.clock.now()), id);
+      this.ctx.changes.record('user', id, 'updated', null);
+    })();
+  }
+
+  /** The id of the (undeleted) user with this email, active or not. */
+  idByEmail(email: string): number | undefined {
+    return this.ctx.db.prepare('SELECT id FROM users WHERE email = ? AND deleted_at IS NULL').pluck().get(email) as number | undefined;
+  }
+
   count(): number {
     return this.ctx.db.prepare('SELECT COUNT(*) FROM users').pluck().get() as number;
   }

@@ -5,6 +5,7 @@ import { sql as calls } from './0004_calls.js';
 import { sql as textMessagesVisits } from './0005_text_messages_visits.js';
 import { sql as documents } from './0006_documents.js';
 import { sql as sync } from './0007_sync.js';
+import { sql as oauth } from './0008_oauth.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 5, name: 'text messages and visits', sql: textMessagesVisits },
   { version: 6, name: 'documents', sql: documents },
   { version: 7, name: 'sync', sql: sync },
+  { version: 8, name: 'oauth', sql: oauth },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
