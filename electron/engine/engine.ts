@@ -12,6 +12,8 @@ import { CustomFields } from './resources/customFields.js';
 import { Tagging } from './resources/tags.js';
 import { Tokens } from './auth/tokens.js';
 import { OAuthClients } from './auth/clients.js';
+import { CsrfTokens } from './auth/csrf.js';
+import { SignIn } from './auth/signIn.js';
 import { Dependents } from './resources/dependents.js';
 import { Tasks } from './resources/tasks.js';
 import { Notes } from './resources/notes.js';
@@ -53,6 +55,8 @@ export interface Engine {
   customFields: CustomFields;
   tokens: Tokens;
   clients: OAuthClients;
+  csrf: CsrfTokens;
+  signIn: SignIn;
   tasks: Tasks;
   notes: Notes;
   calls: Calls;
@@ -91,6 +95,8 @@ export function openEngine(options: EngineOptions): Engine {
     contacts: new Contacts(ctx, users, customFields, new Tagging(ctx)),
     tokens: new Tokens(ctx),
     clients: new OAuthClients(ctx),
+    csrf: new CsrfTokens(ctx),
+    signIn: new SignIn(ctx, users),
     tasks: new Tasks(ctx, users),
     notes: new Notes(ctx),
     calls: new Calls(ctx, users, callOutcomes),

@@ -91,7 +91,7 @@ describe('authentication', () => {
   });
 
   it('refuses an expired OAuth access token with 401', async () => {
-    const tokens = hub.engine.tokens.issue(hub.agentId, 'outpost-app', ['read']);
+    const tokens = hub.engine.tokens.issue(hub.agentId, 'outpost-app', ['read'], { withRefreshToken: true });
     expect((await call(hub, 'GET', '/v2/contacts', { token: tokens.access_token })).status).toBe(200);
     hub.clock.advance(3600 * 1000);
     expect((await call(hub, 'GET', '/v2/contacts', { token: tokens.access_token })).status).toBe(401);
@@ -204,6 +204,7 @@ describe('rate limit', () => {
       for (let i = 0; i < 4; i++) answers.push(await call(limited, 'GET', '/v2/users/self', { token: limited.agentToken }));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
       expect(codes(answers[3])).toEqual(['rate_limit_exceeded']);
+      expect(Number(answers[3].headers.get('retry-after'))).toBeGreaterThan(0);
       expect(answers[3].body.meta.logref).toBe(answers[3].headers.get('x-request-id'));
       // Another token has its own allowance.
       expect((await call(limited, 'GET', '/v2/users/self', { token: limited.adminToken })).status).toBe(200);

@@ -58,18 +58,49 @@ describe('password grant', () => {
 });
 
 describe('refresh and revoke', () => {
-  it('rotates the refresh token and revokes access on logout', async () => {
+  it('keeps the previous refresh token valid until the new access token is first used, then ends it', async () => {
     const first = (await token({ grant_type: 'password', username: AGENT.email, password: AGENT.password })).body;
     const refreshed = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(refreshed.status).toBe(200);
+    expect(refreshed.body).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'read write profile' });
     expect(refreshed.body.refresh_token).not.toBe(first.refresh_token);
+    // The answer may have been lost: until the new access token is used, the old refresh token still works.
+    const retried = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(retried.status).toBe(200);
+    expect((await call(hub, 'GET', '/v2/users/self', { token: retried.body.access_token })).status).toBe(200);
     expect((await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).body.error).toBe('invalid_grant');
+    // The refresh token of the first answer was never superseded by a used token: it still works.
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })).status).toBe(200);
+  });
 
-    const revoke = await fetch(`${hub.url}/oauth2/revoke`, {
-      method: 'POST', headers: { Authorization: APP_BASIC, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: refreshed.body.refresh_token }),
+  it('narrows the scope on refresh but never widens it', async () => {
+    const first = (await token({ grant_type: 'password', username: AGENT.email, password: AGENT.password, scope: 'read profile' })).body;
+    const wider = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'read write' });
+    expect([wider.status, wider.body.error]).toEqual([400, 'invalid_scope']);
+    const narrower = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'read' });
+    expect(narrower.body.scope).toBe('read');
+  });
+
+  it('refuses a refresh token of another client, and revokes access on logout', async () => {
+    const first = (await token({ grant_type: 'password', username: AGENT.email, password: AGENT.password })).body;
+    const other = hub.engine.clients.register({ name: 'Other', redirect_uri: 'https://other.example/cb' });
+    const otherBasic = `Basic ${Buffer.from(`${other.client_id}:${other.client_secret}`).toString('base64')}`;
+    expect((await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token }, otherBasic)).body.error).toBe('invalid_grant');
+    expect((await token({ grant_type: 'refresh_token' })).body.error).toBe('invalid_request');
+
+    const revoke = (form: Record<string, string>) => fetch(`${hub.url}/oauth2/revoke`, {
+      method: 'POST', headers: { Authorization: APP_BASIC, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form),
     });
-    expect(revoke.status).toBe(200);
-    expect((await call(hub, 'GET', '/v2/users/self', { token: refreshed.body.access_token })).status).toBe(401);
+    expect((await revoke({ token: first.refresh_token, token_type_hint: 'refresh_token' })).status).toBe(200);
+    expect((await call(hub, 'GET', '/v2/users/self', { token: first.access_token })).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).body.error).toBe('invalid_grant');
+    // An access token alone: the refresh token beside it keeps working.
+    const second = (await token({ grant_type: 'password', username: AGENT.email, password: AGENT.password })).body;
+    expect((await revoke({ token: second.access_token, token_type_hint: 'access_token' })).status).toBe(200);
+    expect((await call(hub, 'GET', '/v2/users/self', { token: second.access_token })).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: second.refresh_token })).status).toBe(200);
+    expect((await revoke({ token: 'f'.repeat(64) })).status).toBe(200);
+    const missing = await revoke({});
+    expect([missing.status, ((await missing.json()) as any).error]).toEqual([400, 'invalid_request']);
   });
 });

@@ -26,6 +26,17 @@ interface TokenRow {
   role: UserRole;
   scope: string;
   expires_at: string | null;
+  first_used_at: string | null;
+  supersedes_refresh_id: number | null;
+}
+
+/** How an OAuth access token came to be: from a refresh token, or a code, and whether a refresh token goes with it. */
+export interface IssueOptions {
+  /** Issue a refresh token beside it (not for the implicit grant). */
+  withRefreshToken: boolean;
+  /** The refresh token it was issued by refreshing: that one ends when this token is first used. */
+  supersedes?: number;
+  authorizationCodeId?: number;
 }
 
 export class Tokens {
@@ -33,7 +44,7 @@ export class Tokens {
 
   constructor(private readonly ctx: EngineContext) {
     this.lookup = ctx.db.prepare(`
-      SELECT t.id, t.user_id, u.role, t.scope, t.expires_at
+      SELECT t.id, t.user_id, u.role, t.scope, t.expires_at, t.first_used_at, t.supersedes_refresh_id
       FROM access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ? AND t.revoked_at IS NULL AND u.status = 'active' AND u.deleted_at IS NULL`);
   }
@@ -43,8 +54,20 @@ export class Tokens {
     if (token.length !== 64) return null;
     const row = this.lookup.get(tokenHash(token)) as TokenRow | undefined;
     if (!row) return null;
-    if (row.expires_at !== null && row.expires_at <= isoSeconds(this.ctx.clock.now())) return null;
+    const now = isoSeconds(this.ctx.clock.now());
+    if (row.expires_at !== null && row.expires_at <= now) return null;
+    if (row.first_used_at === null) this.markFirstUse(row, now);
     return { tokenId: row.id, userId: row.user_id, role: row.role, scopes: new Set(row.scope.split(' ') as Scope[]) };
+  }
+
+  /** The first use of a refreshed access token ends the refresh token it was issued from (spec: Grants, 4). */
+  private markFirstUse(row: TokenRow, now: string): void {
+    this.ctx.db.transaction(() => {
+      this.ctx.db.prepare('UPDATE access_tokens SET first_used_at = ? WHERE id = ?').run(now, row.id);
+      if (row.supersedes_refresh_id !== null) {
+        this.ctx.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, row.supersedes_refresh_id);
+      }
+    })();
   }
 
   /** A personal access token for scripts: no client, no expiry, valid until revoked. */
@@ -56,51 +79,58 @@ export class Tokens {
     return token;
   }
 
-  /** An OAuth access token (one hour) with a refresh token beside it. */
-  issue(userId: number, clientId: string, scope: Scope[], refreshTokenId?: number): TokenResponse {
-    const now = this.ctx.clock.now();
-    const scopeText = scope.join(' ');
+  /** An OAuth access token (one hour), with a refresh token beside it unless the grant is implicit. */
+  issue(userId: number, clientId: string, scope: Scope[], options: IssueOptions): TokenResponse {
     return this.ctx.db.transaction(() => {
+      const now = this.ctx.clock.now();
+      const scopeText = scope.join(' ');
       let refreshToken: string | undefined;
-      let refreshId = refreshTokenId;
-      if (refreshId === undefined) {
+      let refreshId: number | null = null;
+      if (options.withRefreshToken) {
         refreshToken = newToken();
-        refreshId = Number(
-          this.ctx.db
-            .prepare('INSERT INTO refresh_tokens (token_hash, user_id, client_id, scope, created_at) VALUES (?, ?, ?, ?, ?)')
-            .run(tokenHash(refreshToken), userId, clientId, scopeText, isoSeconds(now)).lastInsertRowid,
-        );
+        refreshId = Number(this.ctx.db
+          .prepare('INSERT INTO refresh_tokens (token_hash, user_id, client_id, scope, created_at, authorization_code_id) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(tokenHash(refreshToken), userId, clientId, scopeText, isoSeconds(now), options.authorizationCodeId ?? null).lastInsertRowid);
       }
       const accessToken = newToken();
       const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000);
       this.ctx.db
-        .prepare(`INSERT INTO access_tokens (token_hash, user_id, client_id, refresh_token_id, kind, scope, created_at, expires_at)
-                  VALUES (?, ?, ?, ?, 'oauth', ?, ?, ?)`)
-        .run(tokenHash(accessToken), userId, clientId, refreshId, scopeText, isoSeconds(now), isoSeconds(expiresAt));
-      const response: TokenResponse = {
-        access_token: accessToken,
-        token_type: 'bearer',
-        expires_in: ACCESS_TOKEN_LIFETIME_SECONDS,
-        scope: scopeText,
-      };
+        .prepare(`INSERT INTO access_tokens (token_hash, user_id, client_id, refresh_token_id, kind, scope, created_at, expires_at, supersedes_refresh_id, authorization_code_id)
+                  VALUES (?, ?, ?, ?, 'oauth', ?, ?, ?, ?, ?)`)
+        .run(tokenHash(accessToken), userId, clientId, refreshId, scopeText, isoSeconds(now), isoSeconds(expiresAt), options.supersedes ?? null, options.authorizationCodeId ?? null);
+      const response: TokenResponse = { access_token: accessToken, token_type: 'bearer', expires_in: ACCESS_TOKEN_LIFETIME_SECONDS, scope: scopeText };
       if (refreshToken) response.refresh_token = refreshToken;
       return response;
     })();
   }
 
   /**
-   * Exchanges a refresh token for a new access token and a new refresh token.
-   * The old refresh token is revoked (rotation), so a stolen copy is useless
-   * once the legitimate client has refreshed.
+   * Exchanges a refresh token for a new access token and a new refresh token,
+   * with the same scope or a narrower one. As the spec says, the previous
+   * refresh token stays valid until the new access token is used for the
+   * first time (so a client that lost the answer can retry); then it stops
+   * working. `invalid` when the token is unknown, revoked, another client's
+   * or its user is no longer active; `wider` when the scope asked for is.
    */
-  refresh(refreshToken: string, clientId: string): TokenResponse | null {
+  refresh(refreshToken: string, clientId: string, narrowTo?: Scope[]): TokenResponse | 'invalid' | 'wider' {
     const row = this.ctx.db
-      .prepare('SELECT id, user_id, scope FROM refresh_tokens WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL')
-      .get(tokenHash(refreshToken), clientId) as { id: number; user_id: number; scope: string } | undefined;
-    if (!row) return null;
-    return this.ctx.db.transaction(() => {
-      this.ctx.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE id = ?').run(isoSeconds(this.ctx.clock.now()), row.id);
-      return this.issue(row.user_id, clientId, row.scope.split(' ') as Scope[]);
+      .prepare(`SELECT r.id, r.user_id, r.scope, r.authorization_code_id FROM refresh_tokens r JOIN users u ON u.id = r.user_id
+        WHERE r.token_hash = ? AND r.client_id = ? AND r.revoked_at IS NULL AND u.status = 'active' AND u.deleted_at IS NULL`)
+      .get(tokenHash(refreshToken), clientId) as { id: number; user_id: number; scope: string; authorization_code_id: number | null } | undefined;
+    if (!row) return 'invalid';
+    const granted = row.scope.split(' ') as Scope[];
+    if (narrowTo && !narrowTo.every((s) => granted.includes(s))) return 'wider';
+    const codeId = row.authorization_code_id ?? undefined;
+    return this.issue(row.user_id, clientId, narrowTo ?? granted, { withRefreshToken: true, supersedes: row.id, authorizationCodeId: codeId });
+  }
+
+  /** Revokes every token issued from an authorization code (it was replayed: RFC 6749 §4.1.2). */
+  revokeIssuedFromCode(codeId: number): void {
+    const now = isoSeconds(this.ctx.clock.now());
+    this.ctx.db.transaction(() => {
+      this.ctx.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE authorization_code_id = ? AND revoked_at IS NULL').run(now, codeId);
+      this.ctx.db.prepare(`UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND (authorization_code_id = ?
+        OR refresh_token_id IN (SELECT id FROM refresh_tokens WHERE authorization_code_id = ?))`).run(now, codeId, codeId);
     })();
   }
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import formBody from '@fastify/formbody';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Engine } from '../engine.js';
@@ -15,6 +16,7 @@ import { customFieldRoutes } from './routes/customFields.js';
 import { syncRoutes } from './routes/sync.js';
 import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { authorizeRoutes } from './routes/authorize.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import type { ApiError } from '../../../shared/errors.js';
 
@@ -57,6 +59,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   registerBodyParsers(app);
   registerErrorHandling(app, engine);
   await app.register(formBody, { bodyLimit: BODY_LIMIT });
+  await app.register(cookie);
 
   await app.register(async (api) => {
     const limit = options.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR;
@@ -80,6 +83,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   });
 
   oauthRoutes(app, engine);
+  authorizeRoutes(app, engine);
   downloadRoutes(app, engine);
   serveDocs(app, options.docsFile);
   if (options.webRoot) await serveWebUi(app, options.webRoot);

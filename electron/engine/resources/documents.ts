@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Actor, EngineContext } from '../context.js';
@@ -8,6 +8,7 @@ import { enumParam, idListParam, single, type RawQuery } from './params.js';
 import { jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
+import { hubSecret } from '../auth/secrets.js';
 import { DOCUMENT_RESOURCE_TYPES } from '../../../shared/resources/document.js';
 import type { SyncSource } from '../sync/sources.js';
 
@@ -63,7 +64,7 @@ export class Documents {
   constructor(private readonly ctx: EngineContext, dataDir: string) {
     this.store = new RecordStore(ctx, 'documents', 'document', ['resource_type', 'resource_id', 'name', 'content_type', 'size', 'sha256']);
     this.folder = join(dataDir, 'documents');
-    this.key = signingKey(ctx);
+    this.key = hubSecret(ctx, 'download_links');
     removeLinkedOnDelete(ctx, 'documents', (id, actorId) => this.remove(id, actorId));
   }
 
@@ -139,10 +140,4 @@ export class Documents {
     const signature = this.sign(document.id, expires).toString('hex');
     return JSON.stringify({ ...document, download_url: `${origin}/downloads/documents/${document.id}?expires=${expires}&signature=${signature}` });
   }
-}
-
-/** The hub's link-signing key: 256 random bits, created once and kept in the database. */
-function signingKey(ctx: EngineContext): Buffer {
-  ctx.db.prepare("INSERT OR IGNORE INTO secrets (name, value) VALUES ('download_links', ?)").run(randomBytes(32).toString('hex'));
-  return Buffer.from(ctx.db.prepare("SELECT value FROM secrets WHERE name = 'download_links'").pluck().get() as string, 'hex');
 }

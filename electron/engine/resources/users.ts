@@ -120,10 +120,19 @@ export class Users {
     })();
   }
 
-  /** Activates or deactivates a user; a deactivated user's tokens and sign-ins stop working at once. */
+  /**
+   * Activates or deactivates a user. Deactivating revokes every token the
+   * user has (so reactivating does not bring old ones back) and refuses their
+   * sign-ins from then on.
+   */
   setStatus(id: number, status: 'active' | 'inactive'): void {
+    const now = isoSeconds(this.ctx.clock.now());
     this.ctx.db.transaction(() => {
-      this.ctx.db.prepare('UPDATE users SET status = ?, updated_at = ? WHERE id = ?').run(status, isoSeconds(this.ctx.clock.now()), id);
+      this.ctx.db.prepare('UPDATE users SET status = ?, updated_at = ? WHERE id = ?').run(status, now, id);
+      if (status === 'inactive') {
+        this.ctx.db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL').run(now, id);
+        this.ctx.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL').run(now, id);
+      }
       this.ctx.changes.record('user', id, 'updated', null);
     })();
   }

@@ -6,9 +6,10 @@
  * - `authorization_codes`: single-use, 10 minutes, bound to client,
  *   redirect URI, user, scope and the PKCE challenge. Kept after use, so a
  *   replayed code can revoke what was issued from it (RFC 6749 §4.1.2).
- * - `refresh_tokens.superseded_by`: the access token issued by refreshing
- *   it; the refresh token stays valid until that token is first used.
- * - `refresh_tokens.authorization_code_id`: the code it was issued from.
+ * - `access_tokens.supersedes_refresh_id`: the refresh token this access
+ *   token was issued by refreshing; that refresh token stays valid until an
+ *   access token issued from it is first used (spec: Grants, 4).
+ * - `authorization_code_id` on both token tables: the code they came from.
  * - `sign_in_failures`: failed password checks, for brute-force protection.
  */
 export const sql = /* sql */ `
@@ -28,9 +29,9 @@ CREATE TABLE authorization_codes (
   used_at                TEXT
 );
 
-ALTER TABLE refresh_tokens ADD COLUMN superseded_by INTEGER REFERENCES access_tokens(id) ON DELETE SET NULL;
+ALTER TABLE access_tokens ADD COLUMN supersedes_refresh_id INTEGER REFERENCES refresh_tokens(id) ON DELETE SET NULL;
+ALTER TABLE access_tokens ADD COLUMN authorization_code_id INTEGER REFERENCES authorization_codes(id) ON DELETE SET NULL;
 ALTER TABLE refresh_tokens ADD COLUMN authorization_code_id INTEGER REFERENCES authorization_codes(id) ON DELETE SET NULL;
-CREATE INDEX refresh_tokens_superseded ON refresh_tokens(superseded_by);
 CREATE INDEX access_tokens_refresh ON access_tokens(refresh_token_id);
 
 CREATE TABLE sign_in_failures (

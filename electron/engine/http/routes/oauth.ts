@@ -1,23 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
-import { verifyPassword } from '../../auth/passwords.js';
 import { parseScope } from '../../auth/scopes.js';
 import type { OAuthClient } from '../../auth/clients.js';
-import { DEFAULT_SCOPE } from '../../../../shared/oauth.js';
+import { redeemCode } from '../../auth/authorizationCodes.js';
+import { DEFAULT_SCOPE, type Scope } from '../../../../shared/oauth.js';
 
 /** An OAuth error answer as RFC 6749 §5.2 shapes it (the spec leaves these unshown). */
-class OAuthError extends Error {
-  constructor(readonly status: number, readonly error: string, description: string) {
+export class OAuthError extends Error {
+  constructor(readonly status: number, readonly error: string, description: string, readonly headers: Record<string, string> = {}) {
     super(description);
   }
 }
 
-type Form = Record<string, string | undefined>;
+export type Form = Record<string, string | undefined>;
 
 /**
- * The authorization server's token and revocation endpoints. This issue
- * needs the password and refresh_token grants (sign-in for the web UI and
- * the desktop app); the other grants arrive with the OAuth issue.
+ * The authorization server's token, revocation and CSRF endpoints (the
+ * authorization endpoint is in authorize.ts). Bodies are form-encoded
+ * (JSON is accepted too); answers are JSON, never cached.
  */
 export function oauthRoutes(app: FastifyInstance, engine: Engine): void {
   app.post('/oauth2/token', async (request, reply) =>
@@ -25,24 +25,22 @@ export function oauthRoutes(app: FastifyInstance, engine: Engine): void {
       const form = formOf(request);
       const client = authenticateClient(engine, request, form);
       switch (form.grant_type) {
+        case 'authorization_code':
+          return authorizationCodeGrant(engine, client, form);
         case 'password':
           return passwordGrant(engine, client, form);
-        case 'refresh_token': {
-          if (!form.refresh_token) throw new OAuthError(400, 'invalid_request', 'refresh_token is required.');
-          const tokens = engine.tokens.refresh(form.refresh_token, client.client_id);
-          if (!tokens) throw new OAuthError(400, 'invalid_grant', 'The refresh token is invalid, revoked, or was issued to another client.');
-          return tokens;
-        }
+        case 'refresh_token':
+          return refreshGrant(engine, client, form);
         case undefined:
         case '':
           throw new OAuthError(400, 'invalid_request', 'grant_type is required.');
         default:
-          throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${form.grant_type} is not supported.`);
+          throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${form.grant_type} is not supported: use authorization_code, password or refresh_token.`);
       }
     }),
   );
 
-  // RFC 7009: answers 200 whether or not the token was known.
+  // RFC 7009: answers 200 whether or not the token was known. token_type_hint is accepted; both kinds are looked up anyway.
   app.post('/oauth2/revoke', async (request, reply) =>
     answer(reply, async () => {
       const form = formOf(request);
@@ -52,6 +50,9 @@ export function oauthRoutes(app: FastifyInstance, engine: Engine): void {
       return {};
     }),
   );
+
+  // The spec's CSRF token endpoint (no authentication); its path is not shown there: Outpost's is this one.
+  app.get('/oauth2/csrf_token', async (_request, reply) => answer(reply, async () => engine.csrf.issue()));
 }
 
 async function answer(reply: FastifyReply, run: () => Promise<object>): Promise<FastifyReply> {
@@ -61,16 +62,17 @@ async function answer(reply: FastifyReply, run: () => Promise<object>): Promise<
   } catch (err) {
     if (!(err instanceof OAuthError)) throw err;
     if (err.status === 401) reply.header('WWW-Authenticate', 'Basic realm="outpost"');
+    reply.headers(err.headers);
     return reply.code(err.status).send({ error: err.error, error_description: err.message });
   }
 }
 
-function formOf(request: FastifyRequest): Form {
-  const body = request.body;
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new OAuthError(400, 'invalid_request', 'The request body must be form-encoded.');
+/** The request's form (or JSON object) as single string values; a repeated field is an invalid_request (RFC 6749 §3.1). */
+export function formOf(request: FastifyRequest, source: unknown = request.body): Form {
+  if (source === undefined || source === null) return {};
+  if (typeof source !== 'object' || Array.isArray(source)) throw new OAuthError(400, 'invalid_request', 'The request body must be form-encoded.');
   const form: Form = {};
-  for (const [key, value] of Object.entries(body)) {
+  for (const [key, value] of Object.entries(source)) {
     if (Array.isArray(value)) throw new OAuthError(400, 'invalid_request', `${key} is given more than once.`);
     form[key] = value === undefined || value === null ? undefined : String(value);
   }
@@ -87,7 +89,7 @@ function authenticateClient(engine: Engine, request: FastifyRequest, form: Form)
     const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new OAuthError(401, 'invalid_client', 'The Authorization header must be Basic base64(client_id:client_secret).');
-    const [basicId, basicSecret] = [decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))];
+    const [basicId, basicSecret] = [safeDecode(decoded.slice(0, colon)), safeDecode(decoded.slice(colon + 1))];
     if ((id !== undefined && id !== basicId) || (secret !== undefined && secret !== basicSecret)) {
       throw new OAuthError(401, 'invalid_client', 'The client credentials in the header and in the body do not match.');
     }
@@ -99,12 +101,54 @@ function authenticateClient(engine: Engine, request: FastifyRequest, form: Form)
   return client;
 }
 
-async function passwordGrant(engine: Engine, client: OAuthClient, form: Form) {
-  if (!form.username || !form.password) throw new OAuthError(400, 'invalid_request', 'username and password are required.');
-  const scope = parseScope(form.scope ?? DEFAULT_SCOPE);
+/** RFC 6749 §2.3.1 form-encodes the credentials inside Basic; a stray % is taken literally. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+function requestedScope(form: Form, fallback: string = DEFAULT_SCOPE): Scope[] {
+  const scope = parseScope(form.scope ?? fallback);
   if (!scope) throw new OAuthError(400, 'invalid_scope', 'scope must be a space-delimited list of read, write, profile, sync.');
-  const user = engine.users.findByEmail(form.username);
-  const valid = await verifyPassword(form.password, user?.password_hash ?? null);
-  if (!user || !valid || user.status !== 'active') throw new OAuthError(400, 'invalid_grant', 'The email or password is incorrect.');
-  return engine.tokens.issue(user.id, client.client_id, scope);
+  return scope;
+}
+
+function authorizationCodeGrant(engine: Engine, client: OAuthClient, form: Form) {
+  if (!form.code) throw new OAuthError(400, 'invalid_request', 'code is required.');
+  const redeemed = redeemCode(engine.ctx, form.code, client.client_id, form.redirect_uri, form.code_verifier);
+  if (!redeemed.ok) {
+    if (redeemed.replayed !== undefined) engine.tokens.revokeIssuedFromCode(redeemed.replayed);
+    throw new OAuthError(400, 'invalid_grant', redeemed.reason);
+  }
+  return engine.tokens.issue(redeemed.userId, client.client_id, redeemed.scope, { withRefreshToken: true, authorizationCodeId: redeemed.id });
+}
+
+/**
+ * The resource owner's password, for the built-in app and confidential
+ * clients. A public third-party client must not handle users' passwords.
+ */
+async function passwordGrant(engine: Engine, client: OAuthClient, form: Form) {
+  if (client.public && !client.first_party) {
+    throw new OAuthError(400, 'unauthorized_client', 'A public client may not use the password grant: use the authorization code grant with PKCE.');
+  }
+  if (!form.username || !form.password) throw new OAuthError(400, 'invalid_request', 'username and password are required.');
+  const scope = requestedScope(form);
+  const signIn = await engine.signIn.check(form.username, form.password);
+  if (!signIn.ok) {
+    const headers: Record<string, string> = signIn.retryAfter ? { 'Retry-After': String(signIn.retryAfter) } : {};
+    throw new OAuthError(400, 'invalid_grant', signIn.message, headers);
+  }
+  return engine.tokens.issue(signIn.userId, client.client_id, scope, { withRefreshToken: true });
+}
+
+function refreshGrant(engine: Engine, client: OAuthClient, form: Form) {
+  if (!form.refresh_token) throw new OAuthError(400, 'invalid_request', 'refresh_token is required.');
+  const narrowTo = form.scope === undefined ? undefined : requestedScope(form);
+  const tokens = engine.tokens.refresh(form.refresh_token, client.client_id, narrowTo);
+  if (tokens === 'wider') throw new OAuthError(400, 'invalid_scope', 'A refresh may keep or narrow the scope the user granted, never widen it.');
+  if (tokens === 'invalid') throw new OAuthError(400, 'invalid_grant', 'The refresh token is invalid, revoked, or was issued to another client.');
+  return tokens;
 }

@@ -1,0 +1,47 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { EngineContext } from '../context.js';
+import { isoSeconds } from '../clock.js';
+import { hubSecret } from './secrets.js';
+
+/** How long a CSRF token is accepted: enough to read a consent page and decide. */
+export const CSRF_TOKEN_SECONDS = 60 * 60;
+
+export interface CsrfToken {
+  csrf_token: string;
+  generated_at: string;
+}
+
+/**
+ * CSRF tokens (spec: Using tokens): signed, so the hub keeps no state for
+ * them — `<unix seconds>.<random>.<HMAC-SHA256>` in base64url. The consent
+ * page puts one in its form and in a SameSite cookie and accepts the form
+ * only when both agree and the signature and age check out.
+ */
+export class CsrfTokens {
+  private readonly key: Buffer;
+
+  constructor(private readonly ctx: EngineContext) {
+    this.key = hubSecret(ctx, 'csrf');
+  }
+
+  issue(): CsrfToken {
+    const now = this.ctx.clock.now();
+    const body = `${Math.floor(now.getTime() / 1000)}.${randomBytes(16).toString('base64url')}`;
+    return { csrf_token: `${body}.${this.sign(body)}`, generated_at: isoSeconds(now) };
+  }
+
+  /** True for a token this hub issued within the last hour. */
+  verify(token: string | undefined): boolean {
+    const match = token ? /^(\d{1,12})\.([\w-]{22})\.([\w-]{43})$/.exec(token) : null;
+    if (!match) return false;
+    const expected = Buffer.from(this.sign(`${match[1]}.${match[2]}`));
+    const given = Buffer.from(match[3]);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    const age = this.ctx.clock.now().getTime() / 1000 - Number(match[1]);
+    return age >= -60 && age <= CSRF_TOKEN_SECONDS;
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.key).update(`csrf:${body}`).digest('base64url');
+  }
+}
