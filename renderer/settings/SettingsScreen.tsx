@@ -1,6 +1,7 @@
 import { useSession } from '../session/sessionStore.js';
+import { OAuthClientsCard } from './OAuthClientsCard.js';
 
-/** The account and the signed-in user (more settings arrive with later features). */
+/** The account, the signed-in user and, for admins, the registered OAuth applications. */
 export function SettingsScreen() {
   const { user, account } = useSession();
   return (
@@ -19,6 +20,7 @@ export function SettingsScreen() {
           <dt>Role</dt><dd>{user?.role === 'admin' ? 'Administrator' : 'Agent'}</dd>
         </dl>
       </div>
+      {user?.role === 'admin' && <OAuthClientsCard />}
     </section>
   );
 }

@@ -51,6 +51,34 @@ describe('outpost command line', () => {
     expect(again.stderr).toMatch(/already exists/);
   });
 
+  it('registers, lists and removes OAuth clients, storing only the secret hash', () => {
+    const dir = tempDir();
+    const added = outpost(['clients', 'add', '--name', 'Mail merge', '--redirect-uri', 'https://mail.example/cb', '--data-dir', dir]);
+    expect(added.code).toBe(0);
+    const client = JSON.parse(added.stdout);
+    expect(Object.keys(client).sort()).toEqual(['client_id', 'client_secret', 'redirect_uri']);
+    expect(client.client_secret).toMatch(/^[0-9a-f]{64}$/);
+    const native = JSON.parse(outpost(['clients', 'add', '--name', 'CLI', '--redirect-uri', 'http://127.0.0.1/cb', '--public', '--data-dir', dir]).stdout);
+    expect(native.client_secret).toBeNull();
+    const listed = JSON.parse(outpost(['clients', 'list', '--data-dir', dir]).stdout);
+    expect(listed.map((c: { name: string }) => c.name)).toEqual(['Mail merge', 'CLI']);
+    expect(JSON.stringify(listed)).not.toContain(client.client_secret);
+    expect(outpost(['clients', 'remove', '--client-id', client.client_id, '--data-dir', dir]).code).toBe(0);
+    const again = outpost(['clients', 'remove', '--client-id', client.client_id, '--data-dir', dir]);
+    expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/not found/)]);
+    const bad = outpost(['clients', 'add', '--name', 'Bad', '--redirect-uri', 'http://mail.example/cb', '--data-dir', dir]);
+    expect([bad.code, bad.stderr.split('\n').length]).toEqual([1, 1]);
+    expect(bad.stderr).toMatch(/https/);
+  });
+
+  it('deactivates and reactivates users', () => {
+    const dir = tempDir();
+    outpost(['users', 'add', '--email', 'rep@example.com', '--name', 'Rep', '--role', 'agent', '--password', 'rep-password', '--data-dir', dir]);
+    expect(JSON.parse(outpost(['users', 'deactivate', '--email', 'rep@example.com', '--data-dir', dir]).stdout).status).toBe('inactive');
+    expect(JSON.parse(outpost(['users', 'activate', '--email', 'rep@example.com', '--data-dir', dir]).stdout).status).toBe('active');
+    expect(outpost(['users', 'deactivate', '--email', 'nobody@example.com', '--data-dir', dir]).code).toBe(1);
+  });
+
   it('answers bad arguments with one line and a non-zero exit', () => {
     const dir = tempDir();
     const cases = [
