@@ -10,8 +10,9 @@ export interface TokenResponse {
 /**
  * The built-in first-party client used by the web UI and the desktop app.
  * It is a public client in OAuth terms (RFC 6749 §2.1): it cannot keep a
- * secret, so it authenticates with its id and an empty secret and may only
- * use the password and refresh_token grants.
+ * secret, so it authenticates with its id and an empty secret. It may use
+ * the password and refresh_token grants, and the authorization code grant
+ * with PKCE through a loopback redirect (RFC 8252), never the implicit grant.
  */
 export const FIRST_PARTY_CLIENT_ID = 'outpost-app';
 /**

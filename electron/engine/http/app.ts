@@ -169,7 +169,8 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
   await app.register(fastifyStatic, { root: webRoot, wildcard: true, index: false });
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
-    if (type.startsWith('text/html')) {
+    // Pages with a policy of their own (the OAuth consent page, which may redirect to an application) keep it.
+    if (type.startsWith('text/html') && !reply.hasHeader('Content-Security-Policy')) {
       reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
     }
     return payload;

@@ -63,7 +63,7 @@ export function consentPage(view: ConsentView): string {
         <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
       </div>
     </form>
-    <p class="note">Either way you go back to ${escape(hostOf(view.redirectUri))}. You can revoke its access later.</p>`);
+    <p class="note">Either way you go back to ${escape(hostOf(view.redirectUri))}.</p>`);
 }
 
 export function authorizeErrorPage(message: string): string {

@@ -1,0 +1,116 @@
+// The authorization-code flow as a third-party application's user lives it:
+// the application sends the browser to the hub's consent page, the user signs
+// in and allows (or denies), and the browser lands on the application's
+// redirect URI — here a small HTTP server on 127.0.0.1 playing the application.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { HUB, launch, screenshot } from './browser.mjs';
+
+let browser;
+let callback;
+let client;
+
+/** The "application": answers its redirect URI with a page, like a real one would. */
+function startCallbackServer() {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Add-on</title><h1>Back in the add-on</h1>');
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port })));
+}
+
+async function adminToken() {
+  const response = await fetch(`${HUB}/oauth2/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: process.env.OUTPOST_E2E_EMAIL, password: process.env.OUTPOST_E2E_PASSWORD }),
+  });
+  return (await response.json()).access_token;
+}
+
+const redirectUri = () => `http://127.0.0.1:${callback.port}/callback`;
+const authorizeUrl = (state) => `${HUB}/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri(), state, scope: 'read profile' })}`;
+
+before(async () => {
+  browser = await launch();
+  callback = await startCallbackServer();
+  // Registered by the admin, with a loopback redirect URI (any port may be used, RFC 8252).
+  const response = await fetch(`${HUB}/v2/oauth_clients`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${await adminToken()}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data: { name: 'E2E Add-on', redirect_uri: 'http://127.0.0.1/callback' } }),
+  });
+  client = (await response.json()).data;
+});
+after(async () => {
+  await browser?.close();
+  callback?.server.close();
+});
+
+describe('OAuth consent page', () => {
+  it('signs in and allows an application with JavaScript off; the code it gets buys a working token', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 900, height: 760 } });
+    const page = await context.newPage();
+    await page.goto(authorizeUrl('e2e-state-1'));
+    await page.getByRole('heading', { name: 'Allow E2E Add-on to use your Outpost account?' }).waitFor();
+    await page.getByText('See your name, email address and account').waitFor();
+    await screenshot(page, '40-oauth-consent');
+
+    // A wrong password first: the page asks again and says why; nothing is sent to the application.
+    await page.getByLabel('Email').fill(process.env.OUTPOST_E2E_EMAIL);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
+    assert.ok(page.url().startsWith(`${HUB}/oauth2/authorize`));
+    await screenshot(page, '41-oauth-consent-wrong-password');
+
+    await page.getByLabel('Password').fill(process.env.OUTPOST_E2E_PASSWORD);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL((url) => url.href.startsWith(redirectUri()));
+    await page.getByRole('heading', { name: 'Back in the add-on' }).waitFor();
+    const back = new URL(page.url());
+    assert.equal(back.searchParams.get('state'), 'e2e-state-1');
+    const code = back.searchParams.get('code');
+    assert.match(code, /^[0-9a-f]{64}$/);
+    await screenshot(page, '42-oauth-back-in-application');
+
+    // The application exchanges the code (client authenticated with Basic) and calls the API.
+    const exchange = await fetch(`${HUB}/oauth2/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: back.origin + back.pathname }),
+    });
+    const tokens = await exchange.json();
+    assert.equal(exchange.status, 200, JSON.stringify(tokens));
+    assert.equal(tokens.scope, 'read profile');
+    const self = await fetch(`${HUB}/v2/users/self`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    assert.equal((await self.json()).data.email, process.env.OUTPOST_E2E_EMAIL);
+    await context.close();
+  });
+
+  it('sends the user back with access_denied when they deny', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(authorizeUrl('e2e-state-2'));
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL((url) => url.href.startsWith(redirectUri()));
+    const back = new URL(page.url());
+    assert.equal(back.searchParams.get('error'), 'access_denied');
+    assert.equal(back.searchParams.get('state'), 'e2e-state-2');
+    assert.equal(back.searchParams.get('code'), null);
+    await context.close();
+  });
+
+  it('shows an error page, and stays on the hub, for a redirect URI that is not registered', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const url = authorizeUrl('e2e-state-3').replace(encodeURIComponent(redirectUri()), encodeURIComponent('https://attacker.example/cb'));
+    const response = await page.goto(url);
+    assert.equal(response.status(), 400);
+    await page.getByRole('heading', { name: 'This sign-in request is not valid' }).waitFor();
+    assert.ok(page.url().startsWith(HUB));
+    await screenshot(page, '43-oauth-bad-redirect');
+    await context.close();
+  });
+});
