@@ -17,6 +17,7 @@ import { syncRoutes } from './routes/sync.js';
 import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { authorizeRoutes } from './routes/authorize.js';
+import { idempotentWrites } from './idempotency.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import type { ApiError } from '../../../shared/errors.js';
 
@@ -75,6 +76,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
       });
     }
     api.addHook('onRequest', authenticate(engine));
+    idempotentWrites(api, engine);
     salesRoutes(api, engine);
     customFieldRoutes(api, engine);
     syncRoutes(api, engine);

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, codes, startTestHub, type TestHub } from '../support/testHub.js';
+import { IDEMPOTENCY_KEY_SECONDS } from '../../electron/engine/http/idempotency.js';
+
+let hub: TestHub;
+beforeAll(async () => {
+  hub = await startTestHub();
+});
+afterAll(() => hub.close());
+
+const withKey = (key: string) => ({ 'Idempotency-Key': key });
+const count = (table: string) => hub.engine.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+
+describe('Idempotency-Key', () => {
+  it('runs a create once and answers a retry with the same answer, marked as replayed', async () => {
+    const key = randomUUID();
+    const before = count('contacts');
+    const first = await call(hub, 'POST', '/v2/contacts', { token: hub.agentToken, data: { last_name: 'Once' }, headers: withKey(key) });
+    const again = await call(hub, 'POST', '/v2/contacts', { token: hub.agentToken, data: { last_name: 'Once' }, headers: withKey(key) });
+    expect(first.status).toBe(200);
+    expect([again.status, again.text]).toEqual([200, first.text]);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(count('contacts')).toBe(before + 1);
+    // Without a key, or with another one, it runs again.
+    await call(hub, 'POST', '/v2/contacts', { token: hub.agentToken, data: { last_name: 'Once' }, headers: withKey(randomUUID()) });
+    expect(count('contacts')).toBe(before + 2);
+  });
+
+  it('keeps refusals and deletes too, but lets a key of another user, or after a day, run again', async () => {
+    const key = randomUUID();
+    const bad = await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: {}, headers: withKey(key) });
+    expect(bad.status).toBe(422);
+    expect((await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: {}, headers: withKey(key) })).text).toBe(bad.text);
+
+    const task = (await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Gone' } })).body.data;
+    const deleteKey = randomUUID();
+    expect((await call(hub, 'DELETE', `/v2/tasks/${task.id}`, { token: hub.agentToken, headers: withKey(deleteKey) })).status).toBe(204);
+    const replayed = await call(hub, 'DELETE', `/v2/tasks/${task.id}`, { token: hub.agentToken, headers: withKey(deleteKey) });
+    expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
+
+    const shared = randomUUID();
+    const before = count('tasks');
+    await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Mine' }, headers: withKey(shared) });
+    await call(hub, 'POST', '/v2/tasks', { token: hub.adminToken, data: { content: 'Mine' }, headers: withKey(shared) });
+    expect(count('tasks')).toBe(before + 2);
+    hub.clock.advance((IDEMPOTENCY_KEY_SECONDS + 1) * 1000);
+    await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Mine' }, headers: withKey(shared) });
+    expect(count('tasks')).toBe(before + 3);
+  });
+
+  it('refuses a key reused for a different request (422) and a malformed key (400)', async () => {
+    const key = randomUUID();
+    await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'First' }, headers: withKey(key) });
+    const other = await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Second' }, headers: withKey(key) });
+    expect([other.status, codes(other)]).toEqual([422, ['incorrect_value']]);
+    const malformed = await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'x' }, headers: withKey('has spaces in it') });
+    expect([malformed.status, codes(malformed)]).toEqual([400, ['invalid_header']]);
+    // Reads ignore the header.
+    expect((await call(hub, 'GET', '/v2/tasks', { token: hub.agentToken, headers: withKey('has spaces in it') })).status).toBe(200);
+  });
+
+  it('answers 409 while the first request with the key is still unanswered', async () => {
+    const key = randomUUID();
+    // A first request that is still running (or whose process died): its claim has no answer yet.
+    hub.engine.db.prepare('INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?)')
+      .run(hub.agentId, key, 'x', hub.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    hub.engine.db.prepare('UPDATE idempotency_keys SET fingerprint = ? WHERE key = ?').run(
+      (await import('node:crypto')).createHash('sha256').update(`POST /v2/tasks\n${JSON.stringify({ data: { content: 'Slow' } })}`).digest('hex'), key);
+    const busy = await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Slow' }, headers: withKey(key) });
+    expect([busy.status, codes(busy), busy.headers.get('retry-after')]).toEqual([409, ['conflict'], '1']);
+    // A claim left unanswered for a minute is taken as lost: the request runs.
+    hub.clock.advance(61_000);
+    expect((await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Slow' }, headers: withKey(key) })).status).toBe(200);
+  });
+});
