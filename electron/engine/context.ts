@@ -5,6 +5,7 @@ import type { ChangeLog } from './sync/changeLog.js';
 import type { Dependents } from './resources/dependents.js';
 import type { Scope } from '../../shared/oauth.js';
 import type { UserRole } from '../../shared/resources/user.js';
+import type { Outbox } from './replica/outbox.js';
 
 /** What every engine service works with: one connection, one clock, one change log. */
 export interface EngineContext {
@@ -13,6 +14,18 @@ export interface EngineContext {
   statements: StatementCache;
   changes: ChangeLog;
   dependents: Dependents;
+  /**
+   * Set on a desktop replica: local creates get negative (temporary) ids
+   * until the hub answers, and every change through the REST interface is
+   * also written to the outbox in its transaction.
+   */
+  replica?: { outbox: Outbox };
+}
+
+/** The id a new row gets on a replica: below every id so far and below zero, so it can never clash with a hub id. */
+export function temporaryId(ctx: EngineContext, table: string): number | undefined {
+  if (!ctx.replica) return undefined;
+  return ctx.db.prepare(`SELECT MIN(0, COALESCE(MIN(id), 0)) - 1 FROM ${table}`).pluck().get() as number;
 }
 
 /** The authenticated caller of an operation. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Actor } from '../context.js';
+import type { Actor, EngineContext } from '../context.js';
+import type { LocalChange } from '../replica/outbox.js';
 import type { ListPage } from '../resources/listing.js';
 import type { RawQuery } from '../resources/params.js';
 import { actorOf } from './auth.js';
@@ -14,35 +15,51 @@ export interface CrudService {
   delete?(id: number, actor: Actor): void;
 }
 
+/** Route config of the writes a replica can replay on its hub (the rest are refused on a replica). */
+export const REPLICABLE = { replicable: true } as const;
+
 /**
  * Registers list / create / retrieve / update / delete for a resource:
  * `GET /v2/<plural>`, `POST`, `GET /:id`, `PUT /:id`, `DELETE /:id`.
- * Creates answer 200 (as the real service does) and deletes 204.
+ * Creates answer 200 (as the real service does) and deletes 204. On a
+ * replica each write also goes to the outbox, in the same transaction.
  */
-export function registerCrud(app: FastifyInstance, base: string, type: string, service: CrudService): void {
+export function registerCrud(app: FastifyInstance, base: string, type: string, service: CrudService, ctx: EngineContext): void {
+  const local = <T>(write: () => T, change: (result: T) => LocalChange): T => {
+    const replica = ctx.replica;
+    if (!replica) return write();
+    return ctx.db.transaction(() => {
+      const result = write();
+      replica.outbox.add(change(result));
+      return result;
+    })();
+  };
   app.get(base, async (request, reply) => sendPage(request, reply, type, service.listPage(queryOf(request), actorOf(request))));
   app.get(`${base}/:id`, async (request, reply) => sendResource(reply, type, service.json(idParam(request, type), actorOf(request))));
   if (service.create) {
     const create = service.create.bind(service);
-    app.post(base, async (request, reply) => {
+    app.post(base, { config: REPLICABLE }, async (request, reply) => {
       const actor = actorOf(request);
-      const id = create(dataOf(request, type), actor);
+      const data = dataOf(request, type);
+      const id = local(() => create(data, actor), (newId) => ({ method: 'POST', type, collection: base, id: newId, data }));
       return sendResource(reply, type, service.json(id, actor));
     });
   }
   if (service.update) {
     const update = service.update.bind(service);
-    app.put(`${base}/:id`, async (request, reply) => {
+    app.put(`${base}/:id`, { config: REPLICABLE }, async (request, reply) => {
       const actor = actorOf(request);
       const id = idParam(request, type);
-      update(id, dataOf(request, type), actor);
+      const data = dataOf(request, type);
+      local(() => update(id, data, actor), () => ({ method: 'PUT', type, collection: base, id, data }));
       return sendResource(reply, type, service.json(id, actor));
     });
   }
   if (service.delete) {
     const remove = service.delete.bind(service);
-    app.delete(`${base}/:id`, async (request, reply) => {
-      remove(idParam(request, type), actorOf(request));
+    app.delete(`${base}/:id`, { config: REPLICABLE }, async (request, reply) => {
+      const id = idParam(request, type);
+      local(() => remove(id, actorOf(request)), () => ({ method: 'DELETE', type, collection: base, id }));
       return reply.code(204).send();
     });
   }

@@ -32,7 +32,8 @@ export function rejectQuery(query: RawQuery): void {
 /** `:id` path segments hold positive integers; anything else names no record. */
 export function idParam(request: FastifyRequest, resource: string, name = 'id'): number {
   const raw = (request.params as Record<string, string>)[name];
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
+  // Negative ids are a replica's records not yet on the hub.
+  if (!/^-?[1-9]\d{0,14}$/.test(raw)) {
     throw problem('not_found', `The ${resource} with id ${raw} was not found.`, `/${name}`, resource);
   }
   return Number(raw);

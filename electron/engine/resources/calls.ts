@@ -3,7 +3,7 @@ import { isoSeconds } from '../clock.js';
 import { FieldErrors, notFound } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
-import { intParam, type RawQuery } from './params.js';
+import { recordIdParam, type RawQuery } from './params.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkRecordsExist, checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
@@ -73,14 +73,14 @@ export class Calls {
       idColumn: 'k.id',
       filters: {
         resource_type: { kind: 'enum', column: 'k.resource_type', values: CALL_RESOURCE_TYPES },
-        resource_id: { kind: 'int', column: 'k.resource_id' },
+        resource_id: { kind: 'id', column: 'k.resource_id' },
       },
       // The spec offers no sort_by: calls are sorted by made_at, newest first.
       sorts: {},
       defaultOrder: 'k.made_at DESC',
       maxPage: 1000,
       extraFilter: (name, value) => name === 'associated_deal_id'
-        ? { sql: 'EXISTS (SELECT 1 FROM json_each(k.associated_deal_ids) WHERE value = ?)', params: [intParam(name, value)] }
+        ? { sql: 'EXISTS (SELECT 1 FROM json_each(k.associated_deal_ids) WHERE value = ?)', params: [recordIdParam(name, value)] }
         : undefined,
     };
     removeLinkedOnDelete(ctx, 'calls', (id, actorId) => this.store.remove(id, actorId));

@@ -27,9 +27,10 @@ export type FieldTable = Record<string, FieldDef>;
 
 const SHORT_TEXT = 255;
 
+// Record ids are positive on a hub; a replica's records not yet on the hub have negative (temporary) ones.
 const idSchema = z.union([
-  z.number().int().positive(),
-  z.string().regex(/^\d{1,15}$/).transform(Number),
+  z.number().int().refine((n) => n !== 0),
+  z.string().regex(/^-?[1-9]\d{0,14}$/).transform(Number),
 ]);
 const addressSchema = z
   .strictObject(Object.fromEntries(ADDRESS_KEYS.map((k) => [k, z.string().max(SHORT_TEXT).nullable().optional()])))

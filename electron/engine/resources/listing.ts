@@ -1,11 +1,11 @@
 import { invalidParam } from '../http/problem.js';
 import type { StatementCache } from '../db/statements.js';
-import { boolParam, enumParam, idListParam, intParam, single, type RawQuery } from './params.js';
+import { boolParam, enumParam, idListParam, intParam, recordIdParam, single, type RawQuery } from './params.js';
 import { ftsMatchExpression } from './search.js';
 
 /** How one list filter maps to SQL. Values are always bound, never spliced. */
 export type FilterDef =
-  | { kind: 'int'; column: string }
+  | { kind: 'id'; column: string }
   | { kind: 'string'; column: string }
   | { kind: 'bool'; column: string }
   | { kind: 'enum'; column: string; values: readonly string[] };
@@ -125,8 +125,8 @@ function filterClause(def: ListDefinition, name: string, raw: string | string[])
   }
   const value = single({ [name]: raw }, name)!;
   switch (filter.kind) {
-    case 'int':
-      return { sql: `${filter.column} = ?`, params: [intParam(name, value)] };
+    case 'id':
+      return { sql: `${filter.column} = ?`, params: [recordIdParam(name, value)] };
     case 'bool':
       return { sql: `${filter.column} = ?`, params: [boolParam(name, value) ? 1 : 0] };
     case 'enum':

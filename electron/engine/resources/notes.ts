@@ -71,9 +71,9 @@ export class Notes {
       json: NOTE_JSON,
       idColumn: 'n.id',
       filters: {
-        creator_id: { kind: 'int', column: 'n.creator_id' },
+        creator_id: { kind: 'id', column: 'n.creator_id' },
         resource_type: { kind: 'enum', column: 'n.resource_type', values: NOTE_RESOURCE_TYPES },
-        resource_id: { kind: 'int', column: 'n.resource_id' },
+        resource_id: { kind: 'id', column: 'n.resource_id' },
       },
       sorts: { resource_type: 'n.resource_type', created_at: 'n.created_at', updated_at: 'n.updated_at' },
       defaultOrder: 'n.updated_at ASC',

@@ -22,6 +22,18 @@ export function intParam(name: string, value: string, min = 1, max = Number.MAX_
   return parsed.data;
 }
 
+const recordId = z.string().regex(/^-?[1-9]\d{0,14}$/).transform(Number);
+
+/**
+ * A record id in a query: positive on a hub; on a replica, records not yet on
+ * the hub have negative (temporary) ids, so those are accepted too.
+ */
+export function recordIdParam(name: string, value: string): number {
+  const parsed = recordId.safeParse(value.trim());
+  if (!parsed.success) throw invalidParam(name, `must be a record id (a non-zero integer), given: ${value}`);
+  return parsed.data;
+}
+
 const TRUE = new Set(['true', '1', 'yes']);
 const FALSE = new Set(['false', '0', 'no']);
 
@@ -38,7 +50,7 @@ export function idListParam(name: string, value: string | string[]): number[] {
   const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(','));
   const ids = parts.map((p) => p.trim()).filter((p) => p !== '');
   if (ids.length === 0) throw invalidParam(name, 'must be a comma-separated list of ids');
-  return ids.map((id) => intParam(name, id));
+  return ids.map((id) => recordIdParam(name, id));
 }
 
 export function enumParam<T extends string>(name: string, value: string, allowed: readonly T[]): T {

@@ -1,4 +1,4 @@
-import type { EngineContext } from '../context.js';
+import { temporaryId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 
 /**
@@ -16,9 +16,11 @@ export class RecordStore {
 
   insert(row: Record<string, unknown>, extra: Record<string, unknown>, actorId: number, also?: (id: number) => void): number {
     const now = isoSeconds(this.ctx.clock.now());
-    const values: Record<string, unknown> = { ...pick(row, this.writable), ...extra, created_at: now, updated_at: now };
-    const columns = Object.keys(values);
     return this.ctx.db.transaction(() => {
+      const values: Record<string, unknown> = { ...pick(row, this.writable), ...extra, created_at: now, updated_at: now };
+      const tempId = temporaryId(this.ctx, this.table);
+      if (tempId !== undefined) values.id = tempId;
+      const columns = Object.keys(values);
       const info = this.ctx.db
         .prepare(`INSERT INTO ${this.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
         .run(values);

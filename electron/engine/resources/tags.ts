@@ -1,4 +1,4 @@
-import type { EngineContext } from '../context.js';
+import { temporaryId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
@@ -26,13 +26,13 @@ export class Tagging {
     const now = isoSeconds(this.ctx.clock.now());
     db.prepare('DELETE FROM taggings WHERE resource_type = ? AND resource_id = ?').run(type, resourceId);
     const create = db.prepare(
-      'INSERT INTO tags (name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
+      'INSERT INTO tags (id, name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
     );
     const link = db.prepare(
       'INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) SELECT id, ?, ? FROM tags WHERE resource_type = ? AND name = ?',
     );
     for (const name of new Set(names.map((n) => n.trim()))) {
-      if (create.run(name, type, actorId, now, now).changes > 0) {
+      if (create.run(temporaryId(this.ctx, 'tags') ?? null, name, type, actorId, now, now).changes > 0) {
         this.ctx.changes.record('tag', Number(db.prepare('SELECT last_insert_rowid()').pluck().get()), 'created', actorId);
       }
       link.run(type, resourceId, type, name);

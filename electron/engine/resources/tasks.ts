@@ -81,10 +81,10 @@ export class Tasks {
       json: TASK_JSON,
       idColumn: 't.id',
       filters: {
-        creator_id: { kind: 'int', column: 't.creator_id' },
-        owner_id: { kind: 'int', column: 't.owner_id' },
+        creator_id: { kind: 'id', column: 't.creator_id' },
+        owner_id: { kind: 'id', column: 't.owner_id' },
         resource_type: { kind: 'enum', column: 't.resource_type', values: TASK_RESOURCE_TYPES },
-        resource_id: { kind: 'int', column: 't.resource_id' },
+        resource_id: { kind: 'id', column: 't.resource_id' },
         completed: { kind: 'bool', column: 't.completed' },
       },
       sorts: {

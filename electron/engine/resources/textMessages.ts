@@ -43,7 +43,7 @@ const LIST: ListDefinition = {
   idColumn: 'm.id',
   filters: {
     resource_type: { kind: 'enum', column: 'm.resource_type', values: ['lead', 'contact'] },
-    resource_id: { kind: 'int', column: 'm.resource_id' },
+    resource_id: { kind: 'id', column: 'm.resource_id' },
   },
   sorts: { id: 'm.id' },
   descendingByDefault: true,

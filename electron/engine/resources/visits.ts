@@ -44,10 +44,10 @@ const LIST: ListDefinition = {
   json: VISIT_JSON,
   idColumn: 'v.id',
   filters: {
-    outcome_id: { kind: 'int', column: 'v.outcome_id' },
-    creator_id: { kind: 'int', column: 'v.creator_id' },
+    outcome_id: { kind: 'id', column: 'v.outcome_id' },
+    creator_id: { kind: 'id', column: 'v.creator_id' },
     resource_type: { kind: 'enum', column: 'v.resource_type', values: ['lead', 'contact'] },
-    resource_id: { kind: 'int', column: 'v.resource_id' },
+    resource_id: { kind: 'id', column: 'v.resource_id' },
     rep_location_verification_status: { kind: 'enum', column: 'v.rep_location_verification_status', values: VISIT_VERIFICATION_STATUSES },
   },
   sorts: { id: 'v.id', visited_at: 'v.visited_at' },

@@ -7,6 +7,7 @@ import { sql as documents } from './0006_documents.js';
 import { sql as sync } from './0007_sync.js';
 import { sql as oauth } from './0008_oauth.js';
 import { sql as idempotency } from './0009_idempotency.js';
+import { sql as replica } from './0010_replica.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 7, name: 'sync', sql: sync },
   { version: 8, name: 'oauth', sql: oauth },
   { version: 9, name: 'idempotency keys', sql: idempotency },
+  { version: 10, name: 'replica', sql: replica },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -20,15 +20,15 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   app.get('/v2/users', async (request, reply) => sendPage(request, reply, 'user', engine.users.list(queryOf(request))));
   app.get('/v2/users/:id', async (request, reply) => sendResource(reply, 'user', engine.users.json(idParam(request, 'user'))));
 
-  registerCrud(app, '/v2/contacts', 'contact', engine.contacts);
-  registerCrud(app, '/v2/tasks', 'task', engine.tasks);
-  registerCrud(app, '/v2/notes', 'note', engine.notes);
-  registerCrud(app, '/v2/calls', 'call', engine.calls);
-  registerCrud(app, '/v2/call_outcomes', 'call_outcome', adminWrites(engine.callOutcomes));
-  registerCrud(app, '/v2/visit_outcomes', 'visit_outcome', adminWrites(engine.visitOutcomes));
+  registerCrud(app, '/v2/contacts', 'contact', engine.contacts, engine.ctx);
+  registerCrud(app, '/v2/tasks', 'task', engine.tasks, engine.ctx);
+  registerCrud(app, '/v2/notes', 'note', engine.notes, engine.ctx);
+  registerCrud(app, '/v2/calls', 'call', engine.calls, engine.ctx);
+  registerCrud(app, '/v2/call_outcomes', 'call_outcome', adminWrites(engine.callOutcomes), engine.ctx);
+  registerCrud(app, '/v2/visit_outcomes', 'visit_outcome', adminWrites(engine.visitOutcomes), engine.ctx);
   // Read-only in the spec; visits can also be recorded (POST, an extension), text messages only imported.
-  registerCrud(app, '/v2/text_messages', 'text_message', readOnly(engine.textMessages));
-  registerCrud(app, '/v2/visits', 'visit', { json: (id) => engine.visits.json(id), listPage: (q) => engine.visits.listPage(q), create: (d, a) => engine.visits.create(d, a) });
+  registerCrud(app, '/v2/text_messages', 'text_message', readOnly(engine.textMessages), engine.ctx);
+  registerCrud(app, '/v2/visits', 'visit', { json: (id) => engine.visits.json(id), listPage: (q) => engine.visits.listPage(q), create: (d, a) => engine.visits.create(d, a) }, engine.ctx);
 }
 
 /** Everyone reads; only admins create, change and delete (call outcomes and other account-wide lists). */

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.js';
+import { isoSeconds, type Clock } from '../clock.js';
+
+export interface OutboxEntry {
+  seq: number;
+  op_key: string;
+  method: 'POST' | 'PUT' | 'DELETE';
+  resource_type: string;
+  collection: string;
+  record_id: number;
+  data: string | null;
+  state: 'pending' | 'rejected';
+  error: string | null;
+  attempts: number;
+  created_at: string;
+}
+
+export interface LocalChange {
+  method: OutboxEntry['method'];
+  type: string;
+  /** The collection path (`/v2/tasks`). */
+  collection: string;
+  id: number;
+  /** The fields the change sent; none for a delete. */
+  data?: Record<string, unknown>;
+}
+
+/**
+ * The replica's outbox: every local change as the REST call that replays it
+ * on the hub, written in the transaction that makes the change (callers run
+ * `add` inside it), replayed in order.
+ */
+export class Outbox {
+  private readonly insert;
+  private readonly statements;
+
+  constructor(private readonly db: Db, private readonly clock: Clock) {
+    this.insert = db.prepare(`INSERT INTO outbox (op_key, method, resource_type, collection, record_id, data, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    this.statements = {
+      pending: db.prepare("SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq"),
+      all: db.prepare('SELECT * FROM outbox ORDER BY seq'),
+      get: db.prepare('SELECT * FROM outbox WHERE seq = ?'),
+      done: db.prepare('DELETE FROM outbox WHERE seq = ?'),
+      reject: db.prepare("UPDATE outbox SET state = 'rejected', error = ?, attempts = attempts + 1 WHERE seq = ?"),
+      retry: db.prepare("UPDATE outbox SET state = 'pending', error = NULL WHERE seq = ? AND state = 'rejected'"),
+      tried: db.prepare('UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?'),
+      forRecord: db.prepare('SELECT COUNT(*) FROM outbox WHERE resource_type = ? AND record_id = ?').pluck(),
+      counts: db.prepare("SELECT COUNT(*) FILTER (WHERE state = 'pending') AS pending, COUNT(*) FILTER (WHERE state = 'rejected') AS rejected FROM outbox"),
+      renumber: db.prepare('UPDATE outbox SET record_id = ? WHERE resource_type = ? AND record_id = ?'),
+    };
+  }
+
+  add(change: LocalChange): void {
+    const data = change.data === undefined ? null : JSON.stringify(change.data);
+    this.insert.run(randomUUID(), change.method, change.type, change.collection, change.id, data, isoSeconds(this.clock.now()));
+  }
+
+  pending(): OutboxEntry[] {
+    return this.statements.pending.all() as OutboxEntry[];
+  }
+
+  all(): OutboxEntry[] {
+    return this.statements.all.all() as OutboxEntry[];
+  }
+
+  get(seq: number): OutboxEntry | undefined {
+    return this.statements.get.get(seq) as OutboxEntry | undefined;
+  }
+
+  /** The hub has it: the entry is gone. */
+  done(seq: number): void {
+    this.statements.done.run(seq);
+  }
+
+  /** The hub refused it (its answer kept for the user): a sync issue until retried or discarded. */
+  reject(seq: number, error: string): void {
+    this.statements.reject.run(error, seq);
+  }
+
+  retry(seq: number): boolean {
+    return this.statements.retry.run(seq).changes > 0;
+  }
+
+  /** A try that did not reach the hub (offline, or the hub failed): the entry stays pending. */
+  tried(seq: number): void {
+    this.statements.tried.run(seq);
+  }
+
+  /** True while a local change to this record is not yet on the hub (pending or refused). */
+  holds(type: string, id: number): boolean {
+    return (this.statements.forRecord.get(type, id) as number) > 0;
+  }
+
+  counts(): { pending: number; rejected: number } {
+    return this.statements.counts.get() as { pending: number; rejected: number };
+  }
+
+  /** A temporary id became the hub's: later entries for that record use it. */
+  renumber(type: string, from: number, to: number): void {
+    this.statements.renumber.run(to, type, from);
+  }
+}
