@@ -23,6 +23,7 @@ import { Visits } from './resources/visits.js';
 import { Documents } from './resources/documents.js';
 import { Outcomes, CALL_OUTCOMES, VISIT_OUTCOMES } from './resources/outcomes.js';
 import { Acknowledgements } from './sync/acks.js';
+import { Outbox } from './replica/outbox.js';
 import { SyncSessions } from './sync/sessions.js';
 import { SyncSources } from './sync/sources.js';
 import { ACCOUNT_SYNC } from './resources/account.js';
@@ -42,6 +43,8 @@ export interface EngineOptions {
   dataDir: string;
   clock?: Clock;
   nativeBinding?: string;
+  /** A desktop replica of a hub (replica/): temporary ids for local creates, an outbox of local changes. */
+  replica?: boolean;
 }
 
 /** The CRM engine: one database, the services over it. No HTTP and no Electron in here. */
@@ -72,8 +75,9 @@ export interface Engine {
 export function openEngine(options: EngineOptions): Engine {
   mkdirSync(options.dataDir, { recursive: true });
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, clock });
+  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, clock, foreignKeys: !options.replica });
   const ctx: EngineContext = { db, clock, statements: new StatementCache(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
+  if (options.replica) ctx.replica = { outbox: new Outbox(db, clock) };
   const users = new Users(ctx);
   const customFields = new CustomFields(ctx);
   const callOutcomes = new Outcomes(ctx, CALL_OUTCOMES);

@@ -10,6 +10,11 @@ export interface OpenOptions {
   /** Path of a better-sqlite3 .node build for another ABI (Electron's). */
   nativeBinding?: string;
   readonly?: boolean;
+  /**
+   * Off on a replica: it mirrors a hub that keeps references whole, and
+   * records arrive in the order they last changed, not in reference order.
+   */
+  foreignKeys?: boolean;
 }
 
 export class SchemaTooNewError extends Error {
@@ -27,7 +32,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, { nativeBinding: options.nativeBinding, readonly: options.readonly ?? false });
   try {
     db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
+    db.pragma(`foreign_keys = ${options.foreignKeys === false ? 'OFF' : 'ON'}`);
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
     // 64 MiB page cache: 100 000 contacts with their indexes fit, so bulk writes and sorts stay in memory.

@@ -1,0 +1,179 @@
+import type { Statement } from 'better-sqlite3';
+import type { EngineContext } from '../context.js';
+import { Tagging } from '../resources/tags.js';
+
+/** Where a synced type lives in the replica's database. */
+interface LocalTable {
+  table: string;
+  /** Its full-text index, keyed by rowid = record id. */
+  fts?: { table: string; columns: string[] };
+  /** Its stored documents table (db/documents.ts), keyed by id. */
+  docs?: string;
+}
+
+const LOCAL_TABLES: Record<string, LocalTable> = {
+  account: { table: 'account' },
+  user: { table: 'users' },
+  contact: { table: 'contacts', fts: { table: 'contacts_fts', columns: ['name', 'email', 'phones'] }, docs: 'contact_docs' },
+  tag: { table: 'tags' },
+  task: { table: 'tasks', fts: { table: 'tasks_fts', columns: ['content'] } },
+  note: { table: 'notes', fts: { table: 'notes_fts', columns: ['content'] } },
+  call: { table: 'calls' },
+  call_outcome: { table: 'call_outcomes' },
+  visit_outcome: { table: 'visit_outcomes' },
+  text_message: { table: 'text_messages' },
+  visit: { table: 'visits' },
+  document: { table: 'documents' },
+};
+
+/** Columns elsewhere that hold ids of a type's records: of a fixed type, or named by a type column beside them. */
+type Reference = { table: string; column: string } & ({ type: string } | { typeColumn: string });
+
+const REFERENCES: Reference[] = [
+  { table: 'contacts', column: 'contact_id', type: 'contact' },
+  { table: 'contacts', column: 'parent_organization_id', type: 'contact' },
+  { table: 'calls', column: 'outcome_id', type: 'call_outcome' },
+  { table: 'visits', column: 'outcome_id', type: 'visit_outcome' },
+  { table: 'taggings', column: 'tag_id', type: 'tag' },
+  ...['tasks', 'notes', 'calls', 'visits', 'documents', 'text_messages', 'taggings'].map((table) => ({ table, column: 'resource_id', typeColumn: 'resource_type' })),
+];
+
+/** Nested objects of the API stored as prefixed columns (`address.city` → `address_city`), longest prefix first. */
+const NESTED = ['billing_address', 'shipping_address', 'address'];
+
+interface Column {
+  name: string;
+  type: string;
+  notnull: number;
+  dflt_value: unknown;
+  pk: number;
+}
+
+/**
+ * The replica's copy of hub records in its ordinary tables, so its REST
+ * interface, search and stored documents work on them as on a hub. A record
+ * is written from the JSON the hub serves: each column takes the field of
+ * its name (booleans as 0/1, arrays and objects as JSON, `address.city` into
+ * `address_city`); fields without a column (computed ones like `overdue`)
+ * are skipped; a contact's tags go through the taggings table.
+ */
+export class LocalRecords {
+  private readonly columns = new Map<string, Column[]>();
+  private readonly upserts = new Map<string, Statement>();
+  private readonly tagging: Tagging;
+
+  constructor(private readonly ctx: EngineContext) {
+    this.tagging = new Tagging(ctx);
+  }
+
+  static knows(type: string): boolean {
+    return Object.hasOwn(LOCAL_TABLES, type);
+  }
+
+  /** Writes the hub's state of a record (insert or update). Call inside a transaction. */
+  apply(type: string, json: Record<string, unknown>): void {
+    const local = LOCAL_TABLES[type];
+    if (!local) return;
+    if (type === 'tag') this.adoptTag(json);
+    const given: Record<string, unknown> = {};
+    const fallbacks: Record<string, unknown> = {};
+    for (const column of this.columnsOf(local.table)) {
+      const value = columnValue(json, column.name);
+      if (value !== undefined) given[column.name] = value;
+      else if (column.notnull && column.dflt_value === null && !column.pk) fallbacks[column.name] = /INT/i.test(column.type) ? 0 : '';
+    }
+    this.upsertFor(local.table, Object.keys(given), Object.keys(fallbacks)).run({ ...fallbacks, ...given });
+    if (type === 'contact' && Array.isArray(json.tags)) this.tagging.replace('contact', json.id as number, json.tags as string[], 0);
+  }
+
+  /** Removes a record the hub deleted (or no longer shows this user). Call inside a transaction. */
+  remove(type: string, id: number): void {
+    const local = LOCAL_TABLES[type];
+    if (!local) return;
+    this.ctx.db.prepare(`DELETE FROM ${local.table} WHERE id = ?`).run(id);
+    if (type === 'contact') this.tagging.removeAll('contact', id);
+  }
+
+  /**
+   * A record created here got its hub id: the row, its search entry and
+   * stored document move to it, and so does every reference to it. A copy
+   * of the same record already pulled under the hub id gives way.
+   */
+  remap(type: string, from: number, to: number): void {
+    const local = LOCAL_TABLES[type];
+    if (!local) return;
+    const { db } = this.ctx;
+    db.prepare(`DELETE FROM ${local.table} WHERE id = ?`).run(to);
+    db.prepare(`UPDATE ${local.table} SET id = ? WHERE id = ?`).run(to, from);
+    if (local.docs) db.prepare(`DELETE FROM ${local.docs} WHERE id = ?`).run(from);
+    if (local.fts) {
+      const cols = local.fts.columns.join(', ');
+      db.prepare(`DELETE FROM ${local.fts.table} WHERE rowid = ?`).run(to);
+      db.prepare(`INSERT INTO ${local.fts.table} (rowid, ${cols}) SELECT ?, ${cols} FROM ${local.fts.table} WHERE rowid = ?`).run(to, from);
+      db.prepare(`DELETE FROM ${local.fts.table} WHERE rowid = ?`).run(from);
+    }
+    for (const ref of REFERENCES) {
+      if ('type' in ref && ref.type === type) db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.column} = ?`).run(to, from);
+      if ('typeColumn' in ref) db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.typeColumn} = ? AND ${ref.column} = ?`).run(to, type, from);
+    }
+  }
+
+  /** The current local row's `resource_type`, for resolving a change's `resource_id`. */
+  resourceTypeOf(type: string, id: number): string | null {
+    const local = LOCAL_TABLES[type];
+    if (!local || !this.columnsOf(local.table).some((c) => c.name === 'resource_type')) return null;
+    return (this.ctx.db.prepare(`SELECT resource_type FROM ${local.table} WHERE id = ?`).pluck().get(id) as string | null | undefined) ?? null;
+  }
+
+  /** A tag made here for a name the hub already has under its own id: its taggings move to the hub's tag. */
+  private adoptTag(json: Record<string, unknown>): void {
+    const { db } = this.ctx;
+    const twin = db.prepare('SELECT id FROM tags WHERE resource_type = ? AND name = ? AND id <> ?').pluck().get(json.resource_type, json.name, json.id) as number | undefined;
+    if (twin === undefined) return;
+    db.prepare('DELETE FROM tags WHERE id = ?').run(twin);
+    db.prepare('UPDATE OR IGNORE taggings SET tag_id = ? WHERE tag_id = ?').run(json.id, twin);
+    db.prepare('DELETE FROM taggings WHERE tag_id = ?').run(twin);
+  }
+
+  private columnsOf(table: string): Column[] {
+    let columns = this.columns.get(table);
+    if (!columns) {
+      columns = this.ctx.db.prepare(`PRAGMA table_info(${table})`).all() as Column[];
+      this.columns.set(table, columns);
+    }
+    return columns;
+  }
+
+  /**
+   * INSERT … ON CONFLICT (id) DO UPDATE of the columns the JSON gave; the
+   * others keep their value. NOT NULL columns it cannot fill (a document's
+   * checksum) get a neutral value on insert only. One statement per shape.
+   */
+  private upsertFor(table: string, given: string[], fallbacks: string[]): Statement {
+    const key = `${table}:${given.join(',')}:${fallbacks.join(',')}`;
+    let statement = this.upserts.get(key);
+    if (!statement) {
+      const columns = [...given, ...fallbacks];
+      const update = given.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
+      statement = this.ctx.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})
+        ON CONFLICT (id) DO UPDATE SET ${update.join(', ')}`);
+      this.upserts.set(key, statement);
+    }
+    return statement;
+  }
+}
+
+/** The column's value from the API JSON; undefined when the JSON does not have it. */
+function columnValue(json: Record<string, unknown>, column: string): unknown {
+  if (Object.hasOwn(json, column)) return storable(json[column]);
+  const prefix = NESTED.find((p) => column.startsWith(`${p}_`) && Object.hasOwn(json, p));
+  if (!prefix) return undefined;
+  const nested = json[prefix] as Record<string, unknown> | null;
+  return storable(nested?.[column.slice(prefix.length + 1)] ?? null);
+}
+
+function storable(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return value;
+}

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import type { Engine } from '../engine.js';
+import { isoSeconds } from '../clock.js';
+import { LocalRecords } from './localRecords.js';
+import type { Outbox, OutboxEntry } from './outbox.js';
+import { pullOnce, SyncHttpError, type SyncItem } from './pull.js';
+import { ServerState } from './serverState.js';
+
+export interface ReplicaOptions {
+  /** The hub's base URL (`https://crm.example.com`). */
+  hubUrl: string;
+  /** An access token of the hub with the read, write and sync scopes. */
+  token: string;
+  fetch?: typeof fetch;
+}
+
+export type ReplicaState = 'offline' | 'syncing' | 'pending' | 'up_to_date';
+
+export interface ReplicaStatus {
+  state: ReplicaState;
+  /** Local changes not yet on the hub. */
+  pending: number;
+  /** Local changes the hub refused, kept for the user to retry or discard. */
+  issues: number;
+  last_synced_at: string | null;
+  last_error: string | null;
+}
+
+/** How one push went: everything it could send was sent, or the hub was out of reach. */
+type PushOutcome = 'done' | 'unreachable';
+
+/** Fields of a change that hold ids of other records, and the type of those records. */
+const FIXED_REFERENCES: Record<string, string> = { contact_id: 'contact', parent_organization_id: 'contact' };
+const OUTCOME_OF: Record<string, string> = { call: 'call_outcome', visit: 'visit_outcome' };
+
+/**
+ * The desktop replica: the rep's own engine, kept in step with a hub.
+ * `sync()` pushes the outbox (each local change replayed in order as its REST
+ * call, with the entry's Idempotency-Key, so a retry never applies twice),
+ * then pulls what changed on the hub (start → pages → apply → ack). Records
+ * created here carry negative ids until the hub answers; then the id is
+ * rewritten everywhere. Pulled state is kept apart (server_records) and
+ * written to the visible tables only for records without local changes in
+ * flight, so a local edit stays visible until the hub has it. A change the
+ * hub refuses stays in the outbox as an issue; nothing is dropped.
+ */
+export class Replica {
+  private readonly outbox: Outbox;
+  private readonly local: LocalRecords;
+  private readonly server: ServerState;
+  private readonly fetch: typeof fetch;
+  private running: Promise<void> | null = null;
+  private lastSyncedAt: string | null = null;
+  private lastError: string | null = null;
+  private reachable = true;
+
+  constructor(private readonly engine: Engine, private readonly options: ReplicaOptions) {
+    if (!engine.ctx.replica) throw new Error('Replica needs an engine opened with { replica: true }.');
+    this.outbox = engine.ctx.replica.outbox;
+    this.local = new LocalRecords(engine.ctx);
+    this.server = new ServerState(engine.db);
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  /** This device's UUID: created once, kept for good (across restarts and sign-ins). */
+  get deviceUuid(): string {
+    const { db } = this.engine;
+    db.prepare("INSERT OR IGNORE INTO replica_settings (name, value) VALUES ('device_uuid', ?)").run(randomUUID());
+    return db.prepare("SELECT value FROM replica_settings WHERE name = 'device_uuid'").pluck().get() as string;
+  }
+
+  /** Pushes, then pulls. One sync at a time: a call while one runs waits for it. */
+  sync(): Promise<ReplicaStatus> {
+    this.running ??= this.syncNow().finally(() => {
+      this.running = null;
+    });
+    return this.running.then(() => this.status());
+  }
+
+  status(): ReplicaStatus {
+    const { pending, rejected } = this.outbox.counts();
+    const state: ReplicaState = this.running ? 'syncing' : !this.reachable ? 'offline' : pending > 0 ? 'pending' : 'up_to_date';
+    return { state, pending, issues: rejected, last_synced_at: this.lastSyncedAt, last_error: this.lastError };
+  }
+
+  private async syncNow(): Promise<void> {
+    try {
+      // Pull only after a push that reached the hub: an answer lost in flight is replayed first, so a record
+      // created here never also arrives as a stranger under its hub id.
+      if ((await this.push()) === 'done') {
+        await pullOnce({ hubUrl: this.options.hubUrl, token: this.options.token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
+        this.lastSyncedAt = isoSeconds(this.engine.clock.now());
+        this.reachable = true;
+        this.lastError = null;
+      }
+    } catch (err) {
+      this.reachable = !(err instanceof TypeError) && !(err instanceof SyncHttpError && err.status >= 500);
+      this.lastError = (err as Error).message;
+    }
+  }
+
+  /** Replays pending changes in order until done or the hub is out of reach. */
+  private async push(): Promise<PushOutcome> {
+    for (const { seq } of this.outbox.pending()) {
+      const entry = this.outbox.get(seq);
+      if (!entry || entry.state !== 'pending' || this.waitsOnIssue(entry)) continue;
+      const request = this.requestFor(entry);
+      if (!request) continue;
+      let response: Response;
+      try {
+        response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
+          method: entry.method,
+          headers: {
+            Accept: 'application/json', Authorization: `Bearer ${this.options.token}`, 'Idempotency-Key': entry.op_key,
+            ...(request.body ? { 'Content-Type': 'application/json' } : {}),
+          },
+          body: request.body,
+        });
+      } catch (err) {
+        this.outbox.tried(seq);
+        this.reachable = false;
+        this.lastError = `The hub is out of reach: ${(err as Error).message}`;
+        return 'unreachable';
+      }
+      const text = await response.text();
+      if (response.status >= 500 || response.status === 409 || response.status === 429 || response.status === 401) {
+        // Not a verdict on the change: try again later (401: the token needs renewing).
+        this.outbox.tried(seq);
+        this.reachable = response.status !== 401 ? this.reachable : true;
+        this.lastError = `The hub answered ${response.status} to a change; it is kept and sent again later.`;
+        return 'unreachable';
+      }
+      if (response.ok) this.accepted(entry, text);
+      else this.outbox.reject(seq, text);
+    }
+    return 'done';
+  }
+
+  /** The hub has the change: the entry goes, a new record takes its hub id, and the hub's answer becomes local state. */
+  private accepted(entry: OutboxEntry, text: string): void {
+    const data = entry.method === 'DELETE' ? null : (JSON.parse(text) as { data: Record<string, unknown> & { id: number } }).data;
+    this.engine.db.transaction(() => {
+      this.outbox.done(entry.seq);
+      let id = entry.record_id;
+      if (entry.method === 'POST' && data) {
+        id = data.id;
+        this.engine.db.prepare('INSERT OR REPLACE INTO id_map (resource_type, temp_id, hub_id) VALUES (?, ?, ?)').run(entry.resource_type, entry.record_id, id);
+        this.local.remap(entry.resource_type, entry.record_id, id);
+        this.outbox.renumber(entry.resource_type, entry.record_id, id);
+      }
+      if (data && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
+    })();
+  }
+
+  /** Applies one pulled page in one transaction; records with local changes in flight keep showing those. */
+  private applyPulled(items: SyncItem[]): void {
+    this.engine.db.transaction(() => {
+      this.server.apply(items);
+      for (const { data, meta } of items) {
+        if (this.outbox.holds(meta.type, data.id)) continue;
+        if (meta.sync.event_type === 'deleted') this.local.remove(meta.type, data.id);
+        else this.local.apply(meta.type, data);
+      }
+    })();
+  }
+
+  /** A later change to a record whose earlier change the hub refused waits until that is retried or discarded. */
+  private waitsOnIssue(entry: OutboxEntry): boolean {
+    return this.outbox.all().some((e) => e.seq < entry.seq && e.state === 'rejected' && e.resource_type === entry.resource_type && e.record_id === entry.record_id);
+  }
+
+  /**
+   * The REST call for an entry with every temporary id replaced by its hub
+   * id (resolved now, when sent, not when queued); null while one has none yet.
+   */
+  private requestFor(entry: OutboxEntry): { path: string; body?: string } | null {
+    const id = this.hubId(entry.resource_type, entry.record_id);
+    if (entry.method !== 'POST' && id === null) return null;
+    const path = entry.method === 'POST' ? entry.collection : `${entry.collection}/${id}`;
+    if (entry.data === null) return { path };
+    const data = JSON.parse(entry.data) as Record<string, unknown>;
+    for (const [field, type] of Object.entries(this.referenceFields(entry, data))) {
+      if (typeof data[field] !== 'number') continue;
+      const resolved = this.hubId(type, data[field] as number);
+      if (resolved === null) return null;
+      data[field] = resolved;
+    }
+    return { path, body: JSON.stringify({ data }) };
+  }
+
+  private referenceFields(entry: OutboxEntry, data: Record<string, unknown>): Record<string, string> {
+    const fields: Record<string, string> = { ...FIXED_REFERENCES };
+    const resourceType = (data.resource_type as string | undefined) ?? this.local.resourceTypeOf(entry.resource_type, entry.record_id);
+    if (resourceType) fields.resource_id = resourceType;
+    if (OUTCOME_OF[entry.resource_type]) fields.outcome_id = OUTCOME_OF[entry.resource_type];
+    return fields;
+  }
+
+  /** The hub's id of a local record id: itself when positive, from the id map when temporary, null when not yet known. */
+  private hubId(type: string, id: number): number | null {
+    if (id > 0) return id;
+    return (this.engine.db.prepare('SELECT hub_id FROM id_map WHERE resource_type = ? AND temp_id = ?').pluck().get(type, id) as number | undefined) ?? null;
+  }
+}

@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { call, startTestHub, type TestHub } from '../support/testHub.js';
+import { openEngine, type Engine } from '../../electron/engine/engine.js';
+import { createHttpApp } from '../../electron/engine/http/app.js';
+import { Replica } from '../../electron/engine/replica/replica.js';
+
+/**
+ * Replicas and a hub in one process, each a real engine on its own SQLite
+ * file, talking over real HTTP on 127.0.0.1. The one stand-in is the network
+ * cable: each replica's fetch goes through a switch the test can turn off
+ * (a refused request, as when offline), or that loses one answer after the
+ * hub handled the request.
+ */
+interface Device {
+  engine: Engine;
+  app: FastifyInstance;
+  replica: Replica;
+  /** The replica's own REST interface, as its UI uses it. */
+  local: { url: string };
+  token: string;
+  dataDir: string;
+  net: { online: boolean; loseNextAnswerTo?: string };
+  reopen(): Promise<Device>;
+  close(): Promise<void>;
+}
+
+let hub: TestHub;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  hub = await startTestHub();
+});
+afterAll(async () => {
+  await hub.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+async function device(userId: number, dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-')), net: Device['net'] = { online: true }): Promise<Device> {
+  dirs.push(dataDir);
+  const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
+  const app = await createHttpApp(engine, { rateLimitPerHour: 0 });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const cable: typeof fetch = async (input, init) => {
+    if (!net.online) throw new TypeError('fetch failed: the network is down');
+    const response = await fetch(input, init);
+    if (net.loseNextAnswerTo && init?.method === net.loseNextAnswerTo) {
+      net.loseNextAnswerTo = undefined;
+      throw new TypeError('fetch failed: the connection dropped before the answer arrived');
+    }
+    return response;
+  };
+  const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(userId, ['read', 'write', 'profile', 'sync']), fetch: cable });
+  if (net.online) await replica.sync();
+  const me: Device = {
+    engine, app, replica, local: { url }, dataDir, net,
+    token: engine.tokens.createPersonal(userId, ['read', 'write', 'profile']),
+    reopen: async () => {
+      await me.close();
+      return device(userId, dataDir, net);
+    },
+    close: async () => {
+      await app.close();
+      engine.close();
+    },
+  };
+  return me;
+}
+
+const local = (d: Device, method: string, path: string, data?: unknown) => call(d.local, method, path, { token: d.token, data });
+const onHub = (method: string, path: string, data?: unknown, token = hub.agentToken) => call(hub, method, path, { token, data });
+
+/** Every record of a list as an API answers it, by id. */
+async function view(target: { url: string }, token: string, path: string): Promise<unknown[]> {
+  const answer = await call(target, 'GET', `${path}?per_page=100`, { token });
+  return answer.body.items.map((i: { data: unknown }) => i.data).sort((a: any, b: any) => a.id - b.id);
+}
+
+async function expectSameAsHub(d: Device, hubToken: string): Promise<void> {
+  for (const path of ['/v2/contacts', '/v2/tasks', '/v2/notes', '/v2/calls']) {
+    expect(await view(d.local, d.token, path), path).toEqual(await view(hub, hubToken, path));
+  }
+}
+
+describe('the desktop replica', () => {
+  it('copies the hub on first sync, and keeps a stable device UUID across restarts', async () => {
+    await onHub('POST', '/v2/contacts', { last_name: 'Already there', tags: ['existing'] });
+    let laptop = await device(hub.agentId);
+    await expectSameAsHub(laptop, hub.agentToken);
+    expect(laptop.replica.status()).toMatchObject({ state: 'up_to_date', pending: 0, issues: 0 });
+    const uuid = laptop.replica.deviceUuid;
+    laptop = await laptop.reopen();
+    expect(laptop.replica.deviceUuid).toBe(uuid);
+    await laptop.close();
+  });
+
+  it('converges two replicas and the hub after offline edits on both, with offline references made right', async () => {
+    const shared = (await onHub('POST', '/v2/tasks', { content: 'Shared task' })).body.data;
+    const a = await device(hub.agentId);
+    const b = await device(hub.adminId);
+    a.net.online = false;
+    b.net.online = false;
+
+    // Offline on A: a new organization, and a note and a task on it — all under temporary ids.
+    const org = (await local(a, 'POST', '/v2/contacts', { is_organization: true, name: 'Made Offline Ltd', tags: ['offline'] })).body.data;
+    expect(org.id).toBeLessThan(0);
+    const person = (await local(a, 'POST', '/v2/contacts', { last_name: 'Employee', contact_id: org.id })).body.data;
+    const note = (await local(a, 'POST', '/v2/notes', { resource_type: 'contact', resource_id: org.id, content: 'Met them at the fair' })).body.data;
+    const task = (await local(a, 'POST', '/v2/tasks', { content: 'Send the quote', resource_type: 'contact', resource_id: org.id })).body.data;
+    await local(a, 'PUT', `/v2/tasks/${shared.id}`, { content: 'Shared task, edited on A' });
+    expect((await local(a, 'GET', `/v2/notes?resource_type=contact&resource_id=${org.id}`)).body.items).toHaveLength(1);
+    expect(a.replica.status()).toMatchObject({ pending: 5 });
+    expect((await a.replica.sync()).state).toBe('offline');
+
+    // Offline on B (another user): a change to the same task's due date, and a call.
+    await local(b, 'PUT', `/v2/tasks/${shared.id}`, { due_date: '2026-04-01T09:00:00Z' });
+    await local(b, 'POST', '/v2/calls', { phone_number: '+1 555 0199', summary: 'Logged offline' });
+
+    a.net.online = true;
+    b.net.online = true;
+    expect(await a.replica.sync()).toMatchObject({ state: 'up_to_date', pending: 0, issues: 0 });
+    expect(await b.replica.sync()).toMatchObject({ state: 'up_to_date', pending: 0, issues: 0 });
+    await a.replica.sync();
+
+    // On the hub, the offline records point at each other by their hub ids.
+    const hubOrg = (await view(hub, hub.agentToken, '/v2/contacts')).find((c: any) => c.name === 'Made Offline Ltd') as any;
+    expect(hubOrg.id).toBeGreaterThan(0);
+    expect(hubOrg.tags).toEqual(['offline']);
+    const hubNotes = (await onHub('GET', `/v2/notes?resource_type=contact&resource_id=${hubOrg.id}`)).body.items.map((i: any) => i.data);
+    expect(hubNotes.map((n: any) => n.content)).toEqual(['Met them at the fair']);
+    const hubTasks = (await onHub('GET', `/v2/tasks?resource_type=contact&resource_id=${hubOrg.id}`)).body.items.map((i: any) => i.data);
+    expect(hubTasks.map((t: any) => t.content)).toEqual(['Send the quote']);
+    const hubPerson = (await onHub('GET', `/v2/contacts?contact_id=${hubOrg.id}`)).body.items.map((i: any) => i.data);
+    expect(hubPerson.map((p: any) => p.last_name)).toEqual(['Employee']);
+    // Both edits of the shared task landed: A's content, B's due date.
+    expect((await onHub('GET', `/v2/tasks/${shared.id}`)).body.data).toMatchObject({ content: 'Shared task, edited on A', due_date: '2026-04-01T09:00:00Z' });
+
+    // Every replica shows exactly what the hub shows its user; the temporary ids are gone everywhere.
+    await expectSameAsHub(a, hub.agentToken);
+    await expectSameAsHub(b, hub.adminToken);
+    for (const [type, id] of [['contacts', org.id], ['contacts', person.id], ['notes', note.id], ['tasks', task.id]]) {
+      expect((await local(a, 'GET', `/v2/${type}/${id}`)).status, `${type} ${id}`).toBe(404);
+    }
+    expect((await local(a, 'GET', `/v2/contacts?q=Made Offline`)).body.items.map((i: any) => i.data.id)).toEqual([hubOrg.id]);
+    await a.close();
+    await b.close();
+  });
+
+  it('never creates twice when an answer is lost, even across a restart in the middle of the push', async () => {
+    let d = await device(hub.agentId);
+    const before = (await view(hub, hub.agentToken, '/v2/tasks')).length;
+    await local(d, 'POST', '/v2/tasks', { content: 'Exactly once' });
+    d.net.loseNextAnswerTo = 'POST';
+    expect((await d.replica.sync()).state).toBe('offline');
+    expect((await view(hub, hub.agentToken, '/v2/tasks')).length).toBe(before + 1);
+    // The app restarts (still offline) before it could retry; the retry replays the same Idempotency-Key.
+    d.net.online = false;
+    d = await d.reopen();
+    expect(d.replica.status().pending).toBe(1);
+    d.net.online = true;
+    expect(await d.replica.sync()).toMatchObject({ state: 'up_to_date', pending: 0 });
+    const onHubNow = await view(hub, hub.agentToken, '/v2/tasks');
+    expect(onHubNow.filter((t: any) => t.content === 'Exactly once')).toHaveLength(1);
+    await expectSameAsHub(d, hub.agentToken);
+    await d.close();
+  });
+
+  it('keeps a change the hub refuses as an issue, with the hub’s answer, and the local edit visible', async () => {
+    const doomed = (await onHub('POST', '/v2/tasks', { content: 'Deleted on the hub meanwhile' })).body.data;
+    const d = await device(hub.agentId);
+    d.net.online = false;
+    await local(d, 'PUT', `/v2/tasks/${doomed.id}`, { content: 'Edited offline' });
+    await local(d, 'PUT', `/v2/tasks/${doomed.id}`, { completed: true });
+    await onHub('DELETE', `/v2/tasks/${doomed.id}`);
+    d.net.online = true;
+    const status = await d.replica.sync();
+    expect(status).toMatchObject({ state: 'pending', pending: 1, issues: 1 });
+    const [issue, waiting] = d.engine.ctx.replica!.outbox.all();
+    expect(issue).toMatchObject({ state: 'rejected', method: 'PUT', record_id: doomed.id });
+    expect(JSON.parse(issue.error!).errors[0].error.code).toBe('not_found');
+    expect(waiting).toMatchObject({ state: 'pending', record_id: doomed.id });
+    // The pulled delete does not take the record away while the rep still has a change to it.
+    expect((await local(d, 'GET', `/v2/tasks/${doomed.id}`)).body.data).toMatchObject({ content: 'Edited offline', completed: true });
+    await d.close();
+  });
+});
