@@ -42,8 +42,6 @@ afterAll(async () => {
 async function device(userId: number, dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-')), net: Device['net'] = { online: true }): Promise<Device> {
   dirs.push(dataDir);
   const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
-  const app = await createHttpApp(engine, { rateLimitPerHour: 0 });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const cable: typeof fetch = async (input, init) => {
     if (!net.online) throw new TypeError('fetch failed: the network is down');
     const response = await fetch(input, init);
@@ -54,6 +52,8 @@ async function device(userId: number, dataDir = mkdtempSync(join(tmpdir(), 'outp
     return response;
   };
   const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(userId, ['read', 'write', 'profile', 'sync']), fetch: cable });
+  const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
   if (net.online) await replica.sync();
   const me: Device = {
     engine, app, replica, local: { url }, dataDir, net,
@@ -184,6 +184,45 @@ describe('the desktop replica', () => {
     expect(waiting).toMatchObject({ state: 'pending', record_id: doomed.id });
     // The pulled delete does not take the record away while the rep still has a change to it.
     expect((await local(d, 'GET', `/v2/tasks/${doomed.id}`)).body.data).toMatchObject({ content: 'Edited offline', completed: true });
+    await d.close();
+  });
+
+  it('lists issues over its own API, retries and discards them; a change that depended on a discarded record becomes an issue too', async () => {
+    const leaverId = await hub.engine.users.create({ email: 'leaving@example.com', name: 'Leaving Soon', password: 'leaving-soon-1', role: 'user' });
+    const d = await device(hub.agentId);
+    d.net.online = false;
+    // The replica still believes the owner is active; the hub has deactivated them meanwhile.
+    hub.engine.users.setStatus(leaverId, 'inactive');
+    const contact = (await local(d, 'POST', '/v2/contacts', { last_name: 'Handed over', owner_id: leaverId })).body.data;
+    await local(d, 'POST', '/v2/tasks', { content: 'Follow up', resource_type: 'contact', resource_id: contact.id });
+    d.net.online = true;
+    const synced = await call(d.local, 'POST', '/v2/replica/sync', { token: d.token });
+    expect(synced.body).toMatchObject({ meta: { type: 'replica_status' }, data: { state: 'pending', pending: 1, issues: 1 } });
+    const issues = (await call(d.local, 'GET', '/v2/replica/issues', { token: d.token })).body.items.map((i: any) => i.data);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ method: 'POST', resource_type: 'contact', record_id: contact.id, data: { last_name: 'Handed over', owner_id: leaverId } });
+    expect(issues[0].error.errors[0].error.field).toBe('/owner_id');
+
+    // Retrying unchanged is refused again; discarding removes the contact, and the task that needed it becomes an issue.
+    expect((await call(d.local, 'POST', `/v2/replica/issues/${issues[0].id}/retry`, { token: d.token })).body.data.issues).toBe(0);
+    expect((await d.replica.sync()).issues).toBe(1);
+    const again = (await call(d.local, 'GET', '/v2/replica/issues', { token: d.token })).body.items[0].data;
+    expect((await call(d.local, 'DELETE', `/v2/replica/issues/${again.id}`, { token: d.token })).status).toBe(204);
+    expect((await local(d, 'GET', `/v2/contacts/${contact.id}`)).status).toBe(404);
+    const after = await d.replica.sync();
+    expect(after).toMatchObject({ pending: 0, issues: 1 });
+    const orphan = d.replica.issues()[0];
+    expect(orphan).toMatchObject({ method: 'POST', resource_type: 'task' });
+    expect((orphan.error as any).errors[0].error.message).toMatch(/never reached the hub/);
+    expect((await call(d.local, 'DELETE', '/v2/replica/issues/424242', { token: d.token })).status).toBe(404);
+    await d.close();
+  });
+
+  it('refuses, on a replica, changes its hub would never receive', async () => {
+    const d = await device(hub.adminId);
+    const answer = await local(d, 'POST', '/v2/contact/custom_fields', { name: 'Local only', type: 'string' });
+    expect([answer.status, answer.body.errors[0].error.code]).toEqual([409, 'conflict']);
+    expect((await local(d, 'GET', '/v2/replica/status')).body.data).toMatchObject({ state: 'up_to_date', issues: 0 });
     await d.close();
   });
 });

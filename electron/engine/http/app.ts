@@ -18,6 +18,8 @@ import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { idempotentWrites } from './idempotency.js';
+import { refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
+import type { Replica } from '../replica/replica.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import type { ApiError } from '../../../shared/errors.js';
 
@@ -29,6 +31,8 @@ export interface HttpOptions {
   /** API docs (markdown) served at /docs/api, where error `more_info` links point. */
   docsFile?: string;
   logger?: boolean;
+  /** On a desktop replica: its sync, served at /v2/replica/…; writes it cannot replay are refused. */
+  replica?: Replica;
 }
 
 /** Strict CSP for the web UI: only our own scripts, styles and API. */
@@ -77,6 +81,8 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     }
     api.addHook('onRequest', authenticate(engine));
     idempotentWrites(api, engine);
+    if (engine.ctx.replica) refuseUnreplicableWrites(api);
+    if (options.replica) replicaRoutes(api, options.replica);
     salesRoutes(api, engine);
     customFieldRoutes(api, engine);
     syncRoutes(api, engine);

@@ -34,6 +34,8 @@ export interface LocalChange {
 export class Outbox {
   private readonly insert;
   private readonly statements;
+  /** Called after each local change is queued (the replica syncs soon after). */
+  onAdd: (() => void) | null = null;
 
   constructor(private readonly db: Db, private readonly clock: Clock) {
     this.insert = db.prepare(`INSERT INTO outbox (op_key, method, resource_type, collection, record_id, data, created_at)
@@ -49,12 +51,15 @@ export class Outbox {
       forRecord: db.prepare('SELECT COUNT(*) FROM outbox WHERE resource_type = ? AND record_id = ?').pluck(),
       counts: db.prepare("SELECT COUNT(*) FILTER (WHERE state = 'pending') AS pending, COUNT(*) FILTER (WHERE state = 'rejected') AS rejected FROM outbox"),
       renumber: db.prepare('UPDATE outbox SET record_id = ? WHERE resource_type = ? AND record_id = ?'),
+      dropRecord: db.prepare('DELETE FROM outbox WHERE resource_type = ? AND record_id = ?'),
+      creates: db.prepare("SELECT COUNT(*) FROM outbox WHERE method = 'POST' AND resource_type = ? AND record_id = ?").pluck(),
     };
   }
 
   add(change: LocalChange): void {
     const data = change.data === undefined ? null : JSON.stringify(change.data);
     this.insert.run(randomUUID(), change.method, change.type, change.collection, change.id, data, isoSeconds(this.clock.now()));
+    this.onAdd?.();
   }
 
   pending(): OutboxEntry[] {
@@ -95,6 +100,16 @@ export class Outbox {
 
   counts(): { pending: number; rejected: number } {
     return this.statements.counts.get() as { pending: number; rejected: number };
+  }
+
+  /** Drops every change to a record (the rep discarded them). */
+  dropRecord(type: string, id: number): void {
+    this.statements.dropRecord.run(type, id);
+  }
+
+  /** True while the create of this (temporary) record is still here, sent or refused. */
+  hasCreate(type: string, id: number): boolean {
+    return (this.statements.creates.get(type, id) as number) > 0;
   }
 
   /** A temporary id became the hub's: later entries for that record use it. */

@@ -16,6 +16,22 @@ export interface ReplicaOptions {
 
 export type ReplicaState = 'offline' | 'syncing' | 'pending' | 'up_to_date';
 
+/** How soon after a local change the replica syncs, and how often it looks for the hub's changes otherwise. */
+export const SYNC_DELAY_AFTER_CHANGE_MS = 1000;
+export const SYNC_INTERVAL_MS = 15_000;
+
+/** A change the hub refused, as the Sync issues view shows it. */
+export interface SyncIssue {
+  id: number;
+  method: string;
+  resource_type: string;
+  record_id: number;
+  data: Record<string, unknown> | null;
+  /** The hub's error envelope (or a local one when the change can no longer be sent). */
+  error: unknown;
+  created_at: string;
+}
+
 export interface ReplicaStatus {
   state: ReplicaState;
   /** Local changes not yet on the hub. */
@@ -24,6 +40,8 @@ export interface ReplicaStatus {
   issues: number;
   last_synced_at: string | null;
   last_error: string | null;
+  /** The local change log's revision: it moves whenever local data changed, so open screens know to reload. */
+  local_revision: number;
 }
 
 /** How one push went: everything it could send was sent, or the hub was out of reach. */
@@ -53,6 +71,8 @@ export class Replica {
   private lastSyncedAt: string | null = null;
   private lastError: string | null = null;
   private reachable = true;
+  private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Timeout | null = null;
 
   constructor(private readonly engine: Engine, private readonly options: ReplicaOptions) {
     if (!engine.ctx.replica) throw new Error('Replica needs an engine opened with { replica: true }.');
@@ -80,7 +100,60 @@ export class Replica {
   status(): ReplicaStatus {
     const { pending, rejected } = this.outbox.counts();
     const state: ReplicaState = this.running ? 'syncing' : !this.reachable ? 'offline' : pending > 0 ? 'pending' : 'up_to_date';
-    return { state, pending, issues: rejected, last_synced_at: this.lastSyncedAt, last_error: this.lastError };
+    return { state, pending, issues: rejected, last_synced_at: this.lastSyncedAt, last_error: this.lastError, local_revision: this.engine.ctx.changes.currentRevision() };
+  }
+
+  /** Syncs now, every SYNC_INTERVAL_MS, and shortly after every local change, until stopped. */
+  start(intervalMs = SYNC_INTERVAL_MS): void {
+    this.stop();
+    this.outbox.onAdd = () => {
+      this.soon ??= setTimeout(() => {
+        this.soon = null;
+        void this.sync();
+      }, SYNC_DELAY_AFTER_CHANGE_MS);
+    };
+    this.timer = setInterval(() => void this.sync(), intervalMs);
+    void this.sync();
+  }
+
+  /** Stops the timers; resolves once a sync in progress has finished. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    this.timer = this.soon = null;
+    this.outbox.onAdd = null;
+    await this.running;
+  }
+
+  issues(): SyncIssue[] {
+    return this.outbox.all().filter((e) => e.state === 'rejected').map((e) => ({
+      id: e.seq, method: e.method, resource_type: e.resource_type, record_id: e.record_id,
+      data: e.data === null ? null : (JSON.parse(e.data) as Record<string, unknown>), error: parseError(e.error), created_at: e.created_at,
+    }));
+  }
+
+  /** Sends a refused change again at the next sync; false when there is no such issue. */
+  retry(issueId: number): boolean {
+    const retried = this.outbox.retry(issueId);
+    if (retried) this.outbox.onAdd?.();
+    return retried;
+  }
+
+  /**
+   * Gives up a refused change and every later change to the same record: the
+   * record shows the hub's state again, or goes if the hub does not have it.
+   */
+  discard(issueId: number): boolean {
+    const entry = this.outbox.get(issueId);
+    if (!entry || entry.state !== 'rejected') return false;
+    this.engine.db.transaction(() => {
+      this.outbox.dropRecord(entry.resource_type, entry.record_id);
+      const server = this.server.get(entry.resource_type, entry.record_id);
+      if (server) this.local.apply(entry.resource_type, server);
+      else this.local.remove(entry.resource_type, entry.record_id);
+      this.engine.ctx.changes.record(entry.resource_type, entry.record_id, server ? 'updated' : 'deleted', null);
+    })();
+    return true;
   }
 
   private async syncNow(): Promise<void> {
@@ -105,7 +178,11 @@ export class Replica {
       const entry = this.outbox.get(seq);
       if (!entry || entry.state !== 'pending' || this.waitsOnIssue(entry)) continue;
       const request = this.requestFor(entry);
-      if (!request) continue;
+      if (request === 'waits') continue;
+      if ('orphan' in request) {
+        this.outbox.reject(seq, localError(request.orphan));
+        continue;
+      }
       let response: Response;
       try {
         response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
@@ -173,16 +250,16 @@ export class Replica {
    * The REST call for an entry with every temporary id replaced by its hub
    * id (resolved now, when sent, not when queued); null while one has none yet.
    */
-  private requestFor(entry: OutboxEntry): { path: string; body?: string } | null {
+  private requestFor(entry: OutboxEntry): { path: string; body?: string } | { orphan: string } | 'waits' {
     const id = this.hubId(entry.resource_type, entry.record_id);
-    if (entry.method !== 'POST' && id === null) return null;
+    if (entry.method !== 'POST' && id === null) return this.unresolved(entry.resource_type, entry.record_id);
     const path = entry.method === 'POST' ? entry.collection : `${entry.collection}/${id}`;
     if (entry.data === null) return { path };
     const data = JSON.parse(entry.data) as Record<string, unknown>;
     for (const [field, type] of Object.entries(this.referenceFields(entry, data))) {
       if (typeof data[field] !== 'number') continue;
       const resolved = this.hubId(type, data[field] as number);
-      if (resolved === null) return null;
+      if (resolved === null) return this.unresolved(type, data[field] as number);
       data[field] = resolved;
     }
     return { path, body: JSON.stringify({ data }) };
@@ -196,9 +273,29 @@ export class Replica {
     return fields;
   }
 
+  /** A temporary id without a hub id yet: its create is still to go (wait), or it was discarded (the change cannot be sent). */
+  private unresolved(type: string, id: number): { orphan: string } | 'waits' {
+    if (this.outbox.hasCreate(type, id)) return 'waits';
+    return { orphan: `This change refers to a ${type.replace('_', ' ')} created on this device that never reached the hub (its creation was discarded).` };
+  }
+
   /** The hub's id of a local record id: itself when positive, from the id map when temporary, null when not yet known. */
   private hubId(type: string, id: number): number | null {
     if (id > 0) return id;
     return (this.engine.db.prepare('SELECT hub_id FROM id_map WHERE resource_type = ? AND temp_id = ?').pluck().get(type, id) as number | undefined) ?? null;
   }
+}
+
+function parseError(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+}
+
+/** A refusal decided here, in the shape of the hub's error envelope, so the issues view reads both alike. */
+function localError(message: string): string {
+  return JSON.stringify({ errors: [{ error: { resource: 'request', field: '', code: 'incorrect_value', message, details: message } }], meta: { type: 'errors', http_status: 'local' } });
 }

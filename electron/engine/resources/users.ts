@@ -95,7 +95,7 @@ export class Users {
     this.byIdJson = ctx.db.prepare(`SELECT ${USER_JSON} FROM users u WHERE u.id = ?`).pluck();
     this.byEmail = ctx.db.prepare('SELECT id, email, name, role, status, password_hash FROM users WHERE email = ? AND deleted_at IS NULL');
     this.byId = ctx.db.prepare('SELECT id, email, name, role, status, password_hash FROM users WHERE id = ? AND deleted_at IS NULL');
-    this.exists = ctx.db.prepare('SELECT 1 FROM users WHERE id = ? AND deleted_at IS NULL').pluck();
+    this.exists = ctx.db.prepare("SELECT 1 FROM users WHERE id = ? AND status = 'active' AND deleted_at IS NULL").pluck();
   }
 
   async create(input: NewUser): Promise<number> {

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Replica } from '../../replica/replica.js';
+import { JSON_TYPE, queryOf, rejectQuery, sendResource } from '../reply.js';
+import { collectionJson } from '../envelope.js';
+import { problem } from '../problem.js';
+import { requestUrl } from '../reply.js';
+
+/** Route config of a replica's own endpoints (local to the device, never replayed on the hub). */
+export const LOCAL_TO_REPLICA = { localToReplica: true } as const;
+
+/**
+ * A replica's own endpoints (Outpost extensions, only on a replica): its sync
+ * status, a sync now, and the Sync issues view's list, retry and discard.
+ */
+export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
+  const options = { config: LOCAL_TO_REPLICA };
+  const status = () => JSON.stringify(replica.status());
+
+  app.get('/v2/replica/status', async (request, reply) => {
+    rejectQuery(queryOf(request));
+    return sendResource(reply, 'replica_status', status());
+  });
+
+  app.post('/v2/replica/sync', options, async (request, reply) => {
+    rejectQuery(queryOf(request));
+    await replica.sync();
+    return sendResource(reply, 'replica_status', status());
+  });
+
+  app.get('/v2/replica/issues', async (request, reply) => {
+    rejectQuery(queryOf(request));
+    const items = replica.issues().map((issue) => JSON.stringify(issue));
+    return reply.type(JSON_TYPE).send(collectionJson('sync_issue', items, { self: requestUrl(request).toString() }));
+  });
+
+  app.post('/v2/replica/issues/:id/retry', options, async (request, reply) => {
+    if (!replica.retry(issueId(request))) throw problem('not_found', 'There is no such sync issue.', '/id', 'sync_issue');
+    return sendResource(reply, 'replica_status', status());
+  });
+
+  app.delete('/v2/replica/issues/:id', options, async (request, reply) => {
+    if (!replica.discard(issueId(request))) throw problem('not_found', 'There is no such sync issue.', '/id', 'sync_issue');
+    return reply.code(204).send();
+  });
+}
+
+function issueId(request: FastifyRequest): number {
+  const raw = (request.params as { id: string }).id;
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+}
+
+/**
+ * On a replica, a write the outbox cannot replay on the hub (managing custom
+ * fields, uploading files, OAuth applications) is refused: it would exist
+ * only on this device.
+ */
+export function refuseUnreplicableWrites(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const config = request.routeOptions.config as { replicable?: boolean; localToReplica?: boolean } | undefined;
+    if (config?.replicable || config?.localToReplica) return;
+    throw problem('conflict', 'This change can only be made on the hub, not on a device copy: open the hub in a browser to make it.');
+  });
+}
