@@ -12,6 +12,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const USAGE = `Usage: outpost <command> [--data-dir DIR]
   serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
+  serve --upstream URL [--upstream-token T] …    run a replica of that hub (the desktop engine, headless)
   users add --email E --name N --role admin|agent --password P
   users deactivate|activate --email E       (a deactivated user's tokens stop working)
   clients add --name N --redirect-uri URI [--public]   register an OAuth application
@@ -62,7 +63,12 @@ async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T
 }
 
 async function serve(args: string[]): Promise<void> {
-  const values = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'rate-limit': { type: 'string' } });
+  const values = parse(args, {
+    port: { type: 'string' }, host: { type: 'string' }, 'rate-limit': { type: 'string' }, upstream: { type: 'string' }, 'upstream-token': { type: 'string' },
+  });
+  const upstream = typeof values.upstream === 'string' ? values.upstream : undefined;
+  if (upstream !== undefined && !/^https?:\/\/[^\s/]+/.test(upstream)) throw new UsageError('--upstream must be the hub\'s http(s) URL');
+  if (values['upstream-token'] !== undefined && upstream === undefined) throw new UsageError('--upstream-token needs --upstream');
   // Loaded on demand: the other commands start faster without the HTTP stack and the demo-data generator.
   const { startHub } = await import('./hub.js');
   const hub = await startHub({
@@ -72,8 +78,10 @@ async function serve(args: string[]): Promise<void> {
     rateLimitPerHour: integer(values['rate-limit'] ?? process.env.OUTPOST_RATE_LIMIT, 'rate-limit', 36_000),
     webRoot: resolve(REPO_ROOT, 'dist/renderer'),
     docsFile: resolve(REPO_ROOT, 'docs/api.md'),
+    upstream: upstream === undefined ? undefined : { url: upstream, token: typeof values['upstream-token'] === 'string' ? values['upstream-token'] : undefined },
   });
-  console.log(`Outpost hub listening on ${hub.url} (data: ${dataDirOf(values)})`);
+  const role = upstream === undefined ? 'hub' : `replica of ${upstream}`;
+  console.log(`Outpost ${role} listening on ${hub.url} (data: ${dataDirOf(values)})`);
   const stop = () => {
     hub.close().then(() => process.exit(0), () => process.exit(1));
   };

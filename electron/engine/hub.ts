@@ -5,6 +5,8 @@ import { openEngine, type Engine } from './engine.js';
 import { createHttpApp, type HttpOptions } from './http/app.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { mkdirSync } from 'node:fs';
+import { Replica } from './replica/replica.js';
+import { UpstreamCredentials } from './replica/upstream.js';
 
 export interface HubOptions extends HttpOptions {
   dataDir: string;
@@ -13,12 +15,16 @@ export interface HubOptions extends HttpOptions {
   /** Where first-start messages go (the generated admin password). */
   print?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** Run as a replica of this hub (the desktop app's engine, headless): its URL and, optionally, an access token of it. */
+  upstream?: { url: string; token?: string };
 }
 
 export interface Hub {
   engine: Engine;
   app: FastifyInstance;
   url: string;
+  /** Set when running as a replica of another hub. */
+  replica?: Replica;
   close(): Promise<void>;
 }
 
@@ -53,16 +59,20 @@ export async function startHub(options: HubOptions): Promise<Hub> {
   }
   let engine: Engine | undefined;
   try {
-    engine = openEngine({ dataDir: options.dataDir });
-    await bootstrapAdmin(engine, options.env ?? process.env, options.print ?? console.log);
-    const app = await createHttpApp(engine, options);
+    engine = openEngine({ dataDir: options.dataDir, replica: Boolean(options.upstream) });
+    const replica = options.upstream ? replicaOf(engine, options.upstream) : undefined;
+    if (!replica) await bootstrapAdmin(engine, options.env ?? process.env, options.print ?? console.log);
+    const app = await createHttpApp(engine, { ...options, replica });
     const address = await app.listen({ host: options.host, port: options.port });
+    replica?.start();
     const openedEngine = engine;
     return {
       engine,
       app,
       url: address,
+      replica,
       close: async () => {
+        await replica?.stop();
         await app.close();
         openedEngine.close();
         await release();
@@ -73,4 +83,12 @@ export async function startHub(options: HubOptions): Promise<Hub> {
     await release();
     throw err;
   }
+}
+
+/** A replica of the upstream hub: people sign in with their hub account, checked by the hub. */
+function replicaOf(engine: Engine, upstream: { url: string; token?: string }): Replica {
+  const credentials = new UpstreamCredentials(upstream.url, upstream.token ?? null);
+  const replica = new Replica(engine, { hubUrl: upstream.url, credentials });
+  engine.signIn.delegate = (email, password) => replica.signIn(email, password);
+  return replica;
 }

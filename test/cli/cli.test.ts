@@ -23,8 +23,8 @@ function outpost(args: string[], env: Record<string, string> = {}) {
 }
 
 /** Starts `outpost serve` and resolves with its URL once it listens (or its output if it exits). */
-function serve(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url?: string; output: string; code?: number | null }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0'], { env: { ...process.env, ...env } });
+function serve(dataDir: string, env: Record<string, string> = {}, extra: string[] = []): Promise<{ child: ChildProcess; url?: string; output: string; code?: number | null }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0', ...extra], { env: { ...process.env, ...env } });
   children.push(child);
   return new Promise((resolve) => {
     let output = '';
@@ -186,4 +186,43 @@ describe('outpost command line', () => {
     expect(second.output).not.toMatch(/Created the first admin/);
     second.child.kill('SIGTERM');
   });
+
+  it('runs a replica of a hub with serve --upstream: sign in with the hub account, read the hub data, and changes flow both ways', async () => {
+    const hubDir = tempDir();
+    const hub = await serve(hubDir, { OUTPOST_ADMIN_EMAIL: 'boss@example.com', OUTPOST_ADMIN_PASSWORD: 'boss-password-1' });
+    expect(hub.url).toBeDefined();
+    const hubToken = JSON.parse(outpost(['tokens', 'create', '--email', 'boss@example.com', '--scope', 'read write profile sync', '--data-dir', hubDir]).stdout).access_token;
+    const hubCall = (method: string, path: string, data?: unknown) => fetch(`${hub.url}${path}`, {
+      method, headers: { Authorization: `Bearer ${hubToken}`, 'Content-Type': 'application/json' }, body: data === undefined ? undefined : JSON.stringify({ data }),
+    }).then((r) => r.json() as Promise<any>);
+    await hubCall('POST', '/v2/contacts', { last_name: 'On the hub' });
+
+    const replica = await serve(tempDir(), {}, ['--upstream', hub.url!, '--upstream-token', hubToken]);
+    expect(replica.output).toMatch(/replica of http/);
+    // A replica keeps no passwords: signing in is checked by the hub.
+    const signIn = async (password: string) => (await fetch(`${replica.url}/oauth2/token`, {
+      method: 'POST', headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', username: 'boss@example.com', password }),
+    }).then((r) => r.json())) as any;
+    expect((await signIn('wrong-password')).error).toBe('invalid_grant');
+    const local = (await signIn('boss-password-1')).access_token;
+    const replicaCall = (method: string, path: string, data?: unknown) => fetch(`${replica.url}${path}`, {
+      method, headers: { Authorization: `Bearer ${local}`, 'Content-Type': 'application/json' }, body: data === undefined ? undefined : JSON.stringify({ data }),
+    }).then((r) => r.json() as Promise<any>);
+    const eventually = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 40 && !(await check()); i++) await new Promise((r) => setTimeout(r, 250));
+      return check();
+    };
+    expect(await eventually(async () => (await replicaCall('GET', '/v2/contacts')).items?.length === 1)).toBe(true);
+
+    const task = (await replicaCall('POST', '/v2/tasks', { content: 'Made on the replica' })).data;
+    expect(task.id).toBeLessThan(0);
+    expect(await eventually(async () => (await hubCall('GET', '/v2/tasks')).items.some((i: any) => i.data.content === 'Made on the replica'))).toBe(true);
+    await hubCall('POST', '/v2/tasks', { content: 'Made on the hub' });
+    expect(await eventually(async () => (await replicaCall('GET', '/v2/tasks')).items.some((i: any) => i.data.content === 'Made on the hub'))).toBe(true);
+    const status = (await replicaCall('GET', '/v2/replica/status')).data;
+    expect(status).toMatchObject({ pending: 0, issues: 0 });
+    replica.child.kill('SIGTERM');
+    hub.child.kill('SIGTERM');
+  }, 60_000);
 });

@@ -20,11 +20,15 @@ const WRONG = 'The email or password is incorrect.';
  * about 50 ms besides.
  */
 export class SignIn {
+  /** On a replica, the hub checks passwords (a replica keeps none): set by whoever runs the replica. */
+  delegate: ((email: string, password: string) => Promise<SignInResult>) | null = null;
+
   constructor(private readonly ctx: EngineContext, private readonly users: Users) {}
 
   async check(email: string, password: string): Promise<SignInResult> {
     const locked = this.lockedFor(email);
     if (locked > 0) return { ok: false, message: lockMessage(locked), retryAfter: locked };
+    if (this.delegate) return this.delegate(email, password);
     const user = this.users.findByEmail(email);
     const valid = await verifyPassword(password, user?.password_hash ?? null);
     if (!user || !valid || user.status !== 'active') {

@@ -5,12 +5,16 @@ import { LocalRecords } from './localRecords.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { pullOnce, SyncHttpError, type SyncItem } from './pull.js';
 import { ServerState } from './serverState.js';
+import { UpstreamCredentials } from './upstream.js';
+import type { SignInResult } from '../auth/signIn.js';
 
 export interface ReplicaOptions {
   /** The hub's base URL (`https://crm.example.com`). */
   hubUrl: string;
-  /** An access token of the hub with the read, write and sync scopes. */
-  token: string;
+  /** An access token of the hub with the read, write and sync scopes (a personal one, say)… */
+  token?: string;
+  /** …or credentials that sign in and renew (none yet: the replica connects at the first sign-in). */
+  credentials?: UpstreamCredentials;
   fetch?: typeof fetch;
 }
 
@@ -18,7 +22,7 @@ export type ReplicaState = 'offline' | 'syncing' | 'pending' | 'up_to_date';
 
 /** How soon after a local change the replica syncs, and how often it looks for the hub's changes otherwise. */
 export const SYNC_DELAY_AFTER_CHANGE_MS = 1000;
-export const SYNC_INTERVAL_MS = 15_000;
+export const SYNC_INTERVAL_MS = 5_000;
 
 /** A change the hub refused, as the Sync issues view shows it. */
 export interface SyncIssue {
@@ -67,6 +71,7 @@ export class Replica {
   private readonly local: LocalRecords;
   private readonly server: ServerState;
   private readonly fetch: typeof fetch;
+  private readonly credentials: UpstreamCredentials;
   private running: Promise<void> | null = null;
   private lastSyncedAt: string | null = null;
   private lastError: string | null = null;
@@ -80,6 +85,26 @@ export class Replica {
     this.local = new LocalRecords(engine.ctx);
     this.server = new ServerState(engine.db);
     this.fetch = options.fetch ?? fetch;
+    this.credentials = options.credentials ?? new UpstreamCredentials(options.hubUrl, options.token ?? null, null, this.fetch);
+  }
+
+  /**
+   * Signs a person in to this replica by asking the hub (a replica keeps no
+   * passwords): their user record comes from the hub, and the first sign-in
+   * connects the replica if it had no credentials.
+   */
+  async signIn(email: string, password: string): Promise<SignInResult> {
+    let answer;
+    try {
+      answer = await this.credentials.signIn(email, password);
+    } catch {
+      return { ok: false, message: 'The hub cannot be reached to check the password; try again when online.' };
+    }
+    if (!answer.user) return { ok: false, message: answer.message };
+    const user = answer.user;
+    this.engine.db.transaction(() => this.local.apply('user', user))();
+    void this.sync();
+    return { ok: true, userId: user.id };
   }
 
   /** This device's UUID: created once, kept for good (across restarts and sign-ins). */
@@ -157,16 +182,23 @@ export class Replica {
   }
 
   private async syncNow(): Promise<void> {
+    const token = this.credentials.token;
+    if (token === null) {
+      this.reachable = false;
+      this.lastError = 'Not connected to a hub yet: sign in with your hub account.';
+      return;
+    }
     try {
       // Pull only after a push that reached the hub: an answer lost in flight is replayed first, so a record
       // created here never also arrives as a stranger under its hub id.
       if ((await this.push()) === 'done') {
-        await pullOnce({ hubUrl: this.options.hubUrl, token: this.options.token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
+        await pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
         this.lastSyncedAt = isoSeconds(this.engine.clock.now());
         this.reachable = true;
         this.lastError = null;
       }
     } catch (err) {
+      if (err instanceof SyncHttpError && err.status === 401) await this.renewQuietly();
       this.reachable = !(err instanceof TypeError) && !(err instanceof SyncHttpError && err.status >= 500);
       this.lastError = (err as Error).message;
     }
@@ -188,7 +220,7 @@ export class Replica {
         response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
           method: entry.method,
           headers: {
-            Accept: 'application/json', Authorization: `Bearer ${this.options.token}`, 'Idempotency-Key': entry.op_key,
+            Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}`, 'Idempotency-Key': entry.op_key,
             ...(request.body ? { 'Content-Type': 'application/json' } : {}),
           },
           body: request.body,
@@ -203,7 +235,7 @@ export class Replica {
       if (response.status >= 500 || response.status === 409 || response.status === 429 || response.status === 401) {
         // Not a verdict on the change: try again later (401: the token needs renewing).
         this.outbox.tried(seq);
-        this.reachable = response.status !== 401 ? this.reachable : true;
+        if (response.status === 401) await this.renewQuietly();
         this.lastError = `The hub answered ${response.status} to a change; it is kept and sent again later.`;
         return 'unreachable';
       }
@@ -211,6 +243,14 @@ export class Replica {
       else this.outbox.reject(seq, text);
     }
     return 'done';
+  }
+
+  private async renewQuietly(): Promise<void> {
+    try {
+      await this.credentials.renew();
+    } catch {
+      // Still unreachable: the next sync tries again.
+    }
   }
 
   /** The hub has the change: the entry goes, a new record takes its hub id, and the hub's answer becomes local state. */
