@@ -188,5 +188,5 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
     return reply.type('text/html; charset=utf-8').send(readFileSync(index));
   };
   app.get('/', sendIndex);
-  for (const route of ['/login', '/contacts', '/contacts/*', '/tasks', '/settings', '/settings/*']) app.get(route, sendIndex);
+  for (const route of ['/login', '/contacts', '/contacts/*', '/tasks', '/settings', '/settings/*', '/sync-issues']) app.get(route, sendIndex);
 }
