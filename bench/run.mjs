@@ -39,6 +39,7 @@ const CLIENT_TIMEOUT_MS = 5 * 60_000;
 // The sync lines (BENCH_SYNC=0 skips them): initial sync at three backlog sizes, the plain download, start when nothing changed.
 const SYNC = process.env.BENCH_SYNC !== '0';
 const SYNC_TARGET_SECONDS = 15;
+const REPLICA_EDITS = Number(process.env.BENCH_REPLICA_EDITS || 10_000);
 
 const root = resolve(import.meta.dirname, '..');
 const keepData = Boolean(process.env.BENCH_DATA_DIR);
@@ -277,6 +278,22 @@ function runClient(...args) {
   return within(CLIENT_TIMEOUT_MS, `sync client ${args[0]}`, done);
 }
 
+/** Runs bench/replicaClient.ts: a fresh replica's initial sync, then `edits` offline edits pushed. */
+function runReplica(hubUrl, token, dir, edits) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/replicaClient.ts', hubUrl, token, dir, String(edits)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  const done = new Promise((resolveRun, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => {
+      children.delete(child);
+      if (code === 0) resolveRun(JSON.parse(out.trim().split('\n').pop()));
+      else reject(new Error(`replica client exited ${code}: ${out}`));
+    });
+  });
+  return within(CLIENT_TIMEOUT_MS, 'replica client', done);
+}
+
 /** Resident and peak resident memory (MB) of a process, from /proc (Linux); NaN elsewhere. */
 function memoryMb(pid) {
   try {
@@ -347,5 +364,13 @@ async function syncBench() {
     { base: full.hub.base, nextPath: () => '/v2/users/self', headers: { Authorization: `Bearer ${full.token}` } },
   );
   line(`POST /v2/sync/start, nothing changed (204), beside GET /v2/users/self on the same hub`, startCost, 0.5, 'users/self');
+
+  // The desktop replica: the same initial sync into a real replica engine (its tables, search, documents), then offline edits pushed.
+  const replica = await runReplica(full.hub.base, full.token, tempDir('outpost-replica-'), REPLICA_EDITS);
+  const replicaRatio = replica.initialSeconds / plain.seconds;
+  console.log(`replica initial sync of ${replica.records} records: ${replica.initialSeconds.toFixed(1)} s   plain paged download ${plain.seconds.toFixed(1)} s   ratio ${replicaRatio.toFixed(2)} (target ≤ 1.50) ${replicaRatio <= 1.5 ? 'PASS' : 'MISS'}`);
+  console.log(`${INDENT}replica peak memory ${mb(replica.maxRssMb)} (target < 200 MB) ${replica.maxRssMb < 200 ? 'PASS' : 'MISS'}`);
+  console.log(`replica push of ${replica.edits} offline edits: ${replica.pushSeconds.toFixed(1)} s (${fmt(replica.edits / replica.pushSeconds).trim()} edits/s; target < 20 s) ${replica.pushSeconds < 20 ? 'PASS' : 'MISS'}`);
+
   await stop(full.hub.child);
 }

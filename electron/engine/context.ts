@@ -25,7 +25,7 @@ export interface EngineContext {
 /** The id a new row gets on a replica: below every id so far and below zero, so it can never clash with a hub id. */
 export function temporaryId(ctx: EngineContext, table: string): number | undefined {
   if (!ctx.replica) return undefined;
-  return ctx.db.prepare(`SELECT MIN(0, COALESCE(MIN(id), 0)) - 1 FROM ${table}`).pluck().get() as number;
+  return ctx.statements.get(`SELECT MIN(0, COALESCE(MIN(id), 0)) - 1 FROM ${table}`).pluck().get() as number;
 }
 
 /** The authenticated caller of an operation. */

@@ -61,17 +61,16 @@ describe('Idempotency-Key', () => {
     expect((await call(hub, 'GET', '/v2/tasks', { token: hub.agentToken, headers: withKey('has spaces in it') })).status).toBe(200);
   });
 
-  it('answers 409 while the first request with the key is still unanswered', async () => {
+  it('creates once when the same request races with itself; the others get the answer or a 409 to retry', async () => {
     const key = randomUUID();
-    // A first request that is still running (or whose process died): its claim has no answer yet.
-    hub.engine.db.prepare('INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?)')
-      .run(hub.agentId, key, 'x', hub.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'));
-    hub.engine.db.prepare('UPDATE idempotency_keys SET fingerprint = ? WHERE key = ?').run(
-      (await import('node:crypto')).createHash('sha256').update(`POST /v2/tasks\n${JSON.stringify({ data: { content: 'Slow' } })}`).digest('hex'), key);
-    const busy = await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Slow' }, headers: withKey(key) });
-    expect([busy.status, codes(busy), busy.headers.get('retry-after')]).toEqual([409, ['conflict'], '1']);
-    // A claim left unanswered for a minute is taken as lost: the request runs.
-    hub.clock.advance(61_000);
-    expect((await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Slow' }, headers: withKey(key) })).status).toBe(200);
+    const before = count('tasks');
+    const answers = await Promise.all(Array.from({ length: 12 }, () =>
+      call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Raced' }, headers: withKey(key) })));
+    expect(count('tasks')).toBe(before + 1);
+    const created = answers.find((a) => a.status === 200 && a.headers.get('idempotent-replayed') === null)!;
+    for (const answer of answers) {
+      if (answer.status === 409) expect([codes(answer), answer.headers.get('retry-after')]).toEqual([['conflict'], '1']);
+      else expect([answer.status, answer.text]).toEqual([200, created.text]);
+    }
   });
 });

@@ -7,14 +7,15 @@ import { actorOf } from './auth.js';
 
 /** How long an answer is kept for replays. */
 export const IDEMPOTENCY_KEY_SECONDS = 24 * 3600;
-/** A first request still unanswered after this long is taken as lost (its process died) and may run again. */
-const PENDING_SECONDS = 60;
+/** Old keys are removed at most this often (a sweep of the index by age). */
+const PURGE_EVERY_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey: string | null;
+    idempotencyFingerprint: string;
   }
 }
 
@@ -32,17 +33,23 @@ interface StoredAnswer {
  * again gets that answer (with `Idempotent-Replayed: true`) without running
  * anything. Keys are per user. The same key on a different request is a 422;
  * while the first is still running, a 409. Answers of 5xx, 409 and 429 are not
- * kept, so a retry runs again. The replica sends one key per outbox entry, so
+ * kept, so a retry runs again. The answer is written when it is sent (one
+ * write per request); a request still running is known to this process only,
+ * which is enough with one hub per data folder. The replica sends one key per outbox entry, so
  * a create whose answer was lost is never made twice.
  */
 export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
   const { db } = engine;
   const find = db.prepare('SELECT fingerprint, status, content_type, body, created_at FROM idempotency_keys WHERE user_id = ? AND key = ?');
-  const claim = db.prepare('INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at) VALUES (?, ?, ?, ?)');
   const release = db.prepare('DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?');
-  const save = db.prepare('UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE user_id = ? AND key = ?');
+  const save = db.prepare(`INSERT INTO idempotency_keys (user_id, key, fingerprint, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (user_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, content_type = excluded.content_type, body = excluded.body, created_at = excluded.created_at`);
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
+  // Requests with a key still being handled by this process (one hub per data folder): the answer is written once, when it is sent.
+  const inFlight = new Map<string, string>();
+  let purgedAt = 0;
   app.decorateRequest('idempotencyKey', null);
+  app.decorateRequest('idempotencyFingerprint', '');
 
   app.addHook('preHandler', async (request, reply) => {
     const header = request.headers['idempotency-key'];
@@ -52,35 +59,43 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
     const userId = actorOf(request).userId;
     const fingerprint = fingerprintOf(request);
     const now = engine.clock.now().getTime();
+    const slot = `${userId} ${key}`;
+    const running = inFlight.get(slot);
+    if (running !== undefined) {
+      if (running !== fingerprint) throw problem('incorrect_value', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
+      throw new ApiProblem([{ resource: 'request', field: 'Idempotency-Key', code: 'conflict', message: 'A request with this Idempotency-Key is still being handled; retry shortly.', details: '' }], { 'Retry-After': '1' });
+    }
     const found = find.get(userId, key) as StoredAnswer | undefined;
     // Answers are kept a day: an older key starts afresh.
-    const stored = found && Date.parse(found.created_at) + IDEMPOTENCY_KEY_SECONDS * 1000 > now ? found : undefined;
-    if (found && !stored) release.run(userId, key);
+    const stored = found && found.status !== null && Date.parse(found.created_at) + IDEMPOTENCY_KEY_SECONDS * 1000 > now ? found : undefined;
     if (stored) {
       if (stored.fingerprint !== fingerprint) {
         throw problem('incorrect_value', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
       }
-      if (stored.status !== null) {
-        reply.header('Idempotent-Replayed', 'true').code(stored.status);
-        if (stored.content_type) reply.type(stored.content_type);
-        return reply.send(stored.body ?? undefined);
-      }
-      if (Date.parse(stored.created_at) + PENDING_SECONDS * 1000 > now) {
-        throw new ApiProblem([{ resource: 'request', field: 'Idempotency-Key', code: 'conflict', message: 'A request with this Idempotency-Key is still being handled; retry shortly.', details: '' }], { 'Retry-After': '1' });
-      }
-      release.run(userId, key);
+      reply.header('Idempotent-Replayed', 'true').code(stored.status!);
+      if (stored.content_type) reply.type(stored.content_type);
+      return reply.send(stored.body ?? undefined);
     }
-    purge.run(isoSeconds(new Date(now - IDEMPOTENCY_KEY_SECONDS * 1000)));
-    claim.run(userId, key, fingerprint, isoSeconds(new Date(now)));
+    if (now - purgedAt > PURGE_EVERY_MS) {
+      purgedAt = now;
+      purge.run(isoSeconds(new Date(now - IDEMPOTENCY_KEY_SECONDS * 1000)));
+    }
+    inFlight.set(slot, fingerprint);
     request.idempotencyKey = key;
+    request.idempotencyFingerprint = fingerprint;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.idempotencyKey;
     if (key === null || !request.actor) return payload;
+    const userId = request.actor.userId;
+    inFlight.delete(`${userId} ${key}`);
     const status = reply.statusCode;
-    if (status >= 500 || status === 409 || status === 429) release.run(request.actor.userId, key);
-    else save.run(status, String(reply.getHeader('content-type') ?? '') || null, typeof payload === 'string' ? payload : null, request.actor.userId, key);
+    if (status >= 500 || status === 409 || status === 429) release.run(userId, key);
+    else {
+      const type = String(reply.getHeader('content-type') ?? '') || null;
+      save.run(userId, key, request.idempotencyFingerprint, status, type, typeof payload === 'string' ? payload : null, isoSeconds(engine.clock.now()));
+    }
     return payload;
   });
 }

@@ -90,7 +90,7 @@ export class LocalRecords {
   remove(type: string, id: number): void {
     const local = LOCAL_TABLES[type];
     if (!local) return;
-    this.ctx.db.prepare(`DELETE FROM ${local.table} WHERE id = ?`).run(id);
+    this.ctx.statements.get(`DELETE FROM ${local.table} WHERE id = ?`).run(id);
     if (type === 'contact') this.tagging.removeAll('contact', id);
   }
 
@@ -122,7 +122,7 @@ export class LocalRecords {
   resourceTypeOf(type: string, id: number): string | null {
     const local = LOCAL_TABLES[type];
     if (!local || !this.columnsOf(local.table).some((c) => c.name === 'resource_type')) return null;
-    return (this.ctx.db.prepare(`SELECT resource_type FROM ${local.table} WHERE id = ?`).pluck().get(id) as string | null | undefined) ?? null;
+    return (this.ctx.statements.get(`SELECT resource_type FROM ${local.table} WHERE id = ?`).pluck().get(id) as string | null | undefined) ?? null;
   }
 
   /** A tag made here for a name the hub already has under its own id: its taggings move to the hub's tag. */

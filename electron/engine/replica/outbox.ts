@@ -51,6 +51,7 @@ export class Outbox {
       forRecord: db.prepare('SELECT COUNT(*) FROM outbox WHERE resource_type = ? AND record_id = ?').pluck(),
       counts: db.prepare("SELECT COUNT(*) FILTER (WHERE state = 'pending') AS pending, COUNT(*) FILTER (WHERE state = 'rejected') AS rejected FROM outbox"),
       renumber: db.prepare('UPDATE outbox SET record_id = ? WHERE resource_type = ? AND record_id = ?'),
+      blocked: db.prepare("SELECT 1 FROM outbox WHERE resource_type = ? AND record_id = ? AND seq < ? AND state = 'rejected' LIMIT 1").pluck(),
       dropRecord: db.prepare('DELETE FROM outbox WHERE resource_type = ? AND record_id = ?'),
       creates: db.prepare("SELECT COUNT(*) FROM outbox WHERE method = 'POST' AND resource_type = ? AND record_id = ?").pluck(),
     };
@@ -100,6 +101,11 @@ export class Outbox {
 
   counts(): { pending: number; rejected: number } {
     return this.statements.counts.get() as { pending: number; rejected: number };
+  }
+
+  /** True when an earlier change to the same record was refused: this one waits behind it. */
+  waitsOnIssue(entry: OutboxEntry): boolean {
+    return this.statements.blocked.get(entry.resource_type, entry.record_id, entry.seq) !== undefined;
   }
 
   /** Drops every change to a record (the rep discarded them). */

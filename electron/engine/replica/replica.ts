@@ -23,6 +23,8 @@ export type ReplicaState = 'offline' | 'syncing' | 'pending' | 'up_to_date';
 /** How soon after a local change the replica syncs, and how often it looks for the hub's changes otherwise. */
 export const SYNC_DELAY_AFTER_CHANGE_MS = 1000;
 export const SYNC_INTERVAL_MS = 5_000;
+/** Changes in flight to the hub at once while pushing (each request costs the hub a transaction; overlapping hides the round trips). */
+export const PUSH_WINDOW = 8;
 
 /** A change the hub refused, as the Sync issues view shows it. */
 export interface SyncIssue {
@@ -49,7 +51,7 @@ export interface ReplicaStatus {
 }
 
 /** How one push went: everything it could send was sent, or the hub was out of reach. */
-type PushOutcome = 'done' | 'unreachable';
+export type PushOutcome = 'done' | 'unreachable';
 
 /** Fields of a change that hold ids of other records, and the type of those records. */
 const FIXED_REFERENCES: Record<string, string> = { contact_id: 'contact', parent_organization_id: 'contact' };
@@ -204,45 +206,81 @@ export class Replica {
     }
   }
 
-  /** Replays pending changes in order until done or the hub is out of reach. */
-  private async push(): Promise<PushOutcome> {
+  /**
+   * Replays pending changes until done or the hub is out of reach (`sync`
+   * does this first). Up to PUSH_WINDOW changes are in flight at once, each
+   * after every earlier change to the same record; a delete waits for all
+   * before it and holds all after it (the hub's cascades must not be
+   * reordered), and a change naming a record created here waits for its create.
+   */
+  async push(): Promise<PushOutcome> {
+    const inFlight = new Set<Promise<void>>();
+    const busy = new Set<string>();
+    let unreachable = false;
+    const drain = () => Promise.all(inFlight);
     for (const { seq } of this.outbox.pending()) {
-      const entry = this.outbox.get(seq);
-      if (!entry || entry.state !== 'pending' || this.waitsOnIssue(entry)) continue;
-      const request = this.requestFor(entry);
+      const first = this.outbox.get(seq);
+      if (unreachable || !first) break;
+      const recordKey = `${first.resource_type}:${first.record_id}`;
+      while (inFlight.size > 0 && (first.method === 'DELETE' || busy.has(recordKey) || inFlight.size >= PUSH_WINDOW)) await Promise.race(inFlight);
+      let entry = this.outbox.get(seq);
+      if (!entry || entry.state !== 'pending' || this.outbox.waitsOnIssue(entry)) continue;
+      let request = this.requestFor(entry);
+      if (request === 'waits' && inFlight.size > 0) {
+        await drain();
+        entry = this.outbox.get(seq)!;
+        request = this.requestFor(entry);
+      }
+      if (unreachable) break;
       if (request === 'waits') continue;
       if ('orphan' in request) {
         this.outbox.reject(seq, localError(request.orphan));
         continue;
       }
-      let response: Response;
-      try {
-        response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
-          method: entry.method,
-          headers: {
-            Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}`, 'Idempotency-Key': entry.op_key,
-            ...(request.body ? { 'Content-Type': 'application/json' } : {}),
-          },
-          body: request.body,
-        });
-      } catch (err) {
-        this.outbox.tried(seq);
-        this.reachable = false;
-        this.lastError = `The hub is out of reach: ${(err as Error).message}`;
-        return 'unreachable';
-      }
-      const text = await response.text();
-      if (response.status >= 500 || response.status === 409 || response.status === 429 || response.status === 401) {
-        // Not a verdict on the change: try again later (401: the token needs renewing).
-        this.outbox.tried(seq);
-        if (response.status === 401) await this.renewQuietly();
-        this.lastError = `The hub answered ${response.status} to a change; it is kept and sent again later.`;
-        return 'unreachable';
-      }
-      if (response.ok) this.accepted(entry, text);
-      else this.outbox.reject(seq, text);
+      const sending = this.send(entry, request).then((outcome) => {
+        if (outcome === 'unreachable') unreachable = true;
+      });
+      const tracked = sending.finally(() => {
+        inFlight.delete(tracked);
+        busy.delete(recordKey);
+      });
+      busy.add(recordKey);
+      inFlight.add(tracked);
+      if (entry.method === 'DELETE') await drain();
     }
-    return 'done';
+    await drain();
+    return unreachable ? 'unreachable' : 'done';
+  }
+
+  /** Sends one change; settles the outbox entry by the hub's answer. */
+  private async send(entry: OutboxEntry, request: { path: string; body?: string }): Promise<'sent' | 'unreachable'> {
+    let response: Response;
+    try {
+      response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
+        method: entry.method,
+        headers: {
+          Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}`, 'Idempotency-Key': entry.op_key,
+          ...(request.body ? { 'Content-Type': 'application/json' } : {}),
+        },
+        body: request.body,
+      });
+    } catch (err) {
+      this.outbox.tried(entry.seq);
+      this.reachable = false;
+      this.lastError = `The hub is out of reach: ${(err as Error).message}`;
+      return 'unreachable';
+    }
+    const text = await response.text();
+    if (response.status >= 500 || response.status === 409 || response.status === 429 || response.status === 401) {
+      // Not a verdict on the change: try again later (401: the token needs renewing).
+      this.outbox.tried(entry.seq);
+      if (response.status === 401) await this.renewQuietly();
+      this.lastError = `The hub answered ${response.status} to a change; it is kept and sent again later.`;
+      return 'unreachable';
+    }
+    if (response.ok) this.accepted(entry, text);
+    else this.outbox.reject(entry.seq, text);
+    return 'sent';
   }
 
   private async renewQuietly(): Promise<void> {
@@ -281,11 +319,6 @@ export class Replica {
     })();
   }
 
-  /** A later change to a record whose earlier change the hub refused waits until that is retried or discarded. */
-  private waitsOnIssue(entry: OutboxEntry): boolean {
-    return this.outbox.all().some((e) => e.seq < entry.seq && e.state === 'rejected' && e.resource_type === entry.resource_type && e.record_id === entry.record_id);
-  }
-
   /**
    * The REST call for an entry with every temporary id replaced by its hub
    * id (resolved now, when sent, not when queued); null while one has none yet.
@@ -322,7 +355,7 @@ export class Replica {
   /** The hub's id of a local record id: itself when positive, from the id map when temporary, null when not yet known. */
   private hubId(type: string, id: number): number | null {
     if (id > 0) return id;
-    return (this.engine.db.prepare('SELECT hub_id FROM id_map WHERE resource_type = ? AND temp_id = ?').pluck().get(type, id) as number | undefined) ?? null;
+    return (this.engine.ctx.statements.get('SELECT hub_id FROM id_map WHERE resource_type = ? AND temp_id = ?').pluck().get(type, id) as number | undefined) ?? null;
   }
 }
 

@@ -21,8 +21,8 @@ export class RecordStore {
       const tempId = temporaryId(this.ctx, this.table);
       if (tempId !== undefined) values.id = tempId;
       const columns = Object.keys(values);
-      const info = this.ctx.db
-        .prepare(`INSERT INTO ${this.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
+      const info = this.ctx.statements
+        .get(`INSERT INTO ${this.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
         .run(values);
       const id = Number(info.lastInsertRowid);
       also?.(id);
@@ -34,8 +34,8 @@ export class RecordStore {
   update(id: number, row: Record<string, unknown>, actorId: number, also?: () => void): void {
     const values = { ...pick(row, this.writable), id, updated_at: isoSeconds(this.ctx.clock.now()) };
     this.ctx.db.transaction(() => {
-      this.ctx.db
-        .prepare(`UPDATE ${this.table} SET ${this.writable.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`)
+      this.ctx.statements
+        .get(`UPDATE ${this.table} SET ${this.writable.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`)
         .run(values);
       also?.();
       this.ctx.changes.record(this.resourceType, id, 'updated', actorId);
@@ -46,7 +46,7 @@ export class RecordStore {
   remove(id: number, actorId: number, before?: () => void): void {
     this.ctx.db.transaction(() => {
       before?.();
-      this.ctx.db.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
+      this.ctx.statements.get(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
       this.ctx.changes.record(this.resourceType, id, 'deleted', actorId);
     })();
   }

@@ -18,29 +18,35 @@ export const TAG_SYNC: SyncSource = { type: 'tag', from: 'tags tg', idColumn: 't
  * (The /v2/tags resource itself arrives with the pipeline issue.)
  */
 export class Tagging {
-  constructor(private readonly ctx: EngineContext) {}
+  private readonly statements;
+
+  constructor(private readonly ctx: EngineContext) {
+    const { db } = ctx;
+    this.statements = {
+      clear: db.prepare('DELETE FROM taggings WHERE resource_type = ? AND resource_id = ?'),
+      create: db.prepare(
+        'INSERT INTO tags (id, name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
+      ),
+      link: db.prepare(
+        'INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) SELECT id, ?, ? FROM tags WHERE resource_type = ? AND name = ?',
+      ),
+    };
+  }
 
   /** Replaces the record's tag set. Call inside the record's transaction. */
   replace(type: TaggableType, resourceId: number, names: string[], actorId: number): void {
-    const { db } = this.ctx;
     const now = isoSeconds(this.ctx.clock.now());
-    db.prepare('DELETE FROM taggings WHERE resource_type = ? AND resource_id = ?').run(type, resourceId);
-    const create = db.prepare(
-      'INSERT INTO tags (id, name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
-    );
-    const link = db.prepare(
-      'INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) SELECT id, ?, ? FROM tags WHERE resource_type = ? AND name = ?',
-    );
+    const { clear, create, link } = this.statements;
+    clear.run(type, resourceId);
     for (const name of new Set(names.map((n) => n.trim()))) {
-      if (create.run(temporaryId(this.ctx, 'tags') ?? null, name, type, actorId, now, now).changes > 0) {
-        this.ctx.changes.record('tag', Number(db.prepare('SELECT last_insert_rowid()').pluck().get()), 'created', actorId);
-      }
+      const created = create.run(temporaryId(this.ctx, 'tags') ?? null, name, type, actorId, now, now);
+      if (created.changes > 0) this.ctx.changes.record('tag', Number(created.lastInsertRowid), 'created', actorId);
       link.run(type, resourceId, type, name);
     }
   }
 
   removeAll(type: TaggableType, resourceId: number): void {
-    this.ctx.db.prepare('DELETE FROM taggings WHERE resource_type = ? AND resource_id = ?').run(type, resourceId);
+    this.statements.clear.run(type, resourceId);
   }
 
   /** SQL for the JSON array of a record's tag names, sorted. */
