@@ -62,6 +62,11 @@ export function loadWithDeferredDocuments<T>(db: Db, table: string, firstNewId: 
   return result;
 }
 
+/** Rebuilds every stored document of every installed kind (after a bulk load that ran without the triggers). */
+export function rebuildAllDocuments(db: Db): void {
+  for (const spec of installed.get(db)?.values() ?? []) rebuildWhere(db, spec, '1');
+}
+
 /** The statement that rebuilds the documents of the records matching `condition` (over the alias). */
 function rebuildSql({ table, docTable, alias, json }: DocumentSpec, condition: string): string {
   // An upsert, not INSERT OR REPLACE: inside a trigger, the outer statement's OR clause

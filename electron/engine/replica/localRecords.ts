@@ -82,8 +82,9 @@ export class LocalRecords {
       if (value !== undefined) given[column.name] = value;
       else if (column.notnull && column.dflt_value === null && !column.pk) fallbacks[column.name] = /INT/i.test(column.type) ? 0 : '';
     }
-    this.upsertFor(local.table, Object.keys(given), Object.keys(fallbacks)).run({ ...fallbacks, ...given });
+    // Tags first: for a new contact the document is then built once, with them, when its row arrives.
     if (type === 'contact' && Array.isArray(json.tags)) this.tagging.replace('contact', json.id as number, json.tags as string[], 0);
+    this.upsertFor(local.table, Object.keys(given), Object.keys(fallbacks)).run({ ...fallbacks, ...given });
   }
 
   /** Removes a record the hub deleted (or no longer shows this user). Call inside a transaction. */

@@ -6,6 +6,7 @@ import type { Outbox, OutboxEntry } from './outbox.js';
 import { pullOnce, SyncHttpError, type SyncItem } from './pull.js';
 import { ServerState } from './serverState.js';
 import { UpstreamCredentials } from './upstream.js';
+import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
 import type { SignInResult } from '../auth/signIn.js';
 
 export interface ReplicaOptions {
@@ -88,6 +89,8 @@ export class Replica {
     this.server = new ServerState(engine.db);
     this.fetch = options.fetch ?? fetch;
     this.credentials = options.credentials ?? new UpstreamCredentials(options.hubUrl, options.token ?? null, null, this.fetch);
+    // A first sync that was cut off by the process ending: put its indexes right before anything reads them.
+    finishBulkLoad(engine.db);
   }
 
   /**
@@ -194,7 +197,10 @@ export class Replica {
       // Pull only after a push that reached the hub: an answer lost in flight is replayed first, so a record
       // created here never also arrives as a stranger under its hub id.
       if ((await this.push()) === 'done') {
-        await pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
+        const pull = () => pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
+        // The first sync copies the whole hub: a bulk load (search indexes and documents built once at the end).
+        if (this.server.isEmpty()) await asBulkLoad(this.engine.db, pull);
+        else await pull();
         this.lastSyncedAt = isoSeconds(this.engine.clock.now());
         this.reachable = true;
         this.lastError = null;

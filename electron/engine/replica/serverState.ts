@@ -40,6 +40,10 @@ export class ServerState {
     })();
   }
 
+  isEmpty(): boolean {
+    return this.db.prepare('SELECT 1 FROM server_records LIMIT 1').get() === undefined;
+  }
+
   get(type: string, id: number): Record<string, unknown> | undefined {
     const doc = this.one.get(type, id) as string | undefined;
     return doc === undefined ? undefined : (JSON.parse(doc) as Record<string, unknown>);

@@ -1,0 +1,22 @@
+import type { Db } from './database.js';
+
+/**
+ * The full-text indexes (FTS5) behind `q`, kept current row by row by the
+ * triggers of migrations 1–3, and how to build each one for a whole table at
+ * once (a bulk load turns the triggers off and calls `rebuildSearchIndexes`).
+ */
+const SEARCH_INDEXES = [
+  { fts: 'contacts_fts', columns: 'name, email, phones', rows: 'SELECT id, name, email, phone_terms(phone, mobile) FROM contacts' },
+  { fts: 'tasks_fts', columns: 'content', rows: 'SELECT id, content FROM tasks' },
+  { fts: 'notes_fts', columns: 'content', rows: 'SELECT id, content FROM notes' },
+] as const;
+
+export function rebuildSearchIndexes(db: Db): void {
+  for (const index of SEARCH_INDEXES) {
+    db.exec(`DELETE FROM ${index.fts}`);
+    db.exec(`INSERT INTO ${index.fts} (rowid, ${index.columns}) ${index.rows}`);
+  }
+}
+
+/** The triggers that keep the search indexes and the stored documents current, row by row. */
+export const INDEX_TRIGGERS = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE '%\\_fts\\_%' ESCAPE '\\' OR name LIKE 'doc\\_%' ESCAPE '\\')";

@@ -1,0 +1,39 @@
+import type { Db } from '../db/database.js';
+import { INDEX_TRIGGERS, rebuildSearchIndexes } from '../db/searchIndexes.js';
+import { rebuildAllDocuments } from '../db/documents.js';
+
+const SETTING = 'bulk_load_triggers';
+
+/**
+ * A replica's first sync is a bulk load of the hub's records (300 000 of them
+ * for a large team). Keeping the search indexes and stored documents current
+ * row by row costs several times the load itself (a contact's document was
+ * rebuilt once per tag), so the first sync runs with those triggers off and
+ * builds both once at the end, as seeding does. The triggers' SQL is saved
+ * first: if the process dies meanwhile, `finishBulkLoad` at the next start
+ * puts them back and builds what is missing.
+ */
+export async function asBulkLoad<T>(db: Db, load: () => Promise<T>): Promise<T> {
+  const triggers = db.prepare(INDEX_TRIGGERS).all() as { name: string; sql: string }[];
+  db.transaction(() => {
+    db.prepare('INSERT OR REPLACE INTO replica_settings (name, value) VALUES (?, ?)').run(SETTING, JSON.stringify(triggers));
+    for (const { name } of triggers) db.exec(`DROP TRIGGER IF EXISTS ${name}`);
+  })();
+  try {
+    return await load();
+  } finally {
+    finishBulkLoad(db);
+  }
+}
+
+/** Puts the index triggers back and builds the indexes and documents, if a bulk load was under way. */
+export function finishBulkLoad(db: Db): void {
+  const saved = db.prepare('SELECT value FROM replica_settings WHERE name = ?').pluck().get(SETTING) as string | undefined;
+  if (saved === undefined) return;
+  db.transaction(() => {
+    for (const { sql } of JSON.parse(saved) as { sql: string }[]) db.exec(sql.replace(/^CREATE TRIGGER /i, 'CREATE TRIGGER IF NOT EXISTS '));
+    rebuildSearchIndexes(db);
+    rebuildAllDocuments(db);
+    db.prepare('DELETE FROM replica_settings WHERE name = ?').run(SETTING);
+  })();
+}
