@@ -28,6 +28,19 @@ export function temporaryId(ctx: EngineContext, table: string): number | undefin
   return ctx.statements.get(`SELECT MIN(0, COALESCE(MIN(id), 0)) - 1 FROM ${table}`).pluck().get() as number;
 }
 
+/**
+ * The id of a new record: never one a deleted record had (SQLite would hand
+ * out the id of the newest row again once it is deleted), since a device may
+ * still hold that record or a change to it. Every id ever used is in the
+ * change log's record_revisions, deleted records included. On a replica, a
+ * temporary id instead.
+ */
+export function newRecordId(ctx: EngineContext, table: string, type: string): number {
+  return temporaryId(ctx, table) ?? (ctx.statements.get(`SELECT MAX(
+      (SELECT COALESCE(MAX(id), 0) FROM ${table}),
+      (SELECT COALESCE(MAX(resource_id), 0) FROM record_revisions WHERE resource_type = ?)) + 1`).pluck().get(type) as number);
+}
+
 /** The authenticated caller of an operation. */
 export interface Actor {
   userId: number;

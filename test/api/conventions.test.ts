@@ -196,6 +196,23 @@ describe('pagination, sorting and ids', () => {
   });
 });
 
+describe('record ids', () => {
+  it('never gives a new record the id of a deleted one, even the newest', async () => {
+    for (const [path, data, token] of [
+      ['/v2/contacts', { last_name: 'Id' }, hub.agentToken],
+      ['/v2/tasks', { content: 'Id' }, hub.agentToken],
+      ['/v2/call_outcomes', { name: 'Id' }, hub.adminToken],
+    ] as const) {
+      const first = (await call(hub, 'POST', path, { token, data })).body.data;
+      expect((await call(hub, 'DELETE', `${path}/${first.id}`, { token })).status).toBe(204);
+      const next = (await call(hub, 'POST', path, { token, data: path.includes('outcomes') ? { name: 'Id 2' } : data })).body.data;
+      expect(next.id, path).toBeGreaterThan(first.id);
+      // The deleted record stays gone: a change meant for it cannot reach the new one.
+      expect((await call(hub, 'PUT', `${path}/${first.id}`, { token, data: path.includes('outcomes') ? { name: 'Id 3' } : data })).status).toBe(404);
+    }
+  });
+});
+
 describe('rate limit', () => {
   it('answers 429 rate_limit_exceeded in the envelope once a token spends its hourly allowance', async () => {
     const limited = await startTestHub({ rateLimitPerHour: 3 });

@@ -79,6 +79,8 @@ export class Replica {
   private lastSyncedAt: string | null = null;
   private lastError: string | null = null;
   private reachable = true;
+  /** Pages pulled and changes accepted in this run: with the change log's revision, what `local_revision` is made of. */
+  private applied = 0;
   private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
 
@@ -130,7 +132,7 @@ export class Replica {
   status(): ReplicaStatus {
     const { pending, rejected } = this.outbox.counts();
     const state: ReplicaState = this.running ? 'syncing' : !this.reachable ? 'offline' : pending > 0 ? 'pending' : 'up_to_date';
-    return { state, pending, issues: rejected, last_synced_at: this.lastSyncedAt, last_error: this.lastError, local_revision: this.engine.ctx.changes.currentRevision() };
+    return { state, pending, issues: rejected, last_synced_at: this.lastSyncedAt, last_error: this.lastError, local_revision: this.engine.ctx.changes.currentRevision() + this.applied };
   }
 
   /** Syncs now, every SYNC_INTERVAL_MS, and shortly after every local change, until stopped. */
@@ -311,6 +313,7 @@ export class Replica {
       }
       if (data && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
     })();
+    this.applied += 1;
   }
 
   /** Applies one pulled page in one transaction; records with local changes in flight keep showing those. */
@@ -323,6 +326,7 @@ export class Replica {
         else this.local.apply(meta.type, data);
       }
     })();
+    this.applied += 1;
   }
 
   /**

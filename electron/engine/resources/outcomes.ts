@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Actor, EngineContext } from '../context.js';
+import { newRecordId, type Actor, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, notFound } from '../http/problem.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
@@ -56,7 +56,8 @@ export class Outcomes {
     const name = this.checkName(data);
     const now = isoSeconds(this.ctx.clock.now());
     return this.ctx.db.transaction(() => {
-      const id = Number(this.ctx.db.prepare(`INSERT INTO ${this.kind.table} (creator_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`).run(actor.userId, name, now, now).lastInsertRowid);
+      const id = newRecordId(this.ctx, this.kind.table, this.kind.type);
+      this.ctx.db.prepare(`INSERT INTO ${this.kind.table} (id, creator_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`).run(id, actor.userId, name, now, now);
       this.ctx.changes.record(this.kind.type, id, 'created', actor.userId);
       return id;
     })();

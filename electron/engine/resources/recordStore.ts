@@ -1,4 +1,4 @@
-import { temporaryId, type EngineContext } from '../context.js';
+import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 
 /**
@@ -18,8 +18,7 @@ export class RecordStore {
     const now = isoSeconds(this.ctx.clock.now());
     return this.ctx.db.transaction(() => {
       const values: Record<string, unknown> = { ...pick(row, this.writable), ...extra, created_at: now, updated_at: now };
-      const tempId = temporaryId(this.ctx, this.table);
-      if (tempId !== undefined) values.id = tempId;
+      values.id = newRecordId(this.ctx, this.table, this.resourceType);
       const columns = Object.keys(values);
       const info = this.ctx.statements
         .get(`INSERT INTO ${this.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)

@@ -1,4 +1,4 @@
-import { temporaryId, type EngineContext } from '../context.js';
+import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
@@ -39,7 +39,7 @@ export class Tagging {
     const { clear, create, link } = this.statements;
     clear.run(type, resourceId);
     for (const name of new Set(names.map((n) => n.trim()))) {
-      const created = create.run(temporaryId(this.ctx, 'tags') ?? null, name, type, actorId, now, now);
+      const created = create.run(newRecordId(this.ctx, 'tags', 'tag'), name, type, actorId, now, now);
       if (created.changes > 0) this.ctx.changes.record('tag', Number(created.lastInsertRowid), 'created', actorId);
       link.run(type, resourceId, type, name);
     }
