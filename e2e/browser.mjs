@@ -16,12 +16,20 @@ export async function launch() {
 
 /** A signed-in page of its own (a fresh context, so two users can be signed in at once). */
 export async function signIn(browser, who = 'admin') {
+  const agent = who === 'agent';
+  return signInAt(browser, HUB, {
+    email: agent ? process.env.OUTPOST_E2E_AGENT_EMAIL : process.env.OUTPOST_E2E_EMAIL,
+    password: agent ? process.env.OUTPOST_E2E_AGENT_PASSWORD : process.env.OUTPOST_E2E_PASSWORD,
+  });
+}
+
+/** The same, on any Outpost server (a replica, say), with the given account. */
+export async function signInAt(browser, url, { email, password }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
-  await page.goto(HUB);
-  const agent = who === 'agent';
-  await page.getByLabel('Email').fill(agent ? process.env.OUTPOST_E2E_AGENT_EMAIL : process.env.OUTPOST_E2E_EMAIL);
-  await page.getByLabel('Password').fill(agent ? process.env.OUTPOST_E2E_AGENT_PASSWORD : process.env.OUTPOST_E2E_PASSWORD);
+  await page.goto(url);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Contacts' }).waitFor();
   return page;

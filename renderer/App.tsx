@@ -9,6 +9,7 @@ import { ContactForm } from './contacts/ContactForm.js';
 import { SettingsScreen } from './settings/SettingsScreen.js';
 import { TasksScreen } from './tasks/TasksScreen.js';
 import { ReminderWatcher } from './reminders/ReminderWatcher.js';
+import { SyncIssuesScreen } from './sync/SyncIssuesScreen.js';
 
 function Screen({ path }: { path: string }) {
   if (matchRoute('/contacts/new', path)) return <ContactForm id={null} />;
@@ -18,6 +19,7 @@ function Screen({ path }: { path: string }) {
   if (page) return <ContactPage key={page.id} id={Number(page.id)} />;
   if (matchRoute('/settings', path)) return <SettingsScreen />;
   if (matchRoute('/tasks', path)) return <TasksScreen />;
+  if (matchRoute('/sync-issues', path)) return <SyncIssuesScreen />;
   return <ContactsScreen />;
 }
 

@@ -45,6 +45,10 @@ export const api = {
   async update<T>(path: string, data: unknown): Promise<T> {
     return (await send<ResourceEnvelope<T>>({ method: 'PUT', path, body: { data } })).data;
   },
+  /** A POST without a body (an action such as "sync now"); answers the resource it returns. */
+  async post<T>(path: string): Promise<T> {
+    return (await send<ResourceEnvelope<T>>({ method: 'POST', path })).data;
+  },
   async upload<T>(path: string, file: File): Promise<T> {
     const upload = { contentType: file.type || 'application/octet-stream', bytes: await file.arrayBuffer() };
     return (await send<ResourceEnvelope<T>>({ method: 'POST', path, upload })).data;

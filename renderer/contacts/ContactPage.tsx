@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import { contactDisplayName, CONTACT_TEXT_FIELDS, type Contact } from '../../shared/resources/contact.js';
 import { ADDRESS_KEYS, type Address } from '../../shared/resources/address.js';
 import { api, ApiFailure } from '../api/client.js';
@@ -6,6 +6,7 @@ import { Link } from '../router/Link.js';
 import { useRouter } from '../router/routerStore.js';
 import { StatusBadges } from './StatusBadges.js';
 import { Timeline } from '../timeline/Timeline.js';
+import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 
 interface Related {
   organization: Contact | null;
@@ -18,7 +19,10 @@ export function ContactPage({ id }: { id: number }) {
   const navigate = useRouter((s) => s.navigate);
   const [contact, setContact] = useState<Contact | null>(null);
   const [related, setRelated] = useState<Related>({ organization: null, parent: null, people: [] });
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<'gone' | 'renumbered' | 'failed' | null>(null);
+  // Bumped when the replica's data changed, to load the contact again.
+  const [version, reload] = useReducer((v: number) => v + 1, 0);
+  useRefreshOnSync(reload);
 
   useEffect(() => {
     let live = true;
@@ -32,14 +36,20 @@ export function ContactPage({ id }: { id: number }) {
       if (live) {
         setContact(loaded);
         setRelated({ organization, parent, people });
+        setProblem(null);
       }
-    })().catch((err) => live && setProblem(err instanceof ApiFailure && err.status === 404 ? 'This contact does not exist.' : 'The contact could not be loaded.'));
+    })().catch((err) => {
+      if (!live) return;
+      // A negative id is a temporary one given on a device copy: once the hub has the contact, it has the hub's id.
+      if (err instanceof ApiFailure && err.status === 404) setProblem(id < 0 ? 'renumbered' : 'gone');
+      else setProblem('failed');
+    });
     return () => {
       live = false;
     };
-  }, [id]);
+  }, [id, version]);
 
-  if (problem) return <section className="screen"><p className="form-error" role="alert">{problem}</p></section>;
+  if (problem) return <section className="screen"><ContactProblem problem={problem} /></section>;
   if (!contact) return <section className="screen"><p className="muted">Loading…</p></section>;
 
   const remove = async () => {
@@ -84,6 +94,16 @@ export function ContactPage({ id }: { id: number }) {
       </div>
       <Timeline resourceType="contact" resourceId={id} phone={contact.phone ?? contact.mobile ?? ''} />
     </section>
+  );
+}
+
+function ContactProblem({ problem }: { problem: 'gone' | 'renumbered' | 'failed' }) {
+  if (problem === 'failed') return <p className="form-error" role="alert">The contact could not be loaded.</p>;
+  return (
+    <p className="form-error" role="alert">
+      {problem === 'renumbered' ? 'This record now has its hub id, so this address no longer leads to it.' : 'This contact does not exist.'}{' '}
+      <Link to="/contacts">Go back to the list</Link>
+    </p>
   );
 }
 

@@ -3,15 +3,18 @@ import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../shared/resources/con
 import { useContactList, type ContactKind } from './contactListStore.js';
 import { ContactList } from './ContactList.js';
 import { Link } from '../router/Link.js';
+import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 
 const SEARCH_DELAY_MS = 150;
 
 export function ContactsScreen() {
-  const { filters, setFilters, reload, rows } = useContactList();
+  const { filters, setFilters, reload, refresh, rows } = useContactList();
   const [search, setSearch] = useState(filters.q);
 
   // Load on entry, so a contact saved elsewhere shows up.
   useEffect(() => reload(), [reload]);
+  // …and again in place when the replica's data changed (a sync, say).
+  useRefreshOnSync(() => void refresh());
 
   // Search as you type, once the typing pauses.
   useEffect(() => {

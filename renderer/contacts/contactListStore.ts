@@ -26,6 +26,8 @@ interface ContactListState {
   setFilters(change: Partial<ContactFilters>): void;
   loadMore(): Promise<void>;
   reload(): void;
+  /** Loads the pages shown again, replacing the rows only once they arrived (no flash of an empty list). */
+  refresh(): Promise<void>;
 }
 
 const PAGE_SIZE = 100;
@@ -45,6 +47,13 @@ function toQuery(filters: ContactFilters, page: number): Record<string, QueryVal
     sort_by: `${filters.sortBy}:${filters.descending ? 'desc' : 'asc'}`,
   };
 }
+
+async function fetchPage(filters: ContactFilters, page: number): Promise<{ rows: Contact[]; nextPage: number | null }> {
+  const answer = await api.list<Contact>('/v2/contacts', toQuery(filters, page));
+  return { rows: answer.items.map((item) => item.data), nextPage: answer.meta.links.next_page ? page + 1 : null };
+}
+
+const failure = (err: unknown) => (err instanceof ApiFailure ? err.message : 'The contacts could not be loaded.');
 
 // Each filter change starts a new generation; answers of older generations are dropped,
 // so a slow response to "jo" can never overwrite the newer answer to "joh".
@@ -72,16 +81,32 @@ export const useContactList = create<ContactListState>((set, get) => ({
     const mine = generation;
     set({ loading: true });
     try {
-      const page = await api.list<Contact>('/v2/contacts', toQuery(filters, nextPage));
+      const page = await fetchPage(filters, nextPage);
       if (mine !== generation) return;
-      set((state) => ({
-        rows: [...state.rows, ...page.items.map((item) => item.data)],
-        nextPage: page.meta.links.next_page ? nextPage + 1 : null,
-        loading: false,
-      }));
+      set((state) => ({ rows: [...state.rows, ...page.rows], nextPage: page.nextPage, loading: false }));
     } catch (err) {
       if (mine !== generation) return;
-      set({ loading: false, error: err instanceof ApiFailure ? err.message : 'The contacts could not be loaded.' });
+      set({ loading: false, error: failure(err) });
+    }
+  },
+  async refresh() {
+    const mine = ++generation;
+    const { filters, rows } = get();
+    const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
+    set({ loading: true });
+    try {
+      const fresh: Contact[] = [];
+      let nextPage: number | null = 1;
+      while (nextPage !== null && nextPage <= pages) {
+        const page = await fetchPage(filters, nextPage);
+        if (mine !== generation) return;
+        fresh.push(...page.rows);
+        nextPage = page.nextPage;
+      }
+      set({ rows: fresh, nextPage, loading: false, error: null });
+    } catch (err) {
+      if (mine !== generation) return;
+      set({ loading: false, error: failure(err) });
     }
   },
 }));

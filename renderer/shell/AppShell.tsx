@@ -1,8 +1,10 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useSession } from '../session/sessionStore.js';
 import { useRouter } from '../router/routerStore.js';
 import { Link } from '../router/Link.js';
 import { isDesktop } from '../api/client.js';
+import { pollReplicaStatus } from '../sync/replicaStore.js';
+import { SyncIndicator } from '../sync/SyncIndicator.js';
 
 const SECTIONS = [
   { to: '/contacts', label: 'Contacts' },
@@ -14,6 +16,8 @@ const SECTIONS = [
 export function AppShell({ children }: { children: ReactNode }) {
   const { user, signOut } = useSession();
   const path = useRouter((s) => s.path);
+  // The shell shows only while someone is signed in: that is when a replica's sync status is followed.
+  useEffect(() => pollReplicaStatus(), []);
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
@@ -25,6 +29,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             </li>
           ))}
         </ul>
+        <SyncIndicator />
         <div className="who">
           <span title={user?.email}>{user?.name}</span>
           {!isDesktop && <button type="button" className="link" onClick={() => void signOut()}>Sign out</button>}

@@ -5,6 +5,7 @@ import { useSession } from '../session/sessionStore.js';
 import { TaskForm } from './TaskForm.js';
 import { TaskItem } from './TaskItem.js';
 import { bucketOf, type TaskBucket } from './taskDates.js';
+import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 
 const SECTIONS: { bucket: TaskBucket; title: string }[] = [
   { bucket: 'overdue', title: 'Overdue' },
@@ -21,6 +22,7 @@ export function TasksScreen() {
   // Bumped after every change, to load the lists again.
   const [version, setVersion] = useState(0);
   const load = useCallback(() => setVersion((v) => v + 1), []);
+  useRefreshOnSync(load);
 
   useEffect(() => {
     if (!me) return;

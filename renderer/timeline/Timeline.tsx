@@ -7,6 +7,7 @@ import { VisitForm } from './VisitForm.js';
 import { TaskForm } from '../tasks/TaskForm.js';
 import { TaskItem } from '../tasks/TaskItem.js';
 import { formatWhen } from '../tasks/taskDates.js';
+import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 
 type Adding = 'note' | 'call' | 'task' | 'visit';
 
@@ -20,6 +21,7 @@ export function Timeline({ resourceType, resourceId, phone }: { resourceType: 'c
     loadTimeline(resourceType, resourceId).then(setEntries, () => setEntries([]));
   }, [resourceType, resourceId]);
   useEffect(reload, [reload]);
+  useRefreshOnSync(reload);
   const resource = { type: resourceType, id: resourceId };
 
   return (

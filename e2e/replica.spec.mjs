@@ -1,0 +1,259 @@
+// A replica (the rep's own copy, `outpost serve --upstream`) in the browser:
+// its sync status in the sidebar, working offline, catching up when the hub
+// is back, and a change the hub refused shown and discarded in Sync issues.
+// The spec runs a hub of its own (stopped and started again on the same
+// port to play "offline"); the suite's main hub is only used to check that a
+// plain hub shows no sync status.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, screenshot, signIn, signInAt } from './browser.mjs';
+
+const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
+const ADMIN = { email: 'replica-admin@example.com', password: 'replica-e2e-password' };
+const WAIT = { timeout: 20_000 };
+
+/** A port free right now: listen on port 0, note the port, close. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const running = new Set();
+
+/** `outpost serve …` as a child process; resolves with it and its URL once it listens. */
+function serve(args, env = {}) {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--rate-limit', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`outpost serve did not start: ${output}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`outpost serve exited (${code}): ${output}`));
+    });
+  });
+}
+
+/** SIGTERM, and wait until the process is gone. */
+async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+let browser;
+let hubDir;
+let replicaDir;
+let hubPort;
+let hub;
+let hubUrl;
+let token;
+let replica;
+
+const startHub = (port = hubPort) => serve(['--port', String(port), '--data-dir', hubDir], {
+  OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password,
+});
+
+/** The hub's REST API, as the admin (with the personal token the replica uses too). */
+async function hubApi(method, path, base = hubUrl) {
+  const response = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+before(async () => {
+  hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-hub-'));
+  replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-replica-'));
+  hubPort = await freePort();
+  hub = await startHub();
+  hubUrl = hub.url;
+  const created = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir], { encoding: 'utf8' });
+  token = JSON.parse(created).access_token;
+  replica = await serve(['--upstream', hubUrl, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir]);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close().catch(() => undefined);
+  await Promise.all([...running].map((child) => stop(child)));
+  for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the main hub', () => {
+  it('shows no sync status and stops asking for one', async () => {
+    const page = await signIn(browser);
+    await page.waitForTimeout(4500);
+    assert.equal(await page.getByRole('status', { name: 'Sync status' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Sync now' }).count(), 0);
+    // One look at /v2/replica/status (a 404 on a hub), then no more polling.
+    const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/v2/replica/status')).length);
+    assert.equal(asked, 1);
+    await page.context().close();
+  });
+});
+
+describe('a replica', () => {
+  let page;
+  let status;
+  let tempUrl;
+  let hubId;
+
+  /** Presses "Sync now" until the status reads `wanted` (or that locator shows); the replica also syncs by itself every 5 s. */
+  async function syncUntil(wanted) {
+    if (typeof wanted === 'string') wanted = status.filter({ hasText: wanted });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      try {
+        await wanted.waitFor({ timeout: 3000 });
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+    }
+  }
+
+  before(async () => {
+    page = await signInAt(browser, replica.url, ADMIN);
+    status = page.getByRole('status', { name: 'Sync status' });
+  });
+  after(() => page?.context().close());
+
+  it('signs in with the hub account and is up to date', async () => {
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Sync now' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: /sync issue/ }).count(), 0);
+    await screenshot(page, '50-replica-up-to-date');
+  });
+
+  it('keeps working offline: a new contact waits to be sent', async () => {
+    await stop(hub.child);
+    await page.getByRole('link', { name: 'New contact' }).click();
+    await page.getByLabel('First name').fill('Odile');
+    await page.getByLabel('Last name *').fill('Offlander');
+    await page.getByLabel('Email').fill('odile@offline.test');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Odile Offlander' }).waitFor(WAIT);
+    tempUrl = page.url();
+    assert.match(new URL(tempUrl).pathname, /^\/contacts\/-\d+$/, 'a contact made on the replica has a temporary (negative) id');
+
+    await syncUntil('Offline');
+    assert.match(await status.getAttribute('title'), /1 change not yet on the hub/);
+    await screenshot(page, '51-replica-offline-pending');
+  });
+
+  it('sends the contact when the hub is back', async () => {
+    hub = await startHub();
+    assert.equal(hub.url, hubUrl, 'the hub is back on the same port');
+    await syncUntil('Up to date');
+
+    const found = await hubApi('GET', '/v2/contacts?q=Offlander');
+    assert.equal(found.status, 200);
+    assert.equal(found.body.items.length, 1, 'the hub has the contact made offline');
+    hubId = found.body.items[0].data.id;
+    assert.ok(hubId > 0);
+
+    // The temporary address no longer leads to the contact: the page says so and leads back to the list.
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'This record now has its hub id' }).waitFor(WAIT);
+    await screenshot(page, '52-replica-temporary-id-gone');
+    await page.getByRole('link', { name: 'Go back to the list' }).click();
+    const link = page.getByTestId('contact-scroller').getByRole('link', { name: 'Odile Offlander' });
+    await link.waitFor(WAIT);
+    assert.equal(await link.getAttribute('href'), `/contacts/${hubId}`);
+    await screenshot(page, '53-replica-synced');
+  });
+
+  it('refreshes the open contacts list when the replica\'s data changes', async () => {
+    // A change made behind the screen's back (another window, say): the list shows it without a reload.
+    const created = await page.evaluate(async () => {
+      const { access } = JSON.parse(sessionStorage.getItem('outpost.tokens'));
+      const response = await fetch('/v2/contacts', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${access}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ data: { first_name: 'Rhea', last_name: 'Refreshed' } }),
+      });
+      return response.ok;
+    });
+    assert.ok(created, 'the replica took the new contact');
+    await page.getByTestId('contact-scroller').getByRole('link', { name: 'Rhea Refreshed' }).waitFor(WAIT);
+    // On the hub before the next step deletes a contact there.
+    await syncUntil('Up to date');
+    assert.equal((await hubApi('GET', '/v2/contacts?q=Refreshed')).body.items.length, 1);
+  });
+
+  it('shows a change the hub refused in Sync issues, and discards it', async () => {
+    // Offline again, the rep changes the contact's title…
+    await stop(hub.child);
+    await page.getByRole('link', { name: 'Odile Offlander' }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Title').fill('Regional buyer');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Regional buyer').first().waitFor(WAIT);
+    await syncUntil('Offline');
+
+    // …while someone deletes it on the hub (running on another port, out of the replica's reach).
+    const elsewhere = await startHub(await freePort());
+    const deleted = await hubApi('DELETE', `/v2/contacts/${hubId}`, elsewhere.url);
+    assert.equal(deleted.status, 204);
+    await stop(elsewhere.child);
+
+    // Back online: the hub refuses the change (the contact is gone there).
+    hub = await startHub();
+    const issuesLink = page.getByRole('link', { name: '1 sync issue' });
+    await syncUntil(issuesLink);
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+    await screenshot(page, '54-replica-sync-issue');
+
+    await issuesLink.click();
+    await page.getByRole('heading', { name: 'Sync issues' }).waitFor();
+    const issue = page.getByRole('listitem', { name: 'Change contact' });
+    await issue.waitFor(WAIT);
+    assert.match(await issue.textContent(), /was not found/);
+    await issue.getByRole('link', { name: 'Odile Offlander' }).waitFor(WAIT);
+    await issue.getByRole('button', { name: 'Discard' }).click();
+    await issue.getByRole('group', { name: /Confirm discarding/ }).getByText('Discard this change?').waitFor();
+    await screenshot(page, '55-replica-confirm-discard');
+    await issue.getByRole('button', { name: 'Yes' }).click();
+
+    await page.getByText('No sync issues: every change reached the hub.').waitFor(WAIT);
+    await page.getByRole('link', { name: /sync issue/ }).waitFor({ state: 'detached', ...WAIT });
+    await screenshot(page, '56-replica-no-sync-issues');
+
+    // The record goes back to the hub's state: gone.
+    await page.getByRole('link', { name: 'Contacts' }).click();
+    await page.getByTestId('contact-scroller').getByRole('link', { name: 'Rhea Refreshed' }).waitFor(WAIT);
+    assert.equal(await page.getByTestId('contact-scroller').getByRole('link', { name: 'Odile Offlander' }).count(), 0);
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+    await screenshot(page, '57-replica-discarded');
+  });
+});

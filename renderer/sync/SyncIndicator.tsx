@@ -1,0 +1,38 @@
+import type { ReplicaStatus } from '../../shared/resources/replica.js';
+import { Link } from '../router/Link.js';
+import { formatWhen } from '../tasks/taskDates.js';
+import { useReplica } from './replicaStore.js';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The one word or two the sidebar shows for a status. */
+function label(status: ReplicaStatus, syncing: boolean): string {
+  if (syncing || status.state === 'syncing') return 'Syncing…';
+  if (status.state === 'offline') return 'Offline';
+  if (status.state === 'pending') return `${status.pending} pending`;
+  return 'Up to date';
+}
+
+/** The longer story, as the tooltip (and accessible description). */
+function details(status: ReplicaStatus): string {
+  const parts = [
+    status.pending > 0 ? `${plural(status.pending, 'change')} not yet on the hub.` : 'Every change is on the hub.',
+    status.last_synced_at ? `Last synced ${formatWhen(status.last_synced_at)}.` : 'Not synced yet.',
+  ];
+  if (status.last_error) parts.push(status.last_error);
+  return parts.join(' ');
+}
+
+/** On a replica only: how its sync stands, its sync issues, and "Sync now". */
+export function SyncIndicator() {
+  const { kind, status, syncing, syncNow } = useReplica();
+  if (kind !== 'replica' || !status) return null;
+  const state = syncing ? 'syncing' : status.state;
+  return (
+    <div className="sync">
+      <p role="status" aria-label="Sync status" title={details(status)} className={`sync-state ${state}`}>{label(status, syncing)}</p>
+      {status.issues > 0 && <Link to="/sync-issues" className="sync-issues-link">{plural(status.issues, 'sync issue')}</Link>}
+      <button type="button" className="link" disabled={syncing} onClick={() => void syncNow()}>Sync now</button>
+    </div>
+  );
+}
