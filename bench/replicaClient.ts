@@ -1,5 +1,6 @@
-// The desktop replica for `npm run bench`, in its own process (run with tsx's loader):
-//   node --import tsx bench/replicaClient.ts <hub url> <hub token> <data dir> <edits>
+// The desktop replica for `npm run bench`, in its own process, bundled by esbuild as the desktop
+// app's main process is (no TypeScript loader at run time):
+//   node .cache/bench/replicaClient.cjs <hub url> <hub token> <data dir> <edits>
 // 1. a fresh replica engine syncs everything from the hub (records into its own tables, search and documents);
 // 2. it makes <edits> offline changes through its own REST interface (in process), then pushes them to the hub.
 // Prints one JSON line: records and seconds of the initial sync, edits and seconds of the push, peak memory.
@@ -10,24 +11,26 @@ import { Replica } from '../electron/engine/replica/replica.js';
 const [hubUrl, token, dataDir, editsArg] = process.argv.slice(2);
 const edits = Number(editsArg);
 
-const engine = openEngine({ dataDir, replica: true });
-const replica = new Replica(engine, { hubUrl, token });
+async function main(): Promise<void> {
 
-let started = performance.now();
-await replica.sync();
-const initialSeconds = (performance.now() - started) / 1000;
-const records = engine.db.prepare('SELECT COUNT(*) FROM server_records').pluck().get() as number;
-const initial = replica.status();
-if (initial.state !== 'up_to_date') throw new Error(`initial sync ended ${initial.state}: ${initial.last_error}`);
+  const engine = openEngine({ dataDir, replica: true });
+  const replica = new Replica(engine, { hubUrl, token });
 
-// Offline edits, as the UI makes them: PUTs through the replica's own REST interface (not timed).
-const self = (await (await fetch(`${hubUrl}/v2/users/self`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { id: number } };
-const localToken = engine.tokens.createPersonal(self.data.id, ['read', 'write']);
-const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
-const taskIds = engine.db.prepare('SELECT id FROM tasks ORDER BY id LIMIT ?').pluck().all(edits) as number[];
-for (const [i, id] of taskIds.entries()) {
-  const answer = await app.inject({ method: 'PUT', url: `/v2/tasks/${id}`, headers: { authorization: `Bearer ${localToken}` }, payload: { data: { content: `Edited offline ${i}` } } });
-  if (answer.statusCode !== 200) throw new Error(`local edit answered ${answer.statusCode}: ${answer.body}`);
+  let started = performance.now();
+  await replica.sync();
+  const initialSeconds = (performance.now() - started) / 1000;
+  const records = engine.db.prepare('SELECT COUNT(*) FROM server_records').pluck().get() as number;
+  const initial = replica.status();
+  if (initial.state !== 'up_to_date') throw new Error(`initial sync ended ${initial.state}: ${initial.last_error}`);
+
+  // Offline edits, as the UI makes them: PUTs through the replica's own REST interface (not timed).
+  const self = (await (await fetch(`${hubUrl}/v2/users/self`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { id: number } };
+  const localToken = engine.tokens.createPersonal(self.data.id, ['read', 'write']);
+  const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
+  const taskIds = engine.db.prepare('SELECT id FROM tasks ORDER BY id LIMIT ?').pluck().all(edits) as number[];
+  for (const [i, id] of taskIds.entries()) {
+    const answer = await app.inject({ method: 'PUT', url: `/v2/tasks/${id}`, headers: { authorization: `Bearer ${localToken}` }, payload: { data: { content: `Edited offline ${i}` } } });
+    if (answer.statusCode !== 200) throw new Error(`local edit answered ${answer.statusCode}: ${answer.body}`);
 }
 started = performance.now();
 const pushed = await replica.push();
@@ -37,3 +40,9 @@ if (pushed !== 'done' || after.pending !== 0 || after.issues !== 0) throw new Er
 await app.close();
 engine.close();
 console.log(JSON.stringify({ records, initialSeconds, edits: taskIds.length, pushSeconds, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { build as esbuild } from 'esbuild';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 
@@ -279,8 +280,14 @@ function runClient(...args) {
 }
 
 /** Runs bench/replicaClient.ts: a fresh replica's initial sync, then `edits` offline edits pushed. */
-function runReplica(hubUrl, token, dir, edits) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/replicaClient.ts', hubUrl, token, dir, String(edits)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+async function runReplica(hubUrl, token, dir, edits) {
+  const bundle = join(root, '.cache/bench/replicaClient.cjs');
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  await esbuild({
+    absWorkingDir: root, entryPoints: ['bench/replicaClient.ts'], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    external: Object.keys(pkg.dependencies), logLevel: 'warning',
+  });
+  const child = spawn(process.execPath, [bundle, hubUrl, token, dir, String(edits)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   const done = new Promise((resolveRun, reject) => {
     let out = '';

@@ -75,7 +75,11 @@ export interface Engine {
 export function openEngine(options: EngineOptions): Engine {
   mkdirSync(options.dataDir, { recursive: true });
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, clock, foreignKeys: !options.replica });
+  const db = openDatabase(join(options.dataDir, DATABASE_FILE), {
+    nativeBinding: options.nativeBinding, clock, foreignKeys: !options.replica,
+    // A desktop replica shares the rep's machine: a smaller page cache keeps it well under 200 MB.
+    cacheMiB: options.replica ? 16 : 64,
+  });
   const ctx: EngineContext = { db, clock, statements: new StatementCache(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
   if (options.replica) ctx.replica = { outbox: new Outbox(db, clock) };
   const users = new Users(ctx);
