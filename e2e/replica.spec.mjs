@@ -182,11 +182,14 @@ describe('a replica', () => {
     hubId = found.body.items[0].data.id;
     assert.ok(hubId > 0);
 
-    // The temporary address no longer leads to the contact: the page says so and leads back to the list.
-    await page.reload();
-    await page.getByRole('alert').filter({ hasText: 'This record now has its hub id' }).waitFor(WAIT);
-    await screenshot(page, '52-replica-temporary-id-gone');
-    await page.getByRole('link', { name: 'Go back to the list' }).click();
+    // The open page follows the contact from its temporary id to its hub id: the rep does not lose their place.
+    await page.waitForURL((url) => url.pathname === `/contacts/${hubId}`, WAIT);
+    await page.getByRole('heading', { name: 'Odile Offlander' }).waitFor(WAIT);
+    // So does an old link or bookmark with the temporary id.
+    await page.goto(tempUrl);
+    await page.waitForURL((url) => url.pathname === `/contacts/${hubId}`, WAIT);
+    await screenshot(page, '52-replica-followed-to-hub-id');
+    await page.getByRole('link', { name: 'Contacts' }).click();
     const link = page.getByTestId('contact-scroller').getByRole('link', { name: 'Odile Offlander' });
     await link.waitFor(WAIT);
     assert.equal(await link.getAttribute('href'), `/contacts/${hubId}`);

@@ -40,8 +40,13 @@ export function ContactPage({ id }: { id: number }) {
       }
     })().catch((err) => {
       if (!live) return;
-      // A negative id is a temporary one given on a device copy: once the hub has the contact, it has the hub's id.
-      if (err instanceof ApiFailure && err.status === 404) setProblem(id < 0 ? 'renumbered' : 'gone');
+      // A negative id is a temporary one given on a device copy: once the hub has the contact, follow it to the hub's id.
+      if (err instanceof ApiFailure && err.status === 404 && id < 0) {
+        api.get<{ hub_id: number }>(`/v2/replica/ids/contact/${id}`).then(
+          (mapped) => live && navigate(`/contacts/${mapped.hub_id}`, { replace: true }),
+          () => live && setProblem('renumbered'),
+        );
+      } else if (err instanceof ApiFailure && err.status === 404) setProblem('gone');
       else setProblem('failed');
     });
     return () => {

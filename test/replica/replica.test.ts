@@ -145,6 +145,9 @@ describe('the desktop replica', () => {
       expect((await local(a, 'GET', `/v2/${type}/${id}`)).status, `${type} ${id}`).toBe(404);
     }
     expect((await local(a, 'GET', `/v2/contacts?q=Made Offline`)).body.items.map((i: any) => i.data.id)).toEqual([hubOrg.id]);
+    // A screen still showing the temporary id can follow the record to its hub id.
+    expect((await local(a, 'GET', `/v2/replica/ids/contact/${org.id}`)).body.data).toEqual({ resource_type: 'contact', temp_id: org.id, hub_id: hubOrg.id });
+    expect((await local(a, 'GET', '/v2/replica/ids/contact/-999999')).status).toBe(404);
     await a.close();
     await b.close();
   });

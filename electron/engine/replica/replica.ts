@@ -362,6 +362,11 @@ export class Replica {
     return { orphan: `This change refers to a ${type.replace('_', ' ')} created on this device that never reached the hub (its creation was discarded).` };
   }
 
+  /** The hub's id a record created here got, once it has one (so a screen showing the temporary id can follow it). */
+  hubIdOf(type: string, temporaryId: number): number | null {
+    return temporaryId < 0 ? this.hubId(type, temporaryId) : null;
+  }
+
   /** The hub's id of a local record id: itself when positive, from the id map when temporary, null when not yet known. */
   private hubId(type: string, id: number): number | null {
     if (id > 0) return id;
