@@ -52,7 +52,7 @@ export function ContactPage({ id }: { id: number }) {
     return () => {
       live = false;
     };
-  }, [id, version]);
+  }, [id, version, navigate]);
 
   if (problem) return <section className="screen"><ContactProblem problem={problem} /></section>;
   if (!contact) return <section className="screen"><p className="muted">Loading…</p></section>;
