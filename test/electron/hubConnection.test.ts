@@ -1,0 +1,106 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, call, startTestHub, type TestHub } from '../support/testHub.js';
+import { HubSignInError, signInThroughBrowser } from '../../electron/desktop/hubSignIn.js';
+import { CredentialStore, type Cipher } from '../../electron/desktop/credentialStore.js';
+
+let hub: TestHub;
+const dirs: string[] = [];
+beforeAll(async () => {
+  hub = await startTestHub();
+});
+afterAll(async () => {
+  await hub.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+/**
+ * The system browser, scripted with fetch (no browser window here): it loads
+ * the hub's consent page, submits its form as a person would (hidden fields,
+ * CSRF cookie), and follows the redirect to the app's loopback listener.
+ */
+function scriptedBrowser(decision: 'approve' | 'deny', who = ADMIN) {
+  return async (url: string) => {
+    const page = await fetch(url, { redirect: 'manual' });
+    const html = await page.text();
+    const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]));
+    const cookie = /outpost_csrf=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1];
+    const answer = await fetch(`${hub.url}/oauth2/authorize`, {
+      method: 'POST', redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: `outpost_csrf=${cookie}` },
+      body: new URLSearchParams({ ...hidden, username: who.email, password: who.password, decision }),
+    });
+    // Like a browser, follow the redirect to the app's loopback address.
+    void fetch(answer.headers.get('location')!).then((r) => r.text());
+  };
+}
+
+describe('connecting the desktop app to a hub', () => {
+  it('signs in through the system browser with PKCE and a loopback redirect, and gets tokens that work', async () => {
+    let opened = '';
+    const tokens = await signInThroughBrowser({ hubUrl: hub.url, openBrowser: async (url) => {
+      opened = url;
+      await scriptedBrowser('approve')(url);
+    } });
+    const asked = new URL(opened);
+    expect(asked.searchParams.get('client_id')).toBe('outpost-app');
+    expect(asked.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(asked.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback$/);
+    expect(tokens).toMatchObject({ token_type: 'bearer', scope: 'read write profile sync' });
+    expect(tokens.refresh_token).toMatch(/^[0-9a-f]{64}$/);
+    expect((await call(hub, 'GET', '/v2/users/self', { token: tokens.access_token })).body.data.email).toBe(ADMIN.email);
+  });
+
+  it('reports a denial in the browser, and gives up when the person never finishes', async () => {
+    await expect(signInThroughBrowser({ hubUrl: hub.url, openBrowser: scriptedBrowser('deny') })).rejects.toThrow(/cancelled/);
+    const forgotten = signInThroughBrowser({ hubUrl: hub.url, openBrowser: async () => undefined, timeoutMs: 200 });
+    await expect(forgotten).rejects.toBeInstanceOf(HubSignInError);
+  });
+});
+
+describe('keeping the hub credentials', () => {
+  // Electron's safeStorage (the OS keychain) cannot run here: an AES-256-GCM cipher with a random key stands in for it.
+  const key = randomBytes(32);
+  const standIn = (available = true): Cipher => ({
+    isAvailable: () => available,
+    encrypt: (text) => {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]);
+    },
+    decrypt: (data) => {
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+      decipher.setAuthTag(data.subarray(12, 28));
+      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  });
+  const credentials = { hubUrl: 'https://crm.example.com', access_token: 'a'.repeat(64), refresh_token: 'b'.repeat(64) };
+
+  it('writes them only encrypted, reads them back, and forgets them on disconnect', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outpost-creds-'));
+    dirs.push(dir);
+    const file = join(dir, 'hub-credentials.bin');
+    const store = new CredentialStore(file, standIn());
+    expect(store.save(credentials)).toBe(true);
+    expect(readFileSync(file).toString('latin1')).not.toContain('aaaa');
+    expect(store.load()).toEqual(credentials);
+    store.clear();
+    expect(store.load()).toBeNull();
+  });
+
+  it('keeps them in memory only where the OS offers no encryption, and ignores a damaged file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outpost-creds-'));
+    dirs.push(dir);
+    const file = join(dir, 'hub-credentials.bin');
+    expect(new CredentialStore(file, standIn(false)).save(credentials)).toBe(false);
+    expect(existsSync(file)).toBe(false);
+    const store = new CredentialStore(file, standIn());
+    store.save(credentials);
+    const other = new CredentialStore(file, { ...standIn(), decrypt: () => { throw new Error('not ours'); } });
+    expect(other.load()).toBeNull();
+  });
+});
