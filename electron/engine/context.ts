@@ -22,10 +22,17 @@ export interface EngineContext {
   replica?: { outbox: Outbox };
 }
 
-/** The id a new row gets on a replica: below every id so far and below zero, so it can never clash with a hub id. */
+/**
+ * The id a new row gets on a replica: negative, so it can never clash with a
+ * hub id, and never given twice on this device (a counter, not the lowest id
+ * in the table: an id whose record has since got its hub id, or was deleted,
+ * may still be named by the id map or by changes waiting in the outbox).
+ */
 export function temporaryId(ctx: EngineContext, table: string): number | undefined {
   if (!ctx.replica) return undefined;
-  return ctx.statements.get(`SELECT MIN(0, COALESCE(MIN(id), 0)) - 1 FROM ${table}`).pluck().get() as number;
+  const next = ctx.statements.get(`INSERT INTO replica_settings (name, value) VALUES ('last_temporary_id', (SELECT MIN(0, COALESCE(MIN(id), 0)) - 1 FROM ${table}))
+    ON CONFLICT (name) DO UPDATE SET value = CAST(value AS INTEGER) - 1 RETURNING value`).pluck().get();
+  return Number(next);
 }
 
 /**

@@ -13,7 +13,7 @@ import { authenticate } from './auth.js';
 import { JSON_TYPE } from './reply.js';
 import { salesRoutes } from './routes/sales.js';
 import { customFieldRoutes } from './routes/customFields.js';
-import { syncRoutes } from './routes/sync.js';
+import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { authorizeRoutes } from './routes/authorize.js';
@@ -33,6 +33,8 @@ export interface HttpOptions {
   logger?: boolean;
   /** On a desktop replica: its sync, served at /v2/replica/…; writes it cannot replay are refused. */
   replica?: Replica;
+  /** Routes the desktop shell adds inside the authenticated /v2 scope (its hub connection). */
+  shellRoutes?: (api: FastifyInstance) => void;
 }
 
 /** Strict CSP for the web UI: only our own scripts, styles and API. */
@@ -81,8 +83,10 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     }
     api.addHook('onRequest', authenticate(engine));
     idempotentWrites(api, engine);
+    noteWritesByDevices(api, engine);
     if (engine.ctx.replica) refuseUnreplicableWrites(api);
     if (options.replica) replicaRoutes(api, options.replica);
+    options.shellRoutes?.(api);
     salesRoutes(api, engine);
     customFieldRoutes(api, engine);
     syncRoutes(api, engine);

@@ -119,6 +119,11 @@ export class LocalRecords {
     }
   }
 
+  exists(type: string, id: number): boolean {
+    const local = LOCAL_TABLES[type];
+    return local !== undefined && this.ctx.statements.get(`SELECT 1 FROM ${local.table} WHERE id = ?`).get(id) !== undefined;
+  }
+
   /** The current local row's `resource_type`, for resolving a change's `resource_id`. */
   resourceTypeOf(type: string, id: number): string | null {
     const local = LOCAL_TABLES[type];

@@ -43,7 +43,13 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
   const result: PullResult = { items: 0, pages: 0, failed: 0 };
   if (started.status === 204) return result;
   const session = ((await started.json()) as { data: { id: string } }).data.id;
-  const nextPage = () => readPage(http, session);
+  // Each request's failure is handled where it is awaited; the no-op handler keeps a failure that arrives
+  // while the loop awaits the other request from counting as unhandled (which ends a Node process).
+  const handled = <T>(promise: Promise<T>) => {
+    promise.catch(() => undefined);
+    return promise;
+  };
+  const nextPage = () => handled(readPage(http, session));
   let pending = nextPage();
   let acking: Promise<unknown> = Promise.resolve();
   try {
@@ -58,14 +64,12 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
       result.failed += page.failed;
       // One acknowledgement in flight at a time; it overlaps with the next page's reading.
       await acking;
-      acking = acknowledge(http, page.items.map((item) => item.meta.sync.ack_key));
+      acking = handled(acknowledge(http, page.items.map((item) => item.meta.sync.ack_key)));
     }
     await acking;
     return result;
   } catch (err) {
     // Whatever else is in flight no longer matters: its items come again next session.
-    pending.catch(() => undefined);
-    acking.catch(() => undefined);
     throw err;
   }
 }

@@ -268,6 +268,8 @@ export class Replica {
         method: entry.method,
         headers: {
           Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}`, 'Idempotency-Key': entry.op_key,
+          // The hub then knows this device holds the record, so its later deletion reaches this device.
+          'X-Service-Device-UUID': this.deviceUuid,
           ...(request.body ? { 'Content-Type': 'application/json' } : {}),
         },
         body: request.body,
@@ -305,13 +307,15 @@ export class Replica {
     this.engine.db.transaction(() => {
       this.outbox.done(entry.seq);
       let id = entry.record_id;
+      // Removed here since (its contact deleted, say): the hub's answer must not bring it back.
+      const stillHere = this.local.exists(entry.resource_type, entry.record_id);
       if (entry.method === 'POST' && data) {
         id = data.id;
         this.engine.db.prepare('INSERT OR REPLACE INTO id_map (resource_type, temp_id, hub_id) VALUES (?, ?, ?)').run(entry.resource_type, entry.record_id, id);
         this.local.remap(entry.resource_type, entry.record_id, id);
         this.outbox.renumber(entry.resource_type, entry.record_id, id);
       }
-      if (data && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
+      if (data && stillHere && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
     })();
     this.applied += 1;
   }

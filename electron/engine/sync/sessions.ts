@@ -139,6 +139,18 @@ export class SyncSessions {
     })();
   }
 
+  /**
+   * A device wrote a record through the REST interface (a replica replaying
+   * its outbox): it holds that record now, so a later delete reaches it even
+   * if it never pulled the record. Noted as served, not acknowledged, so the
+   * record also comes once through its queue, which it applies idempotently.
+   */
+  noteHeld(actor: Actor, uuid: string, type: string, id: number): void {
+    if (!this.sources.types.includes(type)) return;
+    const device = this.device(actor, uuid);
+    this.statements.served.run(device.id, type, JSON.stringify([id]));
+  }
+
   /** POST /v2/sync/ack: answered at once; the keys are written in the background. */
   acknowledge(actor: Actor, uuid: string, keys: AckKey[]): void {
     this.acks.enqueue(this.device(actor, uuid).id, keys);

@@ -48,6 +48,24 @@ export function syncRoutes(app: FastifyInstance, engine: Engine): void {
   });
 }
 
+/**
+ * Records a device writes through the REST interface are records it holds
+ * (see SyncSessions.noteHeld). The device header is optional on those
+ * requests; one that is not a UUID is no device, and ignored.
+ */
+export function noteWritesByDevices(app: FastifyInstance, engine: Engine): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if ((request.method !== 'POST' && request.method !== 'PUT') || reply.statusCode !== 200 || typeof payload !== 'string' || !request.actor) return payload;
+    const header = DEVICE_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string') as string | undefined;
+    if (!header || !UUID.test(header.trim()) || request.url.startsWith('/v2/sync')) return payload;
+    const written = JSON.parse(payload) as { data?: { id?: unknown }; meta?: { type?: unknown } };
+    if (typeof written.data?.id === 'number' && typeof written.meta?.type === 'string') {
+      engine.sync.noteHeld(request.actor, header.trim().toLowerCase(), written.meta.type, written.data.id);
+    }
+    return payload;
+  });
+}
+
 /** The device UUID from either header name; a missing or malformed one is a 400. */
 function deviceUuid(request: FastifyRequest): string {
   const given = DEVICE_HEADERS.map((name) => request.headers[name]).filter((v) => v !== undefined);
