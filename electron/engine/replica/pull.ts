@@ -52,26 +52,22 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
   const nextPage = () => handled(readPage(http, session));
   let pending = nextPage();
   let acking: Promise<unknown> = Promise.resolve();
-  try {
-    for (;;) {
-      const page = await pending;
-      if (!page) break;
-      // The hub serves the following page while this one is applied.
-      pending = nextPage();
-      await options.apply(page.items);
-      result.items += page.items.length;
-      result.pages += 1;
-      result.failed += page.failed;
-      // One acknowledgement in flight at a time; it overlaps with the next page's reading.
-      await acking;
-      acking = handled(acknowledge(http, page.items.map((item) => item.meta.sync.ack_key)));
-    }
+  // On a failure, whatever else is in flight no longer matters: its items come again next session.
+  for (;;) {
+    const page = await pending;
+    if (!page) break;
+    // The hub serves the following page while this one is applied.
+    pending = nextPage();
+    await options.apply(page.items);
+    result.items += page.items.length;
+    result.pages += 1;
+    result.failed += page.failed;
+    // One acknowledgement in flight at a time; it overlaps with the next page's reading.
     await acking;
-    return result;
-  } catch (err) {
-    // Whatever else is in flight no longer matters: its items come again next session.
-    throw err;
+    acking = handled(acknowledge(http, page.items.map((item) => item.meta.sync.ack_key)));
   }
+  await acking;
+  return result;
 }
 
 type HubRequest = (method: string, path: string, body?: unknown) => Promise<Response>;

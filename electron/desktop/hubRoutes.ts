@@ -1,0 +1,61 @@
+// The desktop app's own endpoints for its hub connection (settings → Hub),
+// served by the in-process engine app only in the desktop app: the renderer
+// asks over the same REST bridge as everything else, the main process does
+// the browser sign-in and keeps the credentials; tokens never reach the renderer.
+// Pure Node: main.ts supplies shell.openExternal, the credential store and a restart.
+import type { FastifyInstance } from 'fastify';
+import { HubSignInError, signInThroughBrowser } from './hubSignIn.js';
+import type { CredentialStore } from './credentialStore.js';
+import { LOCAL_TO_REPLICA } from '../engine/http/routes/replica.js';
+
+export interface HubRoutesOptions {
+  openBrowser(url: string): Promise<void>;
+  credentials: CredentialStore;
+  /** Restarts the app so the engine opens as a replica of the hub (or stops being one). */
+  restart(): void;
+  fetch?: typeof fetch;
+}
+
+const json = (data: object) => JSON.stringify({ data, meta: { type: 'desktop_hub' } });
+const failure = (status: number, code: string, field: string, message: string) =>
+  JSON.stringify({ errors: [{ error: { resource: 'desktop_hub', field, code, message, details: message }, meta: { type: 'error', links: {} } }], meta: { type: 'errors', http_status: String(status), logref: '', links: {} } });
+
+export function hubRoutes(app: FastifyInstance, options: HubRoutesOptions): void {
+  app.get('/v2/desktop/hub', async (_request, reply) => {
+    const saved = options.credentials.load();
+    return reply.type('application/json; charset=utf-8').send(json({ hub_url: saved?.hubUrl ?? null, connected: saved !== null }));
+  });
+
+  // Connect: the hub's sign-in opens in the system browser; on success the app restarts as the hub's replica.
+  app.post('/v2/desktop/hub', { config: LOCAL_TO_REPLICA }, async (request, reply) => {
+    const hubUrl = (request.body as { data?: { hub_url?: unknown } } | null)?.data?.hub_url;
+    const url = typeof hubUrl === 'string' ? parseHubUrl(hubUrl) : null;
+    if (!url) return reply.code(422).type('application/json; charset=utf-8').send(failure(422, 'incorrect_value', '/hub_url', 'hub_url must be the hub’s address, starting with https:// (or http:// on this computer or a local network).'));
+    try {
+      const tokens = await signInThroughBrowser({ hubUrl: url, openBrowser: options.openBrowser, fetch: options.fetch });
+      const kept = options.credentials.save({ hubUrl: url, access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null });
+      setImmediate(() => options.restart());
+      return reply.type('application/json; charset=utf-8').send(json({ hub_url: url, connected: true, remembered: kept }));
+    } catch (err) {
+      const message = err instanceof HubSignInError ? err.message : `The hub at ${url} could not be reached: ${(err as Error).message}`;
+      return reply.code(422).type('application/json; charset=utf-8').send(failure(422, 'incorrect_value', '/hub_url', message));
+    }
+  });
+
+  // Disconnect: the credentials are forgotten; the local data stays.
+  app.delete('/v2/desktop/hub', { config: LOCAL_TO_REPLICA }, async (_request, reply) => {
+    options.credentials.clear();
+    setImmediate(() => options.restart());
+    return reply.code(204).send();
+  });
+}
+
+function parseHubUrl(text: string): string | null {
+  try {
+    const url = new URL(text.trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return null;
+  }
+}
