@@ -1,14 +1,18 @@
 // The desktop shell: a window, the app:// protocol, and the IPC bridge into the
 // engine. Kept thin on purpose: everything that can be tested under Node lives
 // in electron/desktop/ and electron/engine/.
-import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, safeStorage, session, shell, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { openEngine, type Engine } from './engine/engine.js';
 import { createHttpApp, CONTENT_SECURITY_POLICY } from './engine/http/app.js';
 import { APP_ORIGIN, APP_SCHEME, isTrustedSender, serveRendererFile } from './desktop/appProtocol.js';
 import { toBridgeResponse, toDownloadInjectOptions, toDownloadResponse, toInjectOptions } from './desktop/bridgeRequest.js';
 import { decideNavigation, decideNewWindow, type NavigationDecision } from './desktop/navigation.js';
-import { localAccessToken } from './desktop/localUser.js';
+import { localAccessToken, replicaAccessToken } from './desktop/localUser.js';
+import { CredentialStore, type Cipher, type HubCredentials } from './desktop/credentialStore.js';
+import { hubRoutes } from './desktop/hubRoutes.js';
+import { Replica } from './engine/replica/replica.js';
+import { UpstreamCredentials } from './engine/replica/upstream.js';
 import { ReminderTracker, type DueReminder } from '../shared/reminders.js';
 import { IPC_CHANNELS, type ApiResponse } from '../shared/bridge.js';
 import type { FastifyInstance } from 'fastify';
@@ -145,9 +149,31 @@ async function start(): Promise<void> {
 
   // The database lives in the OS user-data folder. OUTPOST_SQLITE_BINDING (set by `npm start`) points at a
   // better-sqlite3 build for Electron's ABI; packaged apps have it rebuilt in place by electron-builder.
-  const engine: Engine = openEngine({ dataDir: app.getPath('userData'), nativeBinding: process.env.OUTPOST_SQLITE_BINDING || undefined });
-  const http = await createHttpApp(engine, { rateLimitPerHour: 0 });
-  const token = await localAccessToken(engine);
+  // Connected to a hub (Settings → Hub), the engine is a replica of it in its own folder.
+  const userData = app.getPath('userData');
+  const credentials = new CredentialStore(join(userData, 'hub-credentials.bin'), KEYCHAIN);
+  const connection = credentials.load();
+  const engine: Engine = openEngine({
+    dataDir: connection ? join(userData, 'replica') : userData,
+    nativeBinding: process.env.OUTPOST_SQLITE_BINDING || undefined,
+    replica: Boolean(connection),
+  });
+  const replica = connection ? replicaOf(engine, connection, credentials) : undefined;
+  const http = await createHttpApp(engine, {
+    rateLimitPerHour: 0,
+    replica,
+    shellRoutes: (api) => hubRoutes(api, {
+      openBrowser: (url) => shell.openExternal(url),
+      credentials,
+      restart: () => {
+        app.relaunch();
+        app.exit(0);
+      },
+    }),
+  });
+  if (replica && connection?.user) replica.adoptUser(connection.user);
+  const token = replica && connection?.user ? replicaAccessToken(engine, connection.user.id) : await localAccessToken(engine);
+  replica?.start();
   registerAppProtocol(http);
   registerBridge(http, token);
   const stopReminders = watchReminders(http, token);
@@ -159,11 +185,26 @@ async function start(): Promise<void> {
     if (!mainWindow) mainWindow = createWindow();
   });
   app.once('will-quit', () => {
+    void replica?.stop();
     stopReminders();
     engine.tokens.revokePersonal(token);
     void http.close();
     engine.close();
   });
+}
+
+/** The OS keychain, through Electron's safeStorage, for the hub credentials. */
+const KEYCHAIN: Cipher = {
+  isAvailable: () => safeStorage.isEncryptionAvailable(),
+  encrypt: (text) => safeStorage.encryptString(text),
+  decrypt: (data) => safeStorage.decryptString(data),
+};
+
+/** The replica of the connected hub; renewed tokens are saved for the next start. */
+function replicaOf(engine: Engine, connection: HubCredentials, store: CredentialStore): Replica {
+  const upstream = new UpstreamCredentials(connection.hubUrl, connection.access_token, connection.refresh_token);
+  upstream.onRenew = (access, refresh) => store.save({ ...connection, access_token: access, refresh_token: refresh });
+  return new Replica(engine, { hubUrl: connection.hubUrl, credentials: upstream });
 }
 
 start().catch((error: unknown) => {

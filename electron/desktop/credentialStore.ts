@@ -15,6 +15,8 @@ export interface HubCredentials {
   hubUrl: string;
   access_token: string;
   refresh_token: string | null;
+  /** The rep's user on the hub (as `GET /v2/users/self` answers): the desktop app acts for this user, also when it starts offline. */
+  user?: { id: number } & Record<string, unknown>;
 }
 
 export class CredentialStore {

@@ -33,7 +33,9 @@ export function hubRoutes(app: FastifyInstance, options: HubRoutesOptions): void
     if (!url) return reply.code(422).type('application/json; charset=utf-8').send(failure(422, 'incorrect_value', '/hub_url', 'hub_url must be the hub’s address, starting with https:// (or http:// on this computer or a local network).'));
     try {
       const tokens = await signInThroughBrowser({ hubUrl: url, openBrowser: options.openBrowser, fetch: options.fetch });
-      const kept = options.credentials.save({ hubUrl: url, access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null });
+      const self = await (options.fetch ?? fetch)(`${url}/v2/users/self`, { headers: { Authorization: `Bearer ${tokens.access_token}`, Accept: 'application/json' } });
+      const user = ((await self.json()) as { data: { id: number } & Record<string, unknown> }).data;
+      const kept = options.credentials.save({ hubUrl: url, access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null, user });
       setImmediate(() => options.restart());
       return reply.type('application/json; charset=utf-8').send(json({ hub_url: url, connected: true, remembered: kept }));
     } catch (err) {

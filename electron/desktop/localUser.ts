@@ -20,3 +20,8 @@ export async function localAccessToken(engine: Engine): Promise<string> {
     : await engine.users.create({ email: LOCAL_USER_EMAIL, name: 'Me', role: 'admin', password: randomBytes(24).toString('base64url') });
   return engine.tokens.createPersonal(userId, LOCAL_USER_SCOPES);
 }
+
+/** On a replica, the main process acts for the rep's hub user (pulled from the hub like every user). */
+export function replicaAccessToken(engine: Engine, hubUserId: number): string {
+  return engine.tokens.createPersonal(hubUserId, LOCAL_USER_SCOPES);
+}

@@ -1,7 +1,9 @@
 import { useSession } from '../session/sessionStore.js';
 import { OAuthClientsCard } from './OAuthClientsCard.js';
+import { HubConnectionCard } from './HubConnectionCard.js';
+import { isDesktop } from '../api/client.js';
 
-/** The account, the signed-in user and, for admins, the registered OAuth applications. */
+/** The account, the signed-in user, in the desktop app its hub connection, and for admins the registered OAuth applications. */
 export function SettingsScreen() {
   const { user, account } = useSession();
   return (
@@ -20,6 +22,7 @@ export function SettingsScreen() {
           <dt>Role</dt><dd>{user?.role === 'admin' ? 'Administrator' : 'Agent'}</dd>
         </dl>
       </div>
+      {isDesktop && <HubConnectionCard />}
       {user?.role === 'admin' && <OAuthClientsCard />}
     </section>
   );

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, startTestHub, type TestHub } from '../support/testHub.js';
 import { HubSignInError, signInThroughBrowser } from '../../electron/desktop/hubSignIn.js';
 import { CredentialStore, type Cipher } from '../../electron/desktop/credentialStore.js';
+import { hubRoutes } from '../../electron/desktop/hubRoutes.js';
+import { openEngine } from '../../electron/engine/engine.js';
+import { createHttpApp } from '../../electron/engine/http/app.js';
 
 let hub: TestHub;
 const dirs: string[] = [];
@@ -38,6 +41,23 @@ function scriptedBrowser(decision: 'approve' | 'deny', who = ADMIN) {
   };
 }
 
+// Electron's safeStorage (the OS keychain) cannot run here: an AES-256-GCM cipher with a random key stands in for it.
+const key = randomBytes(32);
+const standIn = (available = true): Cipher => ({
+  isAvailable: () => available,
+  encrypt: (text) => {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  },
+  decrypt: (data) => {
+    const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+    decipher.setAuthTag(data.subarray(12, 28));
+    return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+  },
+});
+
 describe('connecting the desktop app to a hub', () => {
   it('signs in through the system browser with PKCE and a loopback redirect, and gets tokens that work', async () => {
     let opened = '';
@@ -62,22 +82,6 @@ describe('connecting the desktop app to a hub', () => {
 });
 
 describe('keeping the hub credentials', () => {
-  // Electron's safeStorage (the OS keychain) cannot run here: an AES-256-GCM cipher with a random key stands in for it.
-  const key = randomBytes(32);
-  const standIn = (available = true): Cipher => ({
-    isAvailable: () => available,
-    encrypt: (text) => {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]);
-    },
-    decrypt: (data) => {
-      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
-      decipher.setAuthTag(data.subarray(12, 28));
-      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
-    },
-  });
   const credentials = { hubUrl: 'https://crm.example.com', access_token: 'a'.repeat(64), refresh_token: 'b'.repeat(64) };
 
   it('writes them only encrypted, reads them back, and forgets them on disconnect', () => {
@@ -104,3 +108,38 @@ describe('keeping the hub credentials', () => {
     expect(other.load()).toBeNull();
   });
 });
+
+describe('the desktop app’s hub settings', () => {
+  it('connects through the browser from the settings, keeps the credentials encrypted, restarts as a replica, and disconnects', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outpost-desktop-'));
+    dirs.push(dir);
+    const engine = openEngine({ dataDir: dir });
+    const me = await engine.users.create({ email: 'me@outpost.local', name: 'Me', role: 'admin', password: 'local-only-pass' });
+    const token = engine.tokens.createPersonal(me, ['read', 'write', 'profile']);
+    const credentials = new CredentialStore(join(dir, 'hub-credentials.bin'), standIn());
+    // Electron's app.relaunch() cannot run here: the restart is counted instead.
+    let restarts = 0;
+    const app = await createHttpApp(engine, { rateLimitPerHour: 0, shellRoutes: (api) => hubRoutes(api, { openBrowser: scriptedBrowser('approve'), credentials, restart: () => restarts++ }) });
+    const ask = (method: string, data?: unknown) => app.inject({ method: method as 'GET', url: '/v2/desktop/hub', headers: { authorization: `Bearer ${token}` }, payload: data === undefined ? undefined : { data } });
+
+    expect(JSON.parse((await ask('GET')).body).data).toEqual({ hub_url: null, connected: false });
+    const bad = await ask('POST', { hub_url: 'ftp://nope' });
+    expect([bad.statusCode, JSON.parse(bad.body).errors[0].error.field]).toEqual([422, '/hub_url']);
+    const connected = await ask('POST', { hub_url: `${hub.url}/` });
+    expect(connected.statusCode).toBe(200);
+    expect(JSON.parse(connected.body).data).toEqual({ hub_url: hub.url, connected: true, remembered: true });
+    // The renderer never sees a token; the main process has them, encrypted on disk.
+    expect(connected.body).not.toMatch(/[0-9a-f]{64}/);
+    const saved = credentials.load()!;
+    expect(saved.user).toMatchObject({ email: ADMIN.email });
+    expect((await call(hub, 'GET', '/v2/users/self', { token: saved.access_token })).status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(restarts).toBe(1);
+    expect((await ask('DELETE')).statusCode).toBe(204);
+    expect(credentials.load()).toBeNull();
+    expect((await app.inject({ method: 'GET', url: '/v2/desktop/hub' })).statusCode).toBe(401);
+    await app.close();
+    engine.close();
+  });
+});
+

@@ -105,6 +105,8 @@ function fakeElectron() {
       },
     },
     shell: { openExternal: (url: string) => recorded.opened.push(url) },
+    // No OS keychain in the stand-in: hub credentials would be kept in memory only (the app starts unconnected).
+    safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
   };
   return { electron, recorded, app, FakeContents };
 }

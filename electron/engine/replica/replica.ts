@@ -108,10 +108,14 @@ export class Replica {
       return { ok: false, message: 'The hub cannot be reached to check the password; try again when online.' };
     }
     if (!answer.user) return { ok: false, message: answer.message };
-    const user = answer.user;
-    this.engine.db.transaction(() => this.local.apply('user', user))();
+    this.adoptUser(answer.user);
     void this.sync();
-    return { ok: true, userId: user.id };
+    return { ok: true, userId: answer.user.id };
+  }
+
+  /** Keeps the hub's record of the person using this replica, so it can act for them before its first sync. */
+  adoptUser(user: { id: number } & Record<string, unknown>): void {
+    this.engine.db.transaction(() => this.local.apply('user', user))();
   }
 
   /** This device's UUID: created once, kept for good (across restarts and sign-ins). */

@@ -10,6 +10,9 @@ export const REPLICA_SCOPE = 'read write profile sync';
  * runs the replica; the renderer never sees them.
  */
 export class UpstreamCredentials {
+  /** Called with the new tokens after each renewal (the desktop app saves them for its next start). */
+  onRenew: ((access: string, refresh: string | null) => void) | null = null;
+
   constructor(private readonly hubUrl: string, private access: string | null = null, private refreshToken: string | null = null, private readonly fetchFn: typeof fetch = fetch) {}
 
   get token(): string | null {
@@ -40,6 +43,7 @@ export class UpstreamCredentials {
     if (!answer.ok) return false;
     this.access = answer.body.access_token;
     this.refreshToken = answer.body.refresh_token ?? this.refreshToken;
+    this.onRenew?.(this.access, this.refreshToken);
     return true;
   }
 
