@@ -263,9 +263,9 @@ process.exit(0);
 
 // ---- Sync -------------------------------------------------------------------------------------
 
-/** Runs bench/syncClient.ts (a device in its own process) and returns what it printed. */
-function runClient(...args) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/syncClient.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Runs a client process (`node …args`) and resolves with the JSON line it printed last. */
+function runJsonChild(what, args) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   const done = new Promise((resolveRun, reject) => {
     let out = '';
@@ -273,13 +273,18 @@ function runClient(...args) {
     child.on('exit', (code) => {
       children.delete(child);
       if (code === 0) resolveRun(JSON.parse(out.trim().split('\n').pop()));
-      else reject(new Error(`sync client exited ${code}: ${out}`));
+      else reject(new Error(`${what} exited ${code}: ${out}`));
     });
   });
-  return within(CLIENT_TIMEOUT_MS, `sync client ${args[0]}`, done);
+  return within(CLIENT_TIMEOUT_MS, what, done);
 }
 
-/** Runs bench/replicaClient.ts: a fresh replica's initial sync, then `edits` offline edits pushed. */
+/** Runs bench/syncClient.ts (a device in its own process) and returns what it printed. */
+function runClient(...args) {
+  return runJsonChild(`sync client ${args[0]}`, ['--import', 'tsx', 'bench/syncClient.ts', ...args]);
+}
+
+/** Runs bench/replicaClient.ts, bundled like the desktop main process: a fresh replica's initial sync, then `edits` offline edits pushed. */
 async function runReplica(hubUrl, token, dir, edits) {
   const bundle = join(root, '.cache/bench/replicaClient.cjs');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -287,18 +292,7 @@ async function runReplica(hubUrl, token, dir, edits) {
     absWorkingDir: root, entryPoints: ['bench/replicaClient.ts'], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     external: Object.keys(pkg.dependencies), logLevel: 'warning',
   });
-  const child = spawn(process.execPath, [bundle, hubUrl, token, dir, String(edits)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.add(child);
-  const done = new Promise((resolveRun, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('exit', (code) => {
-      children.delete(child);
-      if (code === 0) resolveRun(JSON.parse(out.trim().split('\n').pop()));
-      else reject(new Error(`replica client exited ${code}: ${out}`));
-    });
-  });
-  return within(CLIENT_TIMEOUT_MS, 'replica client', done);
+  return runJsonChild('replica client', [bundle, hubUrl, token, dir, String(edits)]);
 }
 
 /** Resident and peak resident memory (MB) of a process, from /proc (Linux); NaN elsewhere. */

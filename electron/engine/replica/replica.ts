@@ -8,6 +8,7 @@ import { ServerState } from './serverState.js';
 import { UpstreamCredentials } from './upstream.js';
 import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
 import type { SignInResult } from '../auth/signIn.js';
+import type { ReplicaState, ReplicaStatus, SyncIssue } from '../../../shared/resources/replica.js';
 
 export interface ReplicaOptions {
   /** The hub's base URL (`https://crm.example.com`). */
@@ -19,37 +20,11 @@ export interface ReplicaOptions {
   fetch?: typeof fetch;
 }
 
-export type ReplicaState = 'offline' | 'syncing' | 'pending' | 'up_to_date';
-
 /** How soon after a local change the replica syncs, and how often it looks for the hub's changes otherwise. */
 export const SYNC_DELAY_AFTER_CHANGE_MS = 1000;
 export const SYNC_INTERVAL_MS = 5_000;
 /** Changes in flight to the hub at once while pushing (each request costs the hub a transaction; overlapping hides the round trips). */
 export const PUSH_WINDOW = 8;
-
-/** A change the hub refused, as the Sync issues view shows it. */
-export interface SyncIssue {
-  id: number;
-  method: string;
-  resource_type: string;
-  record_id: number;
-  data: Record<string, unknown> | null;
-  /** The hub's error envelope (or a local one when the change can no longer be sent). */
-  error: unknown;
-  created_at: string;
-}
-
-export interface ReplicaStatus {
-  state: ReplicaState;
-  /** Local changes not yet on the hub. */
-  pending: number;
-  /** Local changes the hub refused, kept for the user to retry or discard. */
-  issues: number;
-  last_synced_at: string | null;
-  last_error: string | null;
-  /** The local change log's revision: it moves whenever local data changed, so open screens know to reload. */
-  local_revision: number;
-}
 
 /** How one push went: everything it could send was sent, or the hub was out of reach. */
 export type PushOutcome = 'done' | 'unreachable';
