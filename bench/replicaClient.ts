@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   let started = performance.now();
   await replica.sync();
   const initialSeconds = (performance.now() - started) / 1000;
-  const records = engine.db.prepare('SELECT COUNT(*) FROM server_records').pluck().get() as number;
+  const tables = ['account', 'users', 'contacts', 'tags', 'tasks', 'notes', 'calls', 'call_outcomes', 'visit_outcomes', 'text_messages', 'visits', 'documents'];
+  const records = engine.db.prepare(`SELECT ${tables.map((t) => `(SELECT COUNT(*) FROM ${t})`).join(' + ')}`).pluck().get() as number;
   const initial = replica.status();
   if (initial.state !== 'up_to_date') throw new Error(`initial sync ended ${initial.state}: ${initial.last_error}`);
 

@@ -62,9 +62,9 @@ export function loadWithDeferredDocuments<T>(db: Db, table: string, firstNewId: 
   return result;
 }
 
-/** Rebuilds every stored document of every installed kind (after a bulk load that ran without the triggers). */
-export function rebuildAllDocuments(db: Db): void {
-  for (const spec of installed.get(db)?.values() ?? []) rebuildWhere(db, spec, '1');
+/** Builds the stored documents that are missing (after a bulk load that ran without the triggers). */
+export function buildMissingDocuments(db: Db): void {
+  for (const spec of installed.get(db)?.values() ?? []) rebuildWhere(db, spec, `${spec.alias}.id NOT IN (SELECT id FROM ${spec.docTable})`);
 }
 
 /** The statement that rebuilds the documents of the records matching `condition` (over the alias). */

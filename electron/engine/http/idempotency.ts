@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import { onWriteRoutes } from './writeRouteHooks.js';
 import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
 import { ApiProblem, problem } from './problem.js';
@@ -10,7 +11,6 @@ export const IDEMPOTENCY_KEY_SECONDS = 24 * 3600;
 /** Old keys are removed at most this often (a sweep of the index by age). */
 const PURGE_EVERY_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,9 +51,9 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
   app.decorateRequest('idempotencyKey', null);
   app.decorateRequest('idempotencyFingerprint', '');
 
-  app.addHook('preHandler', async (request, reply) => {
+  const preHandler: preHandlerAsyncHookHandler = async (request, reply) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !WRITES.has(request.method)) return;
+    if (header === undefined) return;
     const key = Array.isArray(header) ? null : header.trim();
     if (!key || !KEY.test(key)) throw problem('invalid_header', 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once.', 'Idempotency-Key');
     const userId = actorOf(request).userId;
@@ -83,9 +83,9 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
     inFlight.set(slot, fingerprint);
     request.idempotencyKey = key;
     request.idempotencyFingerprint = fingerprint;
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend: onSendAsyncHookHandler = async (request, reply, payload) => {
     const key = request.idempotencyKey;
     if (key === null || !request.actor) return payload;
     const userId = request.actor.userId;
@@ -97,7 +97,8 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
       save.run(userId, key, request.idempotencyFingerprint, status, type, typeof payload === 'string' ? payload : null, isoSeconds(engine.clock.now()));
     }
     return payload;
-  });
+  };
+  onWriteRoutes(app, { preHandler, onSend });
 }
 
 /** The request a key stands for: method, path with query, and body. */

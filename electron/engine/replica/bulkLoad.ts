@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { INDEX_TRIGGERS, rebuildSearchIndexes } from '../db/searchIndexes.js';
-import { rebuildAllDocuments } from '../db/documents.js';
+import { buildMissingDocuments } from '../db/documents.js';
 
 const SETTING = 'bulk_load_triggers';
 
@@ -8,8 +8,9 @@ const SETTING = 'bulk_load_triggers';
  * A replica's first sync is a bulk load of the hub's records (300 000 of them
  * for a large team). Keeping the search indexes and stored documents current
  * row by row costs several times the load itself (a contact's document was
- * rebuilt once per tag), so the first sync runs with those triggers off and
- * builds both once at the end, as seeding does. The triggers' SQL is saved
+ * rebuilt once per tag), so the first sync runs with those triggers off,
+ * takes each contact's document as the hub sent it, and builds the search
+ * indexes (and any document still missing) once at the end, as seeding does. The triggers' SQL is saved
  * first: if the process dies meanwhile, `finishBulkLoad` at the next start
  * puts them back and builds what is missing.
  */
@@ -33,7 +34,7 @@ export function finishBulkLoad(db: Db): void {
   db.transaction(() => {
     for (const { sql } of JSON.parse(saved) as { sql: string }[]) db.exec(sql.replace(/^CREATE TRIGGER /i, 'CREATE TRIGGER IF NOT EXISTS '));
     rebuildSearchIndexes(db);
-    rebuildAllDocuments(db);
+    buildMissingDocuments(db);
     db.prepare('DELETE FROM replica_settings WHERE name = ?').run(SETTING);
   })();
 }

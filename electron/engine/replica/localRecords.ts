@@ -61,6 +61,12 @@ export class LocalRecords {
   private readonly columns = new Map<string, Column[]>();
   private readonly upserts = new Map<string, Statement>();
   private readonly tagging: Tagging;
+  /**
+   * During a first sync (a bulk load, replica/bulkLoad.ts) a contact's stored
+   * document is the JSON the hub sent, written as it comes, instead of being
+   * rebuilt from the row by triggers.
+   */
+  bulk = false;
 
   constructor(private readonly ctx: EngineContext) {
     this.tagging = new Tagging(ctx);
@@ -85,6 +91,7 @@ export class LocalRecords {
     // Tags first: for a new contact the document is then built once, with them, when its row arrives.
     if (type === 'contact' && Array.isArray(json.tags)) this.tagging.replace('contact', json.id as number, json.tags as string[], 0);
     this.upsertFor(local.table, Object.keys(given), Object.keys(fallbacks)).run({ ...fallbacks, ...given });
+    if (this.bulk && local.docs) this.ctx.statements.get(`INSERT OR REPLACE INTO ${local.docs} (id, doc) VALUES (?, ?)`).run(json.id, JSON.stringify(json));
   }
 
   /** Removes a record the hub deleted (or no longer shows this user). Call inside a transaction. */

@@ -4,7 +4,6 @@ import { isoSeconds } from '../clock.js';
 import { LocalRecords } from './localRecords.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { pullOnce, SyncHttpError, type SyncItem } from './pull.js';
-import { ServerState } from './serverState.js';
 import { UpstreamCredentials } from './upstream.js';
 import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
 import type { SignInResult } from '../auth/signIn.js';
@@ -39,15 +38,15 @@ const OUTCOME_OF: Record<string, string> = { call: 'call_outcome', visit: 'visit
  * call, with the entry's Idempotency-Key, so a retry never applies twice),
  * then pulls what changed on the hub (start → pages → apply → ack). Records
  * created here carry negative ids until the hub answers; then the id is
- * rewritten everywhere. Pulled state is kept apart (server_records) and
- * written to the visible tables only for records without local changes in
- * flight, so a local edit stays visible until the hub has it. A change the
+ * rewritten everywhere. Pulled state is written to the visible tables only
+ * for records without local changes in flight, so a local edit stays visible
+ * until the hub has it (the hub's newer state comes with the next pull after
+ * the push; a discarded change asks the hub for its current state). A change the
  * hub refuses stays in the outbox as an issue; nothing is dropped.
  */
 export class Replica {
   private readonly outbox: Outbox;
   private readonly local: LocalRecords;
-  private readonly server: ServerState;
   private readonly fetch: typeof fetch;
   private readonly credentials: UpstreamCredentials;
   private running: Promise<void> | null = null;
@@ -63,7 +62,6 @@ export class Replica {
     if (!engine.ctx.replica) throw new Error('Replica needs an engine opened with { replica: true }.');
     this.outbox = engine.ctx.replica.outbox;
     this.local = new LocalRecords(engine.ctx);
-    this.server = new ServerState(engine.db);
     this.fetch = options.fetch ?? fetch;
     this.credentials = options.credentials ?? new UpstreamCredentials(options.hubUrl, options.token ?? null, null, this.fetch);
     // A first sync that was cut off by the process ending: put its indexes right before anything reads them.
@@ -152,19 +150,33 @@ export class Replica {
 
   /**
    * Gives up a refused change and every later change to the same record: the
-   * record shows the hub's state again, or goes if the hub does not have it.
+   * record shows the hub's current state again (asked of the hub now), or
+   * goes if the hub does not have it. False when there is no such issue;
+   * rejects when the hub cannot be reached to say what its state is.
    */
-  discard(issueId: number): boolean {
+  async discard(issueId: number): Promise<boolean> {
     const entry = this.outbox.get(issueId);
     if (!entry || entry.state !== 'rejected') return false;
+    const hubState = await this.hubStateOf(entry);
     this.engine.db.transaction(() => {
       this.outbox.dropRecord(entry.resource_type, entry.record_id);
-      const server = this.server.get(entry.resource_type, entry.record_id);
-      if (server) this.local.apply(entry.resource_type, server);
+      if (hubState) this.local.apply(entry.resource_type, hubState);
       else this.local.remove(entry.resource_type, entry.record_id);
-      this.engine.ctx.changes.record(entry.resource_type, entry.record_id, server ? 'updated' : 'deleted', null);
+      this.engine.ctx.changes.record(entry.resource_type, entry.record_id, hubState ? 'updated' : 'deleted', null);
     })();
     return true;
+  }
+
+  /** The record as the hub has it now, or null when the hub has no such record (or never had it). */
+  private async hubStateOf(entry: OutboxEntry): Promise<({ id: number } & Record<string, unknown>) | null> {
+    const id = this.hubId(entry.resource_type, entry.record_id);
+    if (id === null) return null;
+    const response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${entry.collection}/${id}`, {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}` },
+    });
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`The hub answered ${response.status}; try again when it is reachable.`);
+    return ((await response.json()) as { data: { id: number } & Record<string, unknown> }).data;
   }
 
   private async syncNow(): Promise<void> {
@@ -180,8 +192,13 @@ export class Replica {
       if ((await this.push()) === 'done') {
         const pull = () => pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
         // The first sync copies the whole hub: a bulk load (search indexes and documents built once at the end).
-        if (this.server.isEmpty()) await asBulkLoad(this.engine.db, pull);
-        else await pull();
+        if (this.neverSynced()) {
+          this.local.bulk = true;
+          await asBulkLoad(this.engine.db, pull).finally(() => {
+            this.local.bulk = false;
+          });
+          this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
+        } else await pull();
         this.lastSyncedAt = isoSeconds(this.engine.clock.now());
         this.reachable = true;
         this.lastError = null;
@@ -280,7 +297,15 @@ export class Replica {
     }
   }
 
-  /** The hub has the change: the entry goes, a new record takes its hub id, and the hub's answer becomes local state. */
+  private neverSynced(): boolean {
+    return this.engine.db.prepare("SELECT 1 FROM replica_settings WHERE name = 'first_sync_done'").get() === undefined;
+  }
+
+  /**
+   * The hub has the change: the entry goes, and a new record takes its hub id
+   * and the hub's answer (its timestamps, say). An update's answer is not
+   * written: the record changed on the hub, so the next pull brings it anyway.
+   */
   private accepted(entry: OutboxEntry, text: string): void {
     const data = entry.method === 'DELETE' ? null : (JSON.parse(text) as { data: Record<string, unknown> & { id: number } }).data;
     this.engine.db.transaction(() => {
@@ -294,7 +319,7 @@ export class Replica {
         this.local.remap(entry.resource_type, entry.record_id, id);
         this.outbox.renumber(entry.resource_type, entry.record_id, id);
       }
-      if (data && stillHere && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
+      if (entry.method === 'POST' && data && stillHere && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
     })();
     this.applied += 1;
   }
@@ -302,7 +327,6 @@ export class Replica {
   /** Applies one pulled page in one transaction; records with local changes in flight keep showing those. */
   private applyPulled(items: SyncItem[]): void {
     this.engine.db.transaction(() => {
-      this.server.apply(items);
       for (const { data, meta } of items) {
         if (this.outbox.holds(meta.type, data.id)) continue;
         if (meta.sync.event_type === 'deleted') this.local.remove(meta.type, data.id);

@@ -2,11 +2,11 @@ import type { Db } from '../db/database.js';
 import type { SyncItem } from './pull.js';
 
 /**
- * The last state the hub sent, one JSON document per record, as a replica
- * keeps it apart from its pending local edits (../shared/ARCHITECTURE.md:
- * "server state and pending edits apart"). Applying a page is one
- * transaction and idempotent: the same item twice, or the delete of a
- * record never seen, leave the same state.
+ * The simplest device store of the sync protocol: one JSON document per
+ * record, as the hub sent it. The benchmark's sync client and the pull tests
+ * use it; the desktop replica writes into its engine's own tables instead
+ * (localRecords.ts). Applying a page is one transaction and idempotent: the
+ * same item twice, or the delete of a record never seen, leave the same state.
  */
 export class ServerState {
   private readonly upsert;
@@ -38,10 +38,6 @@ export class ServerState {
         else this.upsert.run(meta.type, data.id, meta.sync.revision, JSON.stringify(data));
       }
     })();
-  }
-
-  isEmpty(): boolean {
-    return this.db.prepare('SELECT 1 FROM server_records LIMIT 1').get() === undefined;
   }
 
   get(type: string, id: number): Record<string, unknown> | undefined {

@@ -24,6 +24,7 @@ export class Tagging {
     const { db } = ctx;
     this.statements = {
       clear: db.prepare('DELETE FROM taggings WHERE resource_type = ? AND resource_id = ?'),
+      exists: db.prepare('SELECT 1 FROM tags WHERE resource_type = ? AND name = ?'),
       create: db.prepare(
         'INSERT INTO tags (id, name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
       ),
@@ -36,11 +37,14 @@ export class Tagging {
   /** Replaces the record's tag set. Call inside the record's transaction. */
   replace(type: TaggableType, resourceId: number, names: string[], actorId: number): void {
     const now = isoSeconds(this.ctx.clock.now());
-    const { clear, create, link } = this.statements;
+    const { clear, create, link, exists } = this.statements;
     clear.run(type, resourceId);
     for (const name of new Set(names.map((n) => n.trim()))) {
-      const created = create.run(newRecordId(this.ctx, 'tags', 'tag'), name, type, actorId, now, now);
-      if (created.changes > 0) this.ctx.changes.record('tag', Number(created.lastInsertRowid), 'created', actorId);
+      // A new id only for a new tag (on a replica, each temporary id is used up when given).
+      if (exists.get(type, name) === undefined) {
+        const created = create.run(newRecordId(this.ctx, 'tags', 'tag'), name, type, actorId, now, now);
+        if (created.changes > 0) this.ctx.changes.record('tag', Number(created.lastInsertRowid), 'created', actorId);
+      }
       link.run(type, resourceId, type, name);
     }
   }

@@ -8,7 +8,6 @@
  *   only what changed). `op_key` is its Idempotency-Key. A change the hub
  *   refused stays, `rejected` with the hub's answer, until fixed or discarded.
  * - `id_map`: temporary id → hub id, once the hub has answered a create.
- * - `server_records`: the last state the hub sent of each record.
  */
 export const sql = /* sql */ `
 CREATE TABLE replica_settings (
@@ -38,11 +37,4 @@ CREATE TABLE id_map (
   PRIMARY KEY (resource_type, temp_id)
 ) WITHOUT ROWID;
 
-CREATE TABLE IF NOT EXISTS server_records (
-  resource_type  TEXT NOT NULL,
-  resource_id    INTEGER NOT NULL,
-  revision       INTEGER NOT NULL,
-  doc            TEXT NOT NULL,
-  PRIMARY KEY (resource_type, resource_id)
-) WITHOUT ROWID;
 `;

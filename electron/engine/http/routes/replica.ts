@@ -47,7 +47,7 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
   });
 
   app.delete('/v2/replica/issues/:id', options, async (request, reply) => {
-    if (!replica.discard(issueId(request))) throw problem('not_found', 'There is no such sync issue.', '/id', 'sync_issue');
+    if (!(await replica.discard(issueId(request)))) throw problem('not_found', 'There is no such sync issue.', '/id', 'sync_issue');
     return reply.code(204).send();
   });
 }

@@ -4,6 +4,7 @@ import { actorOf } from '../auth.js';
 import { dataOf, JSON_TYPE, queryOf, rejectQuery, requestUrl } from '../reply.js';
 import { FieldErrors, notFound, problem } from '../problem.js';
 import { parseAckKey, type AckKey } from '../../sync/acks.js';
+import { onWriteRoutes } from '../writeRouteHooks.js';
 
 /** The spec's device header, and the name the real service's clients send (Ruby sends `X-Basecrm-Device-Uuid`). */
 export const DEVICE_HEADERS = ['x-service-device-uuid', 'x-basecrm-device-uuid'] as const;
@@ -54,8 +55,8 @@ export function syncRoutes(app: FastifyInstance, engine: Engine): void {
  * requests; one that is not a UUID is no device, and ignored.
  */
 export function noteWritesByDevices(app: FastifyInstance, engine: Engine): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if ((request.method !== 'POST' && request.method !== 'PUT') || reply.statusCode !== 200 || typeof payload !== 'string' || !request.actor) return payload;
+  onWriteRoutes(app, { onSend: async (request, reply, payload) => {
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || !request.actor) return payload;
     const header = DEVICE_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string') as string | undefined;
     if (!header || !UUID.test(header.trim()) || request.url.startsWith('/v2/sync')) return payload;
     const written = JSON.parse(payload) as { data?: { id?: unknown }; meta?: { type?: unknown } };
@@ -63,7 +64,7 @@ export function noteWritesByDevices(app: FastifyInstance, engine: Engine): void 
       engine.sync.noteHeld(request.actor, header.trim().toLowerCase(), written.meta.type, written.data.id);
     }
     return payload;
-  });
+  } }, new Set(['POST', 'PUT']));
 }
 
 /** The device UUID from either header name; a missing or malformed one is a 400. */
