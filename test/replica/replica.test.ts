@@ -234,7 +234,7 @@ describe('the desktop replica', () => {
     const { db } = d.engine;
     // As if the app died in the middle of its first sync: index triggers saved and dropped, rows loaded without them.
     const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE '%fts%' OR name LIKE 'doc%')").all() as { name: string }[];
-    db.prepare("INSERT INTO replica_settings (name, value) VALUES ('bulk_load_triggers', ?)").run(JSON.stringify(triggers));
+    db.prepare("INSERT INTO replica_settings (name, value) VALUES ('bulk_load_schema', ?)").run(JSON.stringify(triggers));
     for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
     db.prepare("INSERT INTO contacts (id, creator_id, owner_id, last_name, name, created_at, updated_at) VALUES (987654, 1, 1, 'Halfway', 'Halfway', 'x', 'x')").run();
     d.net.online = false;
