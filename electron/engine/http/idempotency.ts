@@ -10,6 +10,8 @@ import { actorOf } from './auth.js';
 export const IDEMPOTENCY_KEY_SECONDS = 24 * 3600;
 /** Old keys are removed at most this often (a sweep of the index by age). */
 const PURGE_EVERY_MS = 60_000;
+/** A request still unanswered after this long is taken as lost (its connection gone before the answer): its key may run again. */
+const IN_FLIGHT_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 declare module 'fastify' {
@@ -46,7 +48,7 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
     ON CONFLICT (user_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, content_type = excluded.content_type, body = excluded.body, created_at = excluded.created_at`);
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   // Requests with a key still being handled by this process (one hub per data folder): the answer is written once, when it is sent.
-  const inFlight = new Map<string, string>();
+  const inFlight = new Map<string, { fingerprint: string; since: number }>();
   let purgedAt = 0;
   app.decorateRequest('idempotencyKey', null);
   app.decorateRequest('idempotencyFingerprint', '');
@@ -61,8 +63,9 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
     const now = engine.clock.now().getTime();
     const slot = `${userId} ${key}`;
     const running = inFlight.get(slot);
-    if (running !== undefined) {
-      if (running !== fingerprint) throw problem('incorrect_value', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
+    if (running !== undefined && running.since + IN_FLIGHT_MS < now) inFlight.delete(slot);
+    else if (running !== undefined) {
+      if (running.fingerprint !== fingerprint) throw problem('incorrect_value', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
       throw new ApiProblem([{ resource: 'request', field: 'Idempotency-Key', code: 'conflict', message: 'A request with this Idempotency-Key is still being handled; retry shortly.', details: '' }], { 'Retry-After': '1' });
     }
     const found = find.get(userId, key) as StoredAnswer | undefined;
@@ -80,7 +83,7 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
       purgedAt = now;
       purge.run(isoSeconds(new Date(now - IDEMPOTENCY_KEY_SECONDS * 1000)));
     }
-    inFlight.set(slot, fingerprint);
+    inFlight.set(slot, { fingerprint, since: now });
     request.idempotencyKey = key;
     request.idempotencyFingerprint = fingerprint;
   };

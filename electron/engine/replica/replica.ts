@@ -223,8 +223,10 @@ export class Replica {
     let unreachable = false;
     const drain = () => Promise.all(inFlight);
     for (const { seq } of this.outbox.pending()) {
+      if (unreachable) break;
       const first = this.outbox.get(seq);
-      if (unreachable || !first) break;
+      // Gone meanwhile (discarded from the Sync issues view while this push ran).
+      if (!first) continue;
       const recordKey = `${first.resource_type}:${first.record_id}`;
       while (inFlight.size > 0 && (first.method === 'DELETE' || busy.has(recordKey) || inFlight.size >= PUSH_WINDOW)) await Promise.race(inFlight);
       let entry = this.outbox.get(seq);
