@@ -187,6 +187,15 @@ describe('the desktop replica', () => {
     expect(waiting).toMatchObject({ state: 'pending', record_id: doomed.id });
     // The pulled delete does not take the record away while the rep still has a change to it.
     expect((await local(d, 'GET', `/v2/tasks/${doomed.id}`)).body.data).toMatchObject({ content: 'Edited offline', completed: true });
+    // Discarding restores the record as the hub has it (here: gone), so it needs the hub: offline it is refused, nothing changes.
+    d.net.online = false;
+    const offline = await call(d.local, 'DELETE', `/v2/replica/issues/${issue.seq}`, { token: d.token });
+    expect([offline.status, offline.body.errors[0].error.code]).toEqual([503, 'temporarily_unavailable']);
+    expect(d.replica.issues()).toHaveLength(1);
+    d.net.online = true;
+    expect((await call(d.local, 'DELETE', `/v2/replica/issues/${issue.seq}`, { token: d.token })).status).toBe(204);
+    expect((await local(d, 'GET', `/v2/tasks/${doomed.id}`)).status).toBe(404);
+    expect(d.engine.ctx.replica!.outbox.all()).toEqual([]);
     await d.close();
   });
 
@@ -210,7 +219,10 @@ describe('the desktop replica', () => {
     expect((await call(d.local, 'POST', `/v2/replica/issues/${issues[0].id}/retry`, { token: d.token })).body.data.issues).toBe(0);
     expect((await d.replica.sync()).issues).toBe(1);
     const again = (await call(d.local, 'GET', '/v2/replica/issues', { token: d.token })).body.items[0].data;
+    // A creation that never reached the hub is discarded without asking the hub.
+    d.net.online = false;
     expect((await call(d.local, 'DELETE', `/v2/replica/issues/${again.id}`, { token: d.token })).status).toBe(204);
+    d.net.online = true;
     expect((await local(d, 'GET', `/v2/contacts/${contact.id}`)).status).toBe(404);
     const after = await d.replica.sync();
     expect(after).toMatchObject({ pending: 0, issues: 1 });

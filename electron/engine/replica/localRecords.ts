@@ -131,8 +131,25 @@ export class LocalRecords {
     return local !== undefined && this.ctx.statements.get(`SELECT 1 FROM ${local.table} WHERE id = ?`).get(id) !== undefined;
   }
 
+  /**
+   * The fields of a change to a record of `type` that hold ids of other
+   * records, with the type of those records: the same table of references
+   * the id rewrite uses. `resource_id` takes its type from the change's
+   * `resource_type`, or from the record as it is here.
+   */
+  referencesOf(type: string, id: number, data: Record<string, unknown>): Record<string, string> {
+    const table = LOCAL_TABLES[type]?.table;
+    const fields: Record<string, string> = {};
+    for (const ref of REFERENCES) {
+      if (ref.table !== table) continue;
+      const target = 'type' in ref ? ref.type : ((data[ref.typeColumn] as string | undefined) ?? this.resourceTypeOf(type, id));
+      if (target) fields[ref.column] = target;
+    }
+    return fields;
+  }
+
   /** The current local row's `resource_type`, for resolving a change's `resource_id`. */
-  resourceTypeOf(type: string, id: number): string | null {
+  private resourceTypeOf(type: string, id: number): string | null {
     const local = LOCAL_TABLES[type];
     if (!local || !this.columnsOf(local.table).some((c) => c.name === 'resource_type')) return null;
     return (this.ctx.statements.get(`SELECT resource_type FROM ${local.table} WHERE id = ?`).pluck().get(id) as string | null | undefined) ?? null;

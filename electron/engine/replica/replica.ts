@@ -28,9 +28,9 @@ export const PUSH_WINDOW = 8;
 /** How one push went: everything it could send was sent, or the hub was out of reach. */
 export type PushOutcome = 'done' | 'unreachable';
 
-/** Fields of a change that hold ids of other records, and the type of those records. */
-const FIXED_REFERENCES: Record<string, string> = { contact_id: 'contact', parent_organization_id: 'contact' };
-const OUTCOME_OF: Record<string, string> = { call: 'call_outcome', visit: 'visit_outcome' };
+/** The hub could not be asked for something an operation needs (a discard, while offline). */
+export class HubUnreachableError extends Error {}
+
 
 /**
  * The desktop replica: the rep's own engine, kept in step with a hub.
@@ -157,7 +157,12 @@ export class Replica {
   async discard(issueId: number): Promise<boolean> {
     const entry = this.outbox.get(issueId);
     if (!entry || entry.state !== 'rejected') return false;
-    const hubState = await this.hubStateOf(entry);
+    let hubState;
+    try {
+      hubState = await this.hubStateOf(entry);
+    } catch (err) {
+      throw new HubUnreachableError(`Discarding restores the record as the hub has it, and the hub cannot be reached now (${(err as Error).message}); try again when online.`);
+    }
     this.engine.db.transaction(() => {
       this.outbox.dropRecord(entry.resource_type, entry.record_id);
       if (hubState) this.local.apply(entry.resource_type, hubState);
@@ -175,7 +180,7 @@ export class Replica {
       headers: { Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}` },
     });
     if (response.status === 404) return null;
-    if (!response.ok) throw new Error(`The hub answered ${response.status}; try again when it is reachable.`);
+    if (!response.ok) throw new Error(`the hub answered ${response.status}`);
     return ((await response.json()) as { data: { id: number } & Record<string, unknown> }).data;
   }
 
@@ -348,21 +353,13 @@ export class Replica {
     const path = entry.method === 'POST' ? entry.collection : `${entry.collection}/${id}`;
     if (entry.data === null) return { path };
     const data = JSON.parse(entry.data) as Record<string, unknown>;
-    for (const [field, type] of Object.entries(this.referenceFields(entry, data))) {
+    for (const [field, type] of Object.entries(this.local.referencesOf(entry.resource_type, entry.record_id, data))) {
       if (typeof data[field] !== 'number') continue;
       const resolved = this.hubId(type, data[field] as number);
       if (resolved === null) return this.unresolved(type, data[field] as number);
       data[field] = resolved;
     }
     return { path, body: JSON.stringify({ data }) };
-  }
-
-  private referenceFields(entry: OutboxEntry, data: Record<string, unknown>): Record<string, string> {
-    const fields: Record<string, string> = { ...FIXED_REFERENCES };
-    const resourceType = (data.resource_type as string | undefined) ?? this.local.resourceTypeOf(entry.resource_type, entry.record_id);
-    if (resourceType) fields.resource_id = resourceType;
-    if (OUTCOME_OF[entry.resource_type]) fields.outcome_id = OUTCOME_OF[entry.resource_type];
-    return fields;
   }
 
   /** A temporary id without a hub id yet: its create is still to go (wait), or it was discarded (the change cannot be sent). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Replica } from '../../replica/replica.js';
+import { HubUnreachableError, type Replica } from '../../replica/replica.js';
 import { JSON_TYPE, queryOf, rejectQuery, sendResource } from '../reply.js';
 import { collectionJson } from '../envelope.js';
 import { problem } from '../problem.js';
@@ -47,7 +47,11 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
   });
 
   app.delete('/v2/replica/issues/:id', options, async (request, reply) => {
-    if (!(await replica.discard(issueId(request)))) throw problem('not_found', 'There is no such sync issue.', '/id', 'sync_issue');
+    const discarded = await replica.discard(issueId(request)).catch((err: unknown) => {
+      if (err instanceof HubUnreachableError) throw problem('temporarily_unavailable', err.message);
+      throw err;
+    });
+    if (!discarded) throw problem('not_found', 'There is no such sync issue.', '/id', 'sync_issue');
     return reply.code(204).send();
   });
 }
