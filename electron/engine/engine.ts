@@ -9,7 +9,7 @@ import { Users } from './resources/users.js';
 import { Accounts } from './resources/account.js';
 import { Contacts } from './resources/contacts.js';
 import { CustomFields } from './resources/customFields.js';
-import { Tagging } from './resources/tags.js';
+import { Tagging, Tags } from './resources/tags.js';
 import { Tokens } from './auth/tokens.js';
 import { OAuthClients } from './auth/clients.js';
 import { CsrfTokens } from './auth/csrf.js';
@@ -21,7 +21,16 @@ import { Calls } from './resources/calls.js';
 import { TextMessages } from './resources/textMessages.js';
 import { Visits } from './resources/visits.js';
 import { Documents } from './resources/documents.js';
-import { Outcomes, CALL_OUTCOMES, VISIT_OUTCOMES } from './resources/outcomes.js';
+import { Leads, LEAD_SYNC } from './resources/leads.js';
+import { LeadConversions, LEAD_CONVERSION_SYNC } from './resources/leadConversions.js';
+import {
+  NamedList, CALL_OUTCOMES, VISIT_OUTCOMES, LOSS_REASONS, DEAL_UNQUALIFIED_REASONS, LEAD_UNQUALIFIED_REASONS, LEAD_SOURCES, DEAL_SOURCES, ALL_SOURCES,
+} from './resources/namedLists.js';
+import { Collaborations, COLLABORATION_SYNC } from './resources/collaborations.js';
+import { Pipelines, PIPELINE_SYNC } from './resources/pipelines.js';
+import { Stages, STAGE_SYNC } from './resources/stages.js';
+import { Deals, DEAL_SYNC } from './resources/deals.js';
+import { AssociatedContacts, ASSOCIATED_CONTACT_SYNC } from './resources/associatedContacts.js';
 import { Acknowledgements } from './sync/acks.js';
 import { Outbox } from './replica/outbox.js';
 import { SyncSessions } from './sync/sessions.js';
@@ -63,11 +72,25 @@ export interface Engine {
   tasks: Tasks;
   notes: Notes;
   calls: Calls;
-  callOutcomes: Outcomes;
-  visitOutcomes: Outcomes;
+  callOutcomes: NamedList;
+  visitOutcomes: NamedList;
+  lossReasons: NamedList;
+  dealUnqualifiedReasons: NamedList;
+  leadUnqualifiedReasons: NamedList;
+  leadSources: NamedList;
+  dealSources: NamedList;
+  sources: NamedList;
+  tags: Tags;
+  collaborations: Collaborations;
   textMessages: TextMessages;
   visits: Visits;
   documents: Documents;
+  leads: Leads;
+  leadConversions: LeadConversions;
+  pipelines: Pipelines;
+  stages: Stages;
+  deals: Deals;
+  associatedContacts: AssociatedContacts;
   sync: SyncSessions;
   close(): void;
 }
@@ -84,13 +107,24 @@ export function openEngine(options: EngineOptions): Engine {
   if (options.replica) ctx.replica = { outbox: new Outbox(db, clock) };
   const users = new Users(ctx);
   const customFields = new CustomFields(ctx);
-  const callOutcomes = new Outcomes(ctx, CALL_OUTCOMES);
-  const visitOutcomes = new Outcomes(ctx, VISIT_OUTCOMES);
+  const callOutcomes = new NamedList(ctx, CALL_OUTCOMES);
+  const visitOutcomes = new NamedList(ctx, VISIT_OUTCOMES);
+  const lossReasons = new NamedList(ctx, LOSS_REASONS);
+  const dealUnqualifiedReasons = new NamedList(ctx, DEAL_UNQUALIFIED_REASONS);
+  const leadUnqualifiedReasons = new NamedList(ctx, LEAD_UNQUALIFIED_REASONS);
+  const sources = new NamedList(ctx, ALL_SOURCES);
+  const tagging = new Tagging(ctx);
   const documents = new Documents(ctx, options.dataDir);
+  const contacts = new Contacts(ctx, users, customFields, tagging);
+  const pipelines = new Pipelines(ctx);
+  const stages = new Stages(ctx, pipelines);
+  const deals = new Deals(ctx, users, contacts, stages, customFields, tagging);
   // Every type a device can read; the change log's other types (none today) would be reported as failed objects.
   const syncSources = new SyncSources(db, [
     ACCOUNT_SYNC, USER_SYNC, CONTACT_SYNC, TAG_SYNC, TASK_SYNC, NOTE_SYNC, CALL_SYNC, callOutcomes.syncSource,
-    visitOutcomes.syncSource, TEXT_MESSAGE_SYNC, VISIT_SYNC, documents.syncSource,
+    visitOutcomes.syncSource, TEXT_MESSAGE_SYNC, VISIT_SYNC, documents.syncSource, lossReasons.syncSource,
+    dealUnqualifiedReasons.syncSource, leadUnqualifiedReasons.syncSource, sources.syncSource, COLLABORATION_SYNC,
+    LEAD_SYNC, LEAD_CONVERSION_SYNC, PIPELINE_SYNC, STAGE_SYNC, DEAL_SYNC, ASSOCIATED_CONTACT_SYNC,
   ]);
   const sync = new SyncSessions(ctx, syncSources, new Acknowledgements(db));
   const engine: Engine = {
@@ -100,21 +134,37 @@ export function openEngine(options: EngineOptions): Engine {
     users,
     accounts: new Accounts(ctx),
     customFields,
-    contacts: new Contacts(ctx, users, customFields, new Tagging(ctx)),
+    contacts,
     tokens: new Tokens(ctx),
     clients: new OAuthClients(ctx),
     csrf: new CsrfTokens(ctx),
     signIn: new SignIn(ctx, users),
     tasks: new Tasks(ctx, users),
-    notes: new Notes(ctx),
+    notes: new Notes(ctx, tagging),
     calls: new Calls(ctx, users, callOutcomes),
     callOutcomes,
     visitOutcomes,
+    lossReasons,
+    dealUnqualifiedReasons,
+    leadUnqualifiedReasons,
+    leadSources: new NamedList(ctx, LEAD_SOURCES),
+    dealSources: new NamedList(ctx, DEAL_SOURCES),
+    sources,
+    tags: new Tags(ctx),
+    collaborations: new Collaborations(ctx, users),
     textMessages: new TextMessages(ctx, users),
     visits: new Visits(ctx, visitOutcomes),
     documents,
+    leads: new Leads(ctx, users, customFields, tagging),
+    // Services reached lazily: a conversion creates contacts and deals through them.
+    leadConversions: new LeadConversions(ctx, () => engine),
+    pipelines,
+    stages,
+    deals,
+    associatedContacts: new AssociatedContacts(ctx, deals, contacts),
     sync,
     close: () => {
+      engine.leadConversions.stop();
       sync.flush();
       db.close();
     },

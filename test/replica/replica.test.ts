@@ -80,7 +80,10 @@ async function view(target: { url: string }, token: string, path: string): Promi
 }
 
 async function expectSameAsHub(d: Device, hubToken: string): Promise<void> {
-  for (const path of ['/v2/contacts', '/v2/tasks', '/v2/notes', '/v2/calls']) {
+  for (const path of [
+    '/v2/contacts', '/v2/tasks', '/v2/notes', '/v2/calls', '/v2/leads', '/v2/deals', '/v2/tags', '/v2/collaborations',
+    '/v2/pipelines', '/v2/stages', '/v2/sources', '/v2/loss_reasons', '/v2/lead_conversions',
+  ]) {
     expect(await view(d.local, d.token, path), path).toEqual(await view(hub, hubToken, path));
   }
 }
@@ -150,6 +153,37 @@ describe('the desktop replica', () => {
     expect((await local(a, 'GET', '/v2/replica/ids/contact/-999999')).status).toBe(404);
     await a.close();
     await b.close();
+  });
+
+  it('works the sales pipeline offline: leads, deals, tags and collaborations reach the hub with their references', async () => {
+    const a = await device(hub.agentId);
+    a.net.online = false;
+    const source = (await local(a, 'GET', '/v2/lead_sources?per_page=1')).body.items[0].data;
+    const lead = (await local(a, 'POST', '/v2/leads', { last_name: 'Lead Offline', source_id: source.id, tags: ['fair-2026'] })).body.data;
+    expect(lead.id).toBeLessThan(0);
+    const org = (await local(a, 'POST', '/v2/contacts', { is_organization: true, name: 'Pipeline Offline Inc' })).body.data;
+    const person = (await local(a, 'POST', '/v2/contacts', { last_name: 'Buyer', contact_id: org.id })).body.data;
+    const stages = (await local(a, 'GET', '/v2/stages?per_page=100')).body.items.map((i: any) => i.data);
+    const deal = (await local(a, 'POST', '/v2/deals', { name: 'Offline deal', value: '1200.50', contact_id: person.id, tags: ['hot-lead'] })).body.data;
+    expect(deal).toMatchObject({ organization_id: org.id, value: '1200.5' });
+    await local(a, 'PUT', `/v2/deals/${deal.id}`, { stage_id: stages[1].id });
+    const call_ = (await local(a, 'POST', '/v2/calls', { phone_number: '+1 555 0142', associated_deal_ids: [deal.id] })).body.data;
+    await local(a, 'POST', '/v2/collaborations', { resource_type: 'sales_account', resource_id: org.id, collaborator_id: hub.adminId });
+    await local(a, 'POST', '/v2/collaborations', { resource_type: 'lead', resource_id: lead.id, collaborator_id: hub.adminId });
+
+    a.net.online = true;
+    expect(await a.replica.sync()).toMatchObject({ state: 'up_to_date', pending: 0, issues: 0 });
+    const hubLead = (await onHub('GET', '/v2/leads?last_name=Lead%20Offline')).body.items[0].data;
+    expect(hubLead).toMatchObject({ source_id: source.id, tags: ['fair-2026'] });
+    const hubOrg = (await onHub('GET', '/v2/contacts?name=Pipeline%20Offline%20Inc')).body.items[0].data;
+    const hubDeal = (await onHub('GET', `/v2/deals?organization_id=${hubOrg.id}`)).body.items[0].data;
+    expect(hubDeal).toMatchObject({ name: 'Offline deal', value: '1200.5', stage_id: stages[1].id, tags: ['hot-lead'] });
+    expect(hubDeal.contact_id).toBeGreaterThan(0);
+    expect((await onHub('GET', `/v2/calls?ids=${(await a.replica.hubIdOf('call', call_.id))}`)).body.items[0].data.associated_deal_ids).toEqual([hubDeal.id]);
+    const collaborations = (await onHub('GET', `/v2/collaborations?collaborator_id=${hub.adminId}&creator_id=${hub.agentId}`)).body.items.map((i: any) => i.data);
+    expect(collaborations.map((c: any) => [c.resource_type, c.resource_id])).toEqual([['sales_account', hubOrg.id], ['lead', hubLead.id]]);
+    await expectSameAsHub(a, hub.agentToken);
+    await a.close();
   });
 
   it('never creates twice when an answer is lost, even across a restart in the middle of the push', async () => {

@@ -2,13 +2,17 @@ import type { Db } from './database.js';
 
 /**
  * The full-text indexes (FTS5) behind `q`, kept current row by row by the
- * triggers of migrations 1–3, and how to build each one for a whole table at
+ * triggers of migrations 1–3 and 13, and how to build each one for a whole table at
  * once (a bulk load turns the triggers off and calls `rebuildSearchIndexes`).
  */
 const SEARCH_INDEXES = [
   { fts: 'contacts_fts', columns: 'name, email, phones', rows: 'SELECT id, name, email, phone_terms(phone, mobile) FROM contacts' },
   { fts: 'tasks_fts', columns: 'content', rows: 'SELECT id, content FROM tasks' },
   { fts: 'notes_fts', columns: 'content', rows: 'SELECT id, content FROM notes' },
+  {
+    fts: 'leads_fts', columns: 'name, email, phones',
+    rows: "SELECT id, concat_ws(' ', first_name, last_name, organization_name), email, phone_terms(phone, mobile) FROM leads",
+  },
 ] as const;
 
 export function rebuildSearchIndexes(db: Db): void {
@@ -26,4 +30,4 @@ export function rebuildSearchIndexes(db: Db): void {
  */
 export const BULK_LOAD_SCHEMA = `SELECT type, name, sql FROM sqlite_master
   WHERE (type = 'trigger' AND (name LIKE '%\\_fts\\_%' ESCAPE '\\' OR name LIKE 'doc\\_%' ESCAPE '\\'))
-     OR (type = 'index' AND sql IS NOT NULL AND tbl_name IN ('contacts', 'tasks', 'notes', 'calls', 'taggings'))`;
+     OR (type = 'index' AND sql IS NOT NULL AND tbl_name IN ('contacts', 'tasks', 'notes', 'calls', 'taggings', 'leads'))`;

@@ -21,6 +21,8 @@ import { idempotentWrites } from './idempotency.js';
 import { refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
 import type { Replica } from '../replica/replica.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
+import { leadConversionRoutes } from './routes/leadConversions.js';
+import { associatedContactRoutes } from './routes/associatedContacts.js';
 import type { ApiError } from '../../../shared/errors.js';
 
 export interface HttpOptions {
@@ -88,6 +90,8 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     if (options.replica) replicaRoutes(api, options.replica);
     options.shellRoutes?.(api);
     salesRoutes(api, engine);
+    leadConversionRoutes(api, engine);
+    associatedContactRoutes(api, engine);
     customFieldRoutes(api, engine);
     syncRoutes(api, engine);
     oauthClientRoutes(api, engine);
@@ -192,5 +196,5 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
     return reply.type('text/html; charset=utf-8').send(readFileSync(index));
   };
   app.get('/', sendIndex);
-  for (const route of ['/login', '/contacts', '/contacts/*', '/tasks', '/settings', '/settings/*', '/sync-issues']) app.get(route, sendIndex);
+  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/settings', '/settings/*', '/sync-issues']) app.get(route, sendIndex);
 }

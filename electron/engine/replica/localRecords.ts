@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { EngineContext } from '../context.js';
-import { Tagging } from '../resources/tags.js';
+import { Tagging, TAGGABLE_TYPES, type TaggableType } from '../resources/tags.js';
+
+const isTaggable = (type: string): type is TaggableType => (TAGGABLE_TYPES as readonly string[]).includes(type);
 
 /** Where a synced type lives in the replica's database. */
 interface LocalTable {
@@ -24,10 +26,25 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   text_message: { table: 'text_messages' },
   visit: { table: 'visits' },
   document: { table: 'documents' },
+  lead: { table: 'leads', fts: { table: 'leads_fts', columns: ['name', 'email', 'phones'] } },
+  lead_conversion: { table: 'lead_conversions' },
+  pipeline: { table: 'pipelines' },
+  stage: { table: 'stages' },
+  deal: { table: 'deals' },
+  associated_contact: { table: 'associated_contacts' },
+  source: { table: 'sources' },
+  loss_reason: { table: 'loss_reasons' },
+  deal_unqualified_reason: { table: 'deal_unqualified_reasons' },
+  lead_unqualified_reason: { table: 'lead_unqualified_reasons' },
+  collaboration: { table: 'collaborations' },
 };
 
+/** Resource types that name records of another type (a sales account is an organization contact). */
+const ALIASES: Record<string, string> = { sales_account: 'contact' };
+const aliasesOf = (type: string) => [type, ...Object.keys(ALIASES).filter((alias) => ALIASES[alias] === type)];
+
 /** Columns elsewhere that hold ids of a type's records: of a fixed type, or named by a type column beside them. */
-type Reference = { table: string; column: string } & ({ type: string } | { typeColumn: string });
+type Reference = { table: string; column: string } & ({ type: string; list?: boolean } | { typeColumn: string });
 
 const REFERENCES: Reference[] = [
   { table: 'contacts', column: 'contact_id', type: 'contact' },
@@ -35,7 +52,25 @@ const REFERENCES: Reference[] = [
   { table: 'calls', column: 'outcome_id', type: 'call_outcome' },
   { table: 'visits', column: 'outcome_id', type: 'visit_outcome' },
   { table: 'taggings', column: 'tag_id', type: 'tag' },
-  ...['tasks', 'notes', 'calls', 'visits', 'documents', 'text_messages', 'taggings'].map((table) => ({ table, column: 'resource_id', typeColumn: 'resource_type' })),
+  { table: 'leads', column: 'source_id', type: 'source' },
+  { table: 'stages', column: 'pipeline_id', type: 'pipeline' },
+  { table: 'deals', column: 'stage_id', type: 'stage' },
+  { table: 'deals', column: 'contact_id', type: 'contact' },
+  { table: 'deals', column: 'organization_id', type: 'contact' },
+  { table: 'deals', column: 'source_id', type: 'source' },
+  { table: 'deals', column: 'loss_reason_id', type: 'loss_reason' },
+  { table: 'deals', column: 'unqualified_reason_id', type: 'deal_unqualified_reason' },
+  { table: 'associated_contacts', column: 'deal_id', type: 'deal' },
+  { table: 'associated_contacts', column: 'contact_id', type: 'contact' },
+  { table: 'lead_conversions', column: 'lead_id', type: 'lead' },
+  { table: 'lead_conversions', column: 'individual_id', type: 'contact' },
+  { table: 'lead_conversions', column: 'organization_id', type: 'contact' },
+  { table: 'lead_conversions', column: 'deal_id', type: 'deal' },
+  // JSON arrays of ids.
+  { table: 'calls', column: 'associated_deal_ids', type: 'deal', list: true },
+  { table: 'text_messages', column: 'associated_deal_ids', type: 'deal', list: true },
+  { table: 'leads', column: 'unqualified_reason_id', type: 'lead_unqualified_reason' },
+  ...['tasks', 'notes', 'calls', 'visits', 'documents', 'text_messages', 'taggings', 'collaborations'].map((table) => ({ table, column: 'resource_id', typeColumn: 'resource_type' })),
 ];
 
 /** Nested objects of the API stored as prefixed columns (`address.city` → `address_city`), longest prefix first. */
@@ -55,7 +90,7 @@ interface Column {
  * is written from the JSON the hub serves: each column takes the field of
  * its name (booleans as 0/1, arrays and objects as JSON, `address.city` into
  * `address_city`); fields without a column (computed ones like `overdue`)
- * are skipped; a contact's tags go through the taggings table.
+ * are skipped; the tags of contacts, leads and deals go through the taggings table.
  */
 export class LocalRecords {
   private readonly columns = new Map<string, Column[]>();
@@ -89,7 +124,7 @@ export class LocalRecords {
       else if (column.notnull && column.dflt_value === null && !column.pk) fallbacks[column.name] = /INT/i.test(column.type) ? 0 : '';
     }
     // Tags first: for a new contact the document is then built once, with them, when its row arrives.
-    if (type === 'contact' && Array.isArray(json.tags)) this.tagging.replace('contact', json.id as number, json.tags as string[], 0);
+    if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
     this.upsertFor(local.table, Object.keys(given), Object.keys(fallbacks)).run({ ...fallbacks, ...given });
     if (this.bulk && local.docs) this.ctx.statements.get(`INSERT OR REPLACE INTO ${local.docs} (id, doc) VALUES (?, ?)`).run(json.id, JSON.stringify(json));
   }
@@ -99,7 +134,7 @@ export class LocalRecords {
     const local = LOCAL_TABLES[type];
     if (!local) return;
     this.ctx.statements.get(`DELETE FROM ${local.table} WHERE id = ?`).run(id);
-    if (type === 'contact') this.tagging.removeAll('contact', id);
+    if (isTaggable(type)) this.tagging.removeAll(type, id);
   }
 
   /**
@@ -121,8 +156,16 @@ export class LocalRecords {
       db.prepare(`DELETE FROM ${local.fts.table} WHERE rowid = ?`).run(from);
     }
     for (const ref of REFERENCES) {
-      if ('type' in ref && ref.type === type) db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.column} = ?`).run(to, from);
-      if ('typeColumn' in ref) db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.typeColumn} = ? AND ${ref.column} = ?`).run(to, type, from);
+      if ('type' in ref && ref.type === type) {
+        db.prepare(ref.list
+          ? `UPDATE ${ref.table} SET ${ref.column} = (SELECT json_group_array(CASE WHEN j.value = @from THEN @to ELSE j.value END) FROM json_each(${ref.column}) j)
+              WHERE EXISTS (SELECT 1 FROM json_each(${ref.column}) j WHERE j.value = @from)`
+          : `UPDATE ${ref.table} SET ${ref.column} = @to WHERE ${ref.column} = @from`).run({ from, to });
+      }
+      if (!('typeColumn' in ref)) continue;
+      for (const alias of aliasesOf(type)) {
+        db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.typeColumn} = ? AND ${ref.column} = ?`).run(to, alias, from);
+      }
     }
   }
 
@@ -143,7 +186,7 @@ export class LocalRecords {
     for (const ref of REFERENCES) {
       if (ref.table !== table) continue;
       const target = 'type' in ref ? ref.type : ((data[ref.typeColumn] as string | undefined) ?? this.resourceTypeOf(type, id));
-      if (target) fields[ref.column] = target;
+      if (target) fields[ref.column] = ALIASES[target] ?? target;
     }
     return fields;
   }

@@ -354,10 +354,14 @@ export class Replica {
     if (entry.data === null) return { path };
     const data = JSON.parse(entry.data) as Record<string, unknown>;
     for (const [field, type] of Object.entries(this.local.referencesOf(entry.resource_type, entry.record_id, data))) {
-      if (typeof data[field] !== 'number') continue;
-      const resolved = this.hubId(type, data[field] as number);
-      if (resolved === null) return this.unresolved(type, data[field] as number);
-      data[field] = resolved;
+      const ids = Array.isArray(data[field]) ? (data[field] as unknown[]) : [data[field]];
+      const resolved: unknown[] = [];
+      for (const id of ids) {
+        const hubId = typeof id === 'number' ? this.hubId(type, id) : id;
+        if (hubId === null) return this.unresolved(type, id as number);
+        resolved.push(hubId);
+      }
+      data[field] = Array.isArray(data[field]) ? resolved : resolved[0];
     }
     return { path, body: JSON.stringify({ data }) };
   }

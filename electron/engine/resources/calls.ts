@@ -8,7 +8,7 @@ import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkRecordsExist, checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
 import type { Users } from './users.js';
-import type { Outcomes } from './outcomes.js';
+import type { NamedList } from './namedLists.js';
 import { CALL_RESOURCE_TYPES } from '../../../shared/resources/call.js';
 import type { SyncSource } from '../sync/sources.js';
 
@@ -64,7 +64,7 @@ export class Calls {
   private readonly list: ListDefinition;
   private readonly store: RecordStore;
 
-  constructor(private readonly ctx: EngineContext, private readonly users: Users, private readonly outcomes: Outcomes) {
+  constructor(private readonly ctx: EngineContext, private readonly users: Users, private readonly outcomes: NamedList) {
     this.store = new RecordStore(ctx, 'calls', 'call', WRITABLE);
     this.list = {
       resource: 'call',

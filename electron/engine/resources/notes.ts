@@ -8,6 +8,7 @@ import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { ftsPrefixQuery } from './search.js';
 import { NOTE_RESOURCE_TYPES, NOTE_TYPES } from '../../../shared/resources/note.js';
+import type { Tagging, TaggableType } from './tags.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Note field table. */
@@ -61,7 +62,7 @@ export class Notes {
   private readonly list: ListDefinition;
   private readonly store: RecordStore;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: EngineContext, private readonly tagging: Tagging) {
     this.store = new RecordStore(ctx, 'notes', 'note', WRITABLE);
     this.visibleJson = ctx.db.prepare(`SELECT ${NOTE_JSON} FROM notes n WHERE n.id = ? AND ${VISIBLE}`).pluck();
     this.visibleRow = ctx.db.prepare(`SELECT * FROM notes n WHERE n.id = ? AND ${VISIBLE}`);
@@ -102,7 +103,7 @@ export class Notes {
   create(data: Record<string, unknown>, actor: Actor): number {
     const { values, errors } = checkFields('note', FIELDS, data);
     const row = this.apply({ is_important: 0, tags: '[]', type: 'regular' }, values, errors, true);
-    return this.store.insert(row, { creator_id: actor.userId }, actor.userId);
+    return this.store.insert(row, { creator_id: actor.userId }, actor.userId, () => this.ensureTags(row, actor));
   }
 
   update(id: number, data: Record<string, unknown>, actor: Actor): void {
@@ -110,12 +111,17 @@ export class Notes {
     if (!current) throw notFound('note', id);
     const { values, errors } = checkFields('note', FIELDS, data);
     const row = this.apply({ ...current }, values, errors, false);
-    this.store.update(id, row, actor.userId);
+    this.store.update(id, row, actor.userId, () => this.ensureTags(row, actor));
   }
 
   delete(id: number, actor: Actor): void {
     if (!this.visibleRow.get(id, actor.userId)) throw notFound('note', id);
     this.store.remove(id, actor.userId);
+  }
+
+  /** A note's tags are tags of the record it is about: the ones that do not exist yet are created. */
+  private ensureTags(row: Partial<NoteRow>, actor: Actor): void {
+    this.tagging.ensure(row.resource_type as TaggableType, JSON.parse(row.tags ?? '[]') as string[], actor.userId);
   }
 
   private apply(row: Partial<NoteRow>, values: Record<string, unknown>, errors: FieldErrors, creating: boolean): Partial<NoteRow> {

@@ -3,7 +3,14 @@ import type { FieldErrors } from '../http/problem.js';
 import type { EngineContext } from '../context.js';
 
 /** Tables of the records other records can point at with resource_type + resource_id. */
-const RESOURCE_TABLES: Partial<Record<string, string>> = { contact: 'contacts' };
+const RESOURCE_TABLES: Partial<Record<string, string>> = { contact: 'contacts', lead: 'leads', deal: 'deals' };
+
+/** Whether a record of `type` exists; `organization` is a contact that is an organization. */
+export function recordExists(db: Db, type: string, id: number): boolean {
+  if (type === 'organization') return db.prepare('SELECT 1 FROM contacts WHERE id = ? AND is_organization = 1').get(id) !== undefined;
+  const table = RESOURCE_TABLES[type];
+  return table !== undefined && db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) !== undefined;
+}
 
 export interface ResourceLink {
   resource_type?: string | null;

@@ -7,7 +7,7 @@ import type { RawQuery } from './params.js';
 import { jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
-import type { Outcomes } from './outcomes.js';
+import type { NamedList } from './namedLists.js';
 import { VISIT_VERIFICATION_STATUSES } from '../../../shared/resources/visit.js';
 import type { SyncSource } from '../sync/sources.js';
 
@@ -59,7 +59,7 @@ const LIST: ListDefinition = {
 export class Visits {
   private readonly store: RecordStore;
 
-  constructor(private readonly ctx: EngineContext, private readonly outcomes: Outcomes) {
+  constructor(private readonly ctx: EngineContext, private readonly outcomes: NamedList) {
     this.store = new RecordStore(ctx, 'visits', 'visit', WRITABLE);
     removeLinkedOnDelete(ctx, 'visits', (id, actorId) => this.store.remove(id, actorId));
   }

@@ -8,6 +8,9 @@ import { sql as sync } from './0007_sync.js';
 import { sql as oauth } from './0008_oauth.js';
 import { sql as idempotency } from './0009_idempotency.js';
 import { sql as replica } from './0010_replica.js';
+import { sql as sourcesReasons } from './0011_sources_reasons_collaborations.js';
+import { sql as deals } from './0012_deals.js';
+import { sql as leads } from './0013_leads.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -26,6 +29,9 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 8, name: 'oauth', sql: oauth },
   { version: 9, name: 'idempotency keys', sql: idempotency },
   { version: 10, name: 'replica', sql: replica },
+  { version: 11, name: 'sources, reasons and collaborations', sql: sourcesReasons },
+  { version: 12, name: 'pipelines, stages and deals', sql: deals },
+  { version: 13, name: 'leads and lead conversions', sql: leads },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -5,7 +5,7 @@ import { dataOf, idParam, requestUrl, sendResource, JSON_TYPE } from '../reply.j
 import type { CustomFieldResourceType } from '../../../../shared/resources/customField.js';
 
 /** The record table each custom-field resource type stores its values in. */
-const TABLES: Partial<Record<CustomFieldResourceType, string>> = { contact: 'contacts' };
+const TABLES: Partial<Record<CustomFieldResourceType, string>> = { contact: 'contacts', lead: 'leads', deal: 'deals' };
 
 /**
  * `GET /v2/<type>/custom_fields` as the real service has it; creating,

@@ -4,6 +4,7 @@ import { registerCrud } from '../crud.js';
 import { actorOf, requireAdmin } from '../auth.js';
 import type { Actor } from '../../context.js';
 import type { CrudService } from '../crud.js';
+import { ApiProblem } from '../problem.js';
 import { idParam, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 
 /** Sales resources under /v2 (registered inside the authenticated scope). */
@@ -21,11 +22,29 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   app.get('/v2/users/:id', async (request, reply) => sendResource(reply, 'user', engine.users.json(idParam(request, 'user'))));
 
   registerCrud(app, '/v2/contacts', 'contact', engine.contacts, engine.ctx);
+  registerCrud(app, '/v2/leads', 'lead', engine.leads, engine.ctx);
+  registerCrud(app, '/v2/deals', 'deal', engine.deals, engine.ctx);
+  // Listed read-only by the real service; admins manage them (extension).
+  registerCrud(app, '/v2/pipelines', 'pipeline', adminWrites(engine.pipelines), engine.ctx);
+  registerCrud(app, '/v2/stages', 'stage', adminWrites(engine.stages), engine.ctx);
   registerCrud(app, '/v2/tasks', 'task', engine.tasks, engine.ctx);
   registerCrud(app, '/v2/notes', 'note', engine.notes, engine.ctx);
   registerCrud(app, '/v2/calls', 'call', engine.calls, engine.ctx);
   registerCrud(app, '/v2/call_outcomes', 'call_outcome', adminWrites(engine.callOutcomes), engine.ctx);
   registerCrud(app, '/v2/visit_outcomes', 'visit_outcome', adminWrites(engine.visitOutcomes), engine.ctx);
+  registerCrud(app, '/v2/loss_reasons', 'loss_reason', adminWrites(engine.lossReasons), engine.ctx);
+  registerCrud(app, '/v2/deal_unqualified_reasons', 'deal_unqualified_reason', adminWrites(engine.dealUnqualifiedReasons), engine.ctx);
+  registerCrud(app, '/v2/lead_unqualified_reasons', 'lead_unqualified_reason', adminWrites(engine.leadUnqualifiedReasons), engine.ctx);
+  // Sources, as the spec has lead sources, are for agents to manage.
+  registerCrud(app, '/v2/lead_sources', 'source', engine.leadSources, engine.ctx);
+  registerCrud(app, '/v2/deal_sources', 'source', engine.dealSources, engine.ctx);
+  registerCrud(app, '/v2/sources', 'source', engine.sources, engine.ctx);
+  registerCrud(app, '/v2/tags', 'tag', engine.tags, engine.ctx);
+  registerCrud(app, '/v2/collaborations', 'collaboration', engine.collaborations, engine.ctx);
+  app.put('/v2/collaborations/:id', async () => {
+    const message = 'A collaboration cannot be changed: delete it and create another.';
+    throw new ApiProblem([{ resource: 'collaboration', field: '', code: 'method_not_allowed', message, details: message }], { Allow: 'GET, DELETE' });
+  });
   // Read-only in the spec; visits can also be recorded (POST, an extension), text messages only imported.
   registerCrud(app, '/v2/text_messages', 'text_message', readOnly(engine.textMessages), engine.ctx);
   registerCrud(app, '/v2/visits', 'visit', { json: (id) => engine.visits.json(id), listPage: (q) => engine.visits.listPage(q), create: (d, a) => engine.visits.create(d, a) }, engine.ctx);

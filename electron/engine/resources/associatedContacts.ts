@@ -1,0 +1,103 @@
+import type { Actor, EngineContext } from '../context.js';
+import { notFound } from '../http/problem.js';
+import { checkFields, isBlank, type FieldTable } from './fields.js';
+import { runList, type ListPage } from './listing.js';
+import type { RawQuery } from './params.js';
+import { RecordStore } from './recordStore.js';
+import { jsonObject } from './sqlJson.js';
+import type { Contacts } from './contacts.js';
+import type { Deals } from './deals.js';
+import { DEFAULT_ASSOCIATED_CONTACT_ROLE } from '../../../shared/resources/deal.js';
+import type { SyncSource } from '../sync/sources.js';
+
+const FIELDS: FieldTable = {
+  created_at: { kind: 'readOnly' },
+  updated_at: { kind: 'readOnly' },
+  contact_id: { kind: 'id' },
+  role: { kind: 'string' },
+};
+
+/** The spec's shape: an association is named by its deal (the path) and its contact. */
+const ASSOCIATED_CONTACT_JSON = jsonObject({ contact_id: 'a.contact_id', role: 'a.role', created_at: 'a.created_at', updated_at: 'a.updated_at' });
+
+/** Devices hold associations apart from their deals, so they also get the surrogate `id` and the `deal_id`. */
+export const ASSOCIATED_CONTACT_SYNC: SyncSource = {
+  type: 'associated_contact',
+  from: 'associated_contacts a',
+  idColumn: 'a.id',
+  json: jsonObject({ id: 'a.id', deal_id: 'a.deal_id', contact_id: 'a.contact_id', role: 'a.role', created_at: 'a.created_at', updated_at: 'a.updated_at' }),
+};
+
+/**
+ * The contacts associated with a deal, each with a role (`involved` unless
+ * given), at /v2/deals/:deal_id/associated_contacts. A contact is associated
+ * with a deal at most once. Associations go with their deal and with their
+ * contact.
+ */
+export class AssociatedContacts {
+  private readonly store: RecordStore;
+  private readonly byPair;
+
+  constructor(private readonly ctx: EngineContext, private readonly deals: Deals, private readonly contacts: Contacts) {
+    this.store = new RecordStore(ctx, 'associated_contacts', 'associated_contact', ['deal_id', 'contact_id', 'role']);
+    this.byPair = ctx.db.prepare('SELECT id FROM associated_contacts WHERE deal_id = ? AND contact_id = ?').pluck();
+    const ofDeal = ctx.db.prepare('SELECT id FROM associated_contacts WHERE deal_id = ?').pluck();
+    const ofContact = ctx.db.prepare('SELECT id FROM associated_contacts WHERE contact_id = ?').pluck();
+    ctx.dependents.onDelete((type, id, actorId) => {
+      const statement = type === 'deal' ? ofDeal : type === 'contact' ? ofContact : null;
+      for (const association of (statement?.all(id) ?? []) as number[]) this.store.remove(association, actorId);
+    });
+  }
+
+  listPage(dealId: number, query: RawQuery): ListPage {
+    this.requireDeal(dealId);
+    return runList({
+      resource: 'associated_contact',
+      from: 'associated_contacts a',
+      json: ASSOCIATED_CONTACT_JSON,
+      idColumn: 'a.id',
+      filters: {},
+      sorts: {},
+      defaultOrder: 'a.id ASC',
+      scope: [{ sql: 'a.deal_id = ?', params: [dealId] }],
+    }, query, this.ctx.statements);
+  }
+
+  json(dealId: number, contactId: number): string {
+    const json = this.ctx.statements.get(`SELECT ${ASSOCIATED_CONTACT_JSON} FROM associated_contacts a WHERE a.deal_id = ? AND a.contact_id = ?`)
+      .pluck().get(dealId, contactId) as string | undefined;
+    if (json === undefined) throw notFound('associated_contact', contactId);
+    return json;
+  }
+
+  /** Associates a contact with the deal; answers the contact's id, which names the association. */
+  create(dealId: number, data: Record<string, unknown>, actor: Actor): number {
+    this.requireDeal(dealId);
+    const { values, errors } = checkFields('associated_contact', FIELDS, data);
+    const contactId = values.contact_id;
+    if (!errors.has('/contact_id')) {
+      if (contactId === undefined) errors.add('/contact_id', 'missing', 'contact_id is required.');
+      else if (contactId === null) errors.add('/contact_id', 'blank', "contact_id can't be blank.");
+      else if (!this.contacts.find(contactId as number)) errors.add('/contact_id', 'incorrect_value', `There is no contact with id ${String(contactId)}.`);
+      else if (this.byPair.get(dealId, contactId) !== undefined) {
+        errors.add('/contact_id', 'already_exists', `Contact ${String(contactId)} is already associated with deal ${dealId}.`);
+      }
+    }
+    if (values.role !== undefined && isBlank(values.role) && !errors.has('/role')) errors.add('/role', 'blank', "role can't be blank.");
+    errors.throwIfAny();
+    const role = (values.role as string | undefined)?.trim() ?? DEFAULT_ASSOCIATED_CONTACT_ROLE;
+    this.store.insert({ deal_id: dealId, contact_id: contactId, role }, { creator_id: actor.userId }, actor.userId);
+    return contactId as number;
+  }
+
+  delete(dealId: number, contactId: number, actor: Actor): void {
+    this.requireDeal(dealId);
+    const id = this.byPair.get(dealId, contactId) as number | undefined;
+    if (id === undefined) throw notFound('associated_contact', contactId);
+    this.store.remove(id, actor.userId);
+  }
+
+  private requireDeal(dealId: number): void {
+    if (!this.deals.exists(dealId)) throw notFound('deal', dealId);
+  }
+}
