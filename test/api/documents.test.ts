@@ -78,4 +78,18 @@ describe('documents', () => {
     expect(existsSync(join(hub.dataDir, 'documents', String(document.id)))).toBe(false);
     expect((await fetch(`${hub.url}/v2/documents?resource_type=contact&resource_id=1`)).status).toBe(401);
   });
+
+  it('files documents on leads, deals and sales accounts (an organization’s), and removes them with it', async () => {
+    const org = (await call(hub, 'POST', '/v2/contacts', { token: hub.agentToken, data: { is_organization: true, name: 'Filing Co' } })).body.data.id;
+    const lead = (await call(hub, 'POST', '/v2/leads', { token: hub.agentToken, data: { last_name: 'Filed lead' } })).body.data.id;
+    const deal = (await call(hub, 'POST', '/v2/deals', { token: hub.agentToken, data: { name: 'Filed deal', contact_id: org } })).body.data.id;
+    for (const [type, id] of [['lead', lead], ['deal', deal], ['sales_account', org]] as const) {
+      expect((await upload(`resource_type=${type}&resource_id=${id}&name=${type}.txt`, type, 'text/plain')).status, type).toBe(200);
+    }
+    expect((await upload(`resource_type=sales_account&resource_id=${contactId}&name=x.txt`, 'x', 'text/plain')).status).toBe(422);
+    const account = (await call(hub, 'GET', `/v2/documents?resource_type=sales_account&resource_id=${org}`, { token: hub.agentToken })).body.items[0].data.id;
+    await call(hub, 'DELETE', `/v2/deals/${deal}`, { token: hub.agentToken });
+    await call(hub, 'DELETE', `/v2/contacts/${org}`, { token: hub.agentToken });
+    expect((await call(hub, 'GET', `/v2/documents/${account}`, { token: hub.agentToken })).status).toBe(404);
+  });
 });

@@ -5,7 +5,7 @@ import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { jsonObject } from './sqlJson.js';
-import { recordExists } from './resourceLinks.js';
+import { recordExists, removeLinkedOnDelete } from './resourceLinks.js';
 import type { Users } from './users.js';
 import type { SyncSource } from '../sync/sources.js';
 
@@ -66,13 +66,8 @@ export class Collaborations {
       // `includes` is accepted and ignored: the spec marks it unsupported.
       extraFilter: (name) => (name === 'includes' ? { sql: '1', params: [] } : undefined),
     };
-    // A deleted record takes its collaborations with it (an organization also its sales account's).
-    const linked = ctx.db.prepare('SELECT id FROM collaborations WHERE resource_type = ? AND resource_id = ?').pluck();
-    ctx.dependents.onDelete((type, id, actorId) => {
-      for (const linkedType of type === 'contact' ? ['contact', 'sales_account'] : [type]) {
-        for (const collaboration of linked.all(linkedType, id) as number[]) this.store.remove(collaboration, actorId);
-      }
-    });
+    // A deleted record takes its collaborations with it.
+    removeLinkedOnDelete(ctx, 'collaborations', (id, actorId) => this.store.remove(id, actorId));
   }
 
   json(id: number): string {
@@ -113,7 +108,7 @@ export class Collaborations {
     const type = values.resource_type as string | undefined;
     const id = values.resource_id as number | undefined;
     if (errors.has('/resource_type') || errors.has('/resource_id') || type === undefined || id === undefined || id === null) return;
-    if (!recordExists(this.ctx.db, type === 'sales_account' ? 'organization' : type, id)) {
+    if (!recordExists(this.ctx.db, type, id)) {
       errors.add('/resource_id', 'incorrect_value', `There is no ${type.replace('_', ' ')} with id ${id}.`);
       return;
     }

@@ -5,9 +5,12 @@ import type { EngineContext } from '../context.js';
 /** Tables of the records other records can point at with resource_type + resource_id. */
 const RESOURCE_TABLES: Partial<Record<string, string>> = { contact: 'contacts', lead: 'leads', deal: 'deals' };
 
-/** Whether a record of `type` exists; `organization` is a contact that is an organization. */
+/** Types whose records are contacts of one kind: a sales account is the customer account of an organization, with its id. */
+const ORGANIZATION_TYPES = new Set(['organization', 'sales_account']);
+
+/** Whether a record of `type` exists. */
 export function recordExists(db: Db, type: string, id: number): boolean {
-  if (type === 'organization') return db.prepare('SELECT 1 FROM contacts WHERE id = ? AND is_organization = 1').get(id) !== undefined;
+  if (ORGANIZATION_TYPES.has(type)) return db.prepare('SELECT 1 FROM contacts WHERE id = ? AND is_organization = 1').get(id) !== undefined;
   const table = RESOURCE_TABLES[type];
   return table !== undefined && db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) !== undefined;
 }
@@ -38,11 +41,8 @@ export function checkResourceLink(db: Db, link: ResourceLink, errors: FieldError
     errors.add(`/${missing}`, 'missing', 'resource_type and resource_id are given together.');
     return;
   }
-  const table = RESOURCE_TABLES[type];
-  if (!table) errors.add('/resource_type', 'incorrect_value', `Records cannot be attached to ${type}s yet.`);
-  else if (db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) === undefined) {
-    errors.add('/resource_id', 'incorrect_value', `There is no ${type} with id ${id}.`);
-  }
+  if (!RESOURCE_TABLES[type] && !ORGANIZATION_TYPES.has(type)) errors.add('/resource_type', 'incorrect_value', `Records cannot be attached to ${type}s.`);
+  else if (!recordExists(db, type, id)) errors.add('/resource_id', 'incorrect_value', `There is no ${type.replace('_', ' ')} with id ${id}.`);
 }
 
 /** Every id must name an existing record of `type` (e.g. a call's associated_deal_ids). */
@@ -62,6 +62,9 @@ export function checkRecordsExist(db: Db, type: string, ids: number[], pointer: 
 export function removeLinkedOnDelete(ctx: EngineContext, table: string, remove: (id: number, actorId: number) => void): void {
   const linked = ctx.db.prepare(`SELECT id FROM ${table} WHERE resource_type = ? AND resource_id = ?`).pluck();
   ctx.dependents.onDelete((type, id, actorId) => {
-    for (const linkedId of linked.all(type, id) as number[]) remove(linkedId, actorId);
+    // A deleted organization also ends its sales account.
+    for (const linkedType of type === 'contact' ? ['contact', 'sales_account'] : [type]) {
+      for (const linkedId of linked.all(linkedType, id) as number[]) remove(linkedId, actorId);
+    }
   });
 }
