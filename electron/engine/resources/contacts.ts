@@ -2,7 +2,7 @@ import type { EngineContext, Actor } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, notFound } from '../http/problem.js';
 import { ftsPrefixQuery } from './search.js';
-import { checkFields, isBlank, blankToNull, type FieldTable } from './fields.js';
+import { assignColumns, checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { jsonBool, jsonColumns, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
@@ -15,7 +15,6 @@ import { ADDRESS_KEYS, type Address } from '../../../shared/resources/address.js
 import {
   CONTACT_TEXT_FIELDS, CUSTOMER_STATUSES, PROSPECT_STATUSES, type CustomerStatus, type ProspectStatus,
 } from '../../../shared/resources/contact.js';
-import type { CustomFieldValue } from '../../../shared/resources/customField.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Contact field table. */
@@ -202,24 +201,11 @@ export class Contacts {
   private apply(row: Partial<ContactRow>, values: Record<string, unknown>, errors: FieldErrors): Partial<ContactRow> {
     const isOrganization = row.is_organization === 1;
     const out: Partial<ContactRow> = { ...row };
-    for (const [field, value] of Object.entries(values)) {
-      if (field === 'is_organization' || field === 'tags' || field === 'custom_fields') continue;
-      if ((ADDRESS_FIELDS as readonly string[]).includes(field)) {
-        const address = (value ?? {}) as Partial<Address>;
-        // An address object replaces the whole address; keys left out become empty.
-        for (const key of ADDRESS_KEYS) out[`${field}_${key}`] = blankToNull(address[key] ?? null);
-      } else {
-        out[field] = blankToNull(value) as never;
-      }
-    }
+    assignColumns(out, values, FIELDS, ['is_organization', 'tags', 'custom_fields']);
     this.checkKindFields(out, values, isOrganization, errors);
     this.checkReferences(out, values, errors);
     this.checkStatuses(out, values, errors);
-    if (values.custom_fields !== undefined) {
-      const stored = JSON.parse(row.custom_fields ?? '{}') as Record<string, CustomFieldValue>;
-      const given = (values.custom_fields ?? {}) as Record<string, unknown>;
-      out.custom_fields = JSON.stringify(this.customFields.merge('contact', stored, given, isOrganization, errors));
-    }
+    if (values.custom_fields !== undefined) out.custom_fields = this.customFields.mergeColumn('contact', row.custom_fields, values.custom_fields, errors, isOrganization);
     errors.throwIfAny();
     if (!isOrganization) out.name = fullName(out.first_name ?? null, out.last_name ?? null);
     return out;

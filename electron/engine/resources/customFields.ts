@@ -126,6 +126,16 @@ export class CustomFields {
   }
 
   /**
+   * A record's `custom_fields` column after a write that gave `custom_fields`
+   * (the stored JSON text, merged with the given object; null clears them all
+   * as an empty object would: fields are kept unless given).
+   */
+  mergeColumn(type: CustomFieldResourceType, storedJson: string | undefined, given: unknown, errors: FieldErrors, isOrganization = false): string {
+    const stored = JSON.parse(storedJson ?? '{}') as Record<string, CustomFieldValue>;
+    return JSON.stringify(this.merge(type, stored, (given ?? {}) as Record<string, unknown>, isOrganization, errors));
+  }
+
+  /**
    * Checks custom field values against the definitions and merges them into
    * the stored ones: a null value clears a field, other fields are kept.
    */

@@ -13,7 +13,6 @@ import type { Contacts } from './contacts.js';
 import type { CustomFields } from './customFields.js';
 import type { Stages } from './stages.js';
 import type { Users } from './users.js';
-import type { CustomFieldValue } from '../../../shared/resources/customField.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /**
@@ -212,11 +211,7 @@ export class Deals {
     }
     this.applyStage(out, values, errors, actor, creating);
     this.applyContacts(out, values, errors, creating);
-    if (values.custom_fields !== undefined) {
-      const stored = JSON.parse((row.custom_fields as string | undefined) ?? '{}') as Record<string, CustomFieldValue>;
-      const given = (values.custom_fields ?? {}) as Record<string, unknown>;
-      out.custom_fields = JSON.stringify(this.customFields.merge('deal', stored, given, false, errors));
-    }
+    if (values.custom_fields !== undefined) out.custom_fields = this.customFields.mergeColumn('deal', row.custom_fields as string | undefined, values.custom_fields, errors);
     errors.throwIfAny();
     return out;
   }

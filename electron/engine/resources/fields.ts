@@ -125,6 +125,24 @@ function describeIssue(issue: z.core.$ZodIssue, def: FieldDef, name: string): [E
   }
 }
 
+/**
+ * Copies checked values onto a stored row, except the `skip` fields (the
+ * resource's own: tags, custom fields): an address fills its `<field>_<key>`
+ * columns, and a given address replaces the whole one (keys left out become
+ * empty); other values as they are, blanks as NULL.
+ */
+export function assignColumns(row: Record<string, unknown>, values: Record<string, unknown>, table: FieldTable, skip: readonly string[]): void {
+  for (const [field, value] of Object.entries(values)) {
+    if (skip.includes(field)) continue;
+    if (table[field]?.kind !== 'address') {
+      row[field] = blankToNull(value);
+      continue;
+    }
+    const address = (value ?? {}) as Partial<Record<string, string | null>>;
+    for (const key of ADDRESS_KEYS) row[`${field}_${key}`] = blankToNull(address[key] ?? null);
+  }
+}
+
 /** Empty strings are stored as NULL: to a person "" and "not set" are the same. */
 export function blankToNull(value: unknown): unknown {
   return typeof value === 'string' && value.trim() === '' ? null : value;

@@ -1,7 +1,7 @@
 import type { EngineContext, Actor } from '../context.js';
 import { FieldErrors, notFound } from '../http/problem.js';
 import { ftsPrefixQuery } from './search.js';
-import { checkFields, isBlank, blankToNull, type FieldTable } from './fields.js';
+import { assignColumns, checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { jsonColumns, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
@@ -9,10 +9,9 @@ import { RecordStore } from './recordStore.js';
 import type { CustomFields } from './customFields.js';
 import type { Users } from './users.js';
 import type { RawQuery } from './params.js';
-import { ADDRESS_KEYS, type Address } from '../../../shared/resources/address.js';
+import { ADDRESS_KEYS } from '../../../shared/resources/address.js';
 import { CONTACT_TEXT_FIELDS } from '../../../shared/resources/contact.js';
 import { DEFAULT_LEAD_STATUS } from '../../../shared/resources/lead.js';
-import type { CustomFieldValue } from '../../../shared/resources/customField.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** The real service's Lead fields (the spec shows only the create shape). */
@@ -149,26 +148,13 @@ export class Leads {
   /** Merges checked values into the row and enforces the rules across fields and records; throws one 422 with every problem. */
   private apply(row: Partial<LeadRow>, values: Record<string, unknown>, errors: FieldErrors, creating: boolean): Partial<LeadRow> {
     const out: Partial<LeadRow> = { ...row };
-    for (const [field, value] of Object.entries(values)) {
-      if (field === 'tags' || field === 'custom_fields') continue;
-      if (field === 'address') {
-        // An address object replaces the whole address; keys left out become empty.
-        const address = (value ?? {}) as Partial<Address>;
-        for (const key of ADDRESS_KEYS) out[`address_${key}`] = blankToNull(address[key] ?? null);
-      } else {
-        out[field] = blankToNull(value);
-      }
-    }
+    assignColumns(out, values, FIELDS, ['tags', 'custom_fields']);
     this.requireName(out, values, errors, creating);
     if (values.status !== undefined && isBlank(values.status) && !errors.has('/status')) errors.add('/status', 'blank', "status can't be blank.");
     this.users.checkReference('owner_id', values.owner_id, errors);
     this.checkReference('source_id', values.source_id, "SELECT 1 FROM sources WHERE id = ? AND resource_type = 'lead'", 'lead source', errors);
     this.checkReference('unqualified_reason_id', values.unqualified_reason_id, 'SELECT 1 FROM lead_unqualified_reasons WHERE id = ?', 'lead unqualified reason', errors);
-    if (values.custom_fields !== undefined) {
-      const stored = JSON.parse(row.custom_fields ?? '{}') as Record<string, CustomFieldValue>;
-      const given = (values.custom_fields ?? {}) as Record<string, unknown>;
-      out.custom_fields = JSON.stringify(this.customFields.merge('lead', stored, given, false, errors));
-    }
+    if (values.custom_fields !== undefined) out.custom_fields = this.customFields.mergeColumn('lead', row.custom_fields, values.custom_fields, errors);
     errors.throwIfAny();
     return out;
   }
