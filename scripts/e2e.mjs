@@ -53,7 +53,8 @@ const url = await new Promise((resolve, reject) => {
 spawnSync(process.execPath, ['bin/outpost.mjs', 'users', 'add', '--email', AGENT.email, '--name', 'Agent Smith', '--role', 'agent', '--password', AGENT.password, '--data-dir', dataDir], { stdio: 'ignore' });
 spawnSync(process.execPath, ['bin/outpost.mjs', 'seed', '--contacts', '500', '--data-dir', dataDir], { stdio: 'ignore' });
 
-const specs = readdirSync('e2e').filter((f) => f.endsWith('.spec.mjs')).map((f) => join('e2e', f));
+// `npm run test:e2e -- e2e/deals.spec.mjs` runs only the specs named; without names, every spec.
+const specs = process.argv.length > 2 ? process.argv.slice(2) : readdirSync('e2e').filter((f) => f.endsWith('.spec.mjs')).map((f) => join('e2e', f));
 const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination=.cache/e2e.tap', ...specs], {
   stdio: 'inherit',
   env: { ...process.env, OUTPOST_E2E_URL: url, OUTPOST_E2E_EMAIL: ADMIN.email, OUTPOST_E2E_PASSWORD: ADMIN.password,

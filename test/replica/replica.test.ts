@@ -163,6 +163,8 @@ describe('the desktop replica', () => {
     expect(lead.id).toBeLessThan(0);
     const org = (await local(a, 'POST', '/v2/contacts', { is_organization: true, name: 'Pipeline Offline Inc' })).body.data;
     const person = (await local(a, 'POST', '/v2/contacts', { last_name: 'Buyer', contact_id: org.id })).body.data;
+    // A reference field sent as null (as forms send an empty one) is no reference to resolve.
+    await local(a, 'POST', '/v2/contacts', { last_name: 'Loner', contact_id: null, parent_organization_id: null });
     const stages = (await local(a, 'GET', '/v2/stages?per_page=100')).body.items.map((i: any) => i.data);
     const deal = (await local(a, 'POST', '/v2/deals', { name: 'Offline deal', value: '1200.50', contact_id: person.id, tags: ['hot-lead'] })).body.data;
     expect(deal).toMatchObject({ organization_id: org.id, value: '1200.5' });
@@ -176,6 +178,7 @@ describe('the desktop replica', () => {
     const hubLead = (await onHub('GET', '/v2/leads?last_name=Lead%20Offline')).body.items[0].data;
     expect(hubLead).toMatchObject({ source_id: source.id, tags: ['fair-2026'] });
     const hubOrg = (await onHub('GET', '/v2/contacts?name=Pipeline%20Offline%20Inc')).body.items[0].data;
+    expect((await onHub('GET', '/v2/contacts?last_name=Loner')).body.items).toHaveLength(1);
     const hubDeal = (await onHub('GET', `/v2/deals?organization_id=${hubOrg.id}`)).body.items[0].data;
     expect(hubDeal).toMatchObject({ name: 'Offline deal', value: '1200.5', stage_id: stages[1].id, tags: ['hot-lead'] });
     expect(hubDeal.contact_id).toBeGreaterThan(0);

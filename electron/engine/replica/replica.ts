@@ -357,8 +357,9 @@ export class Replica {
       const ids = Array.isArray(data[field]) ? (data[field] as unknown[]) : [data[field]];
       const resolved: unknown[] = [];
       for (const id of ids) {
+        // Only ids are resolved; a null (no reference) goes as it is.
         const hubId = typeof id === 'number' ? this.hubId(type, id) : id;
-        if (hubId === null) return this.unresolved(type, id as number);
+        if (typeof id === 'number' && hubId === null) return this.unresolved(type, id);
         resolved.push(hubId);
       }
       data[field] = Array.isArray(data[field]) ? resolved : resolved[0];
