@@ -10,6 +10,8 @@ import { SettingsScreen } from './settings/SettingsScreen.js';
 import { TasksScreen } from './tasks/TasksScreen.js';
 import { ReminderWatcher } from './reminders/ReminderWatcher.js';
 import { SyncIssuesScreen } from './sync/SyncIssuesScreen.js';
+import { leadScreen } from './leads/leadRoutes.js';
+import { dealScreen } from './deals/dealRoutes.js';
 
 function Screen({ path }: { path: string }) {
   if (matchRoute('/contacts/new', path)) return <ContactForm id={null} />;
@@ -17,6 +19,8 @@ function Screen({ path }: { path: string }) {
   if (edit) return <ContactForm key={edit.id} id={Number(edit.id)} />;
   const page = matchRoute('/contacts/:id', path);
   if (page) return <ContactPage key={page.id} id={Number(page.id)} />;
+  const record = leadScreen(path) ?? dealScreen(path);
+  if (record) return record;
   if (matchRoute('/settings', path)) return <SettingsScreen />;
   if (matchRoute('/tasks', path)) return <TasksScreen />;
   if (matchRoute('/sync-issues', path)) return <SyncIssuesScreen />;

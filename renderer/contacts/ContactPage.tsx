@@ -7,6 +7,9 @@ import { useRouter } from '../router/routerStore.js';
 import { StatusBadges } from './StatusBadges.js';
 import { Timeline } from '../timeline/Timeline.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { TagsEditor } from '../tags/TagsEditor.js';
+import { CollaboratorsPanel } from '../collaborators/CollaboratorsPanel.js';
+import { ConversionSummary } from '../leads/ConversionSummary.js';
 
 interface Related {
   organization: Contact | null;
@@ -76,6 +79,7 @@ export function ContactPage({ id }: { id: number }) {
           <button type="button" className="danger" onClick={remove}>Delete</button>
         </div>
       </header>
+      <ConversionSummary query={contact.is_organization ? { organization_id: id } : { individual_id: id }} />
       <div className="columns">
         <dl className="card details">
           {related.organization && <Row label="Organization"><Link to={`/contacts/${related.organization.id}`}>{related.organization.name}</Link></Row>}
@@ -84,18 +88,21 @@ export function ContactPage({ id }: { id: number }) {
           <Row label="Address">{formatAddress(contact.address)}</Row>
           {contact.billing_address && <Row label="Billing address">{formatAddress(contact.billing_address)}</Row>}
           {contact.shipping_address && <Row label="Shipping address">{formatAddress(contact.shipping_address)}</Row>}
-          {contact.tags.length > 0 && <Row label="Tags"><span className="badges">{contact.tags.map((t) => <span key={t} className="badge tag">{t}</span>)}</span></Row>}
           {Object.entries(contact.custom_fields).map(([name, value]) => <Row key={name} label={name}>{Array.isArray(value) ? value.join(', ') : String(value)}</Row>)}
         </dl>
-        {contact.is_organization && (
-          <div className="card people" aria-label="People">
-            <h2>People</h2>
-            {related.people.length === 0 ? <p className="muted">Nobody here yet.</p> : (
-              <ul>{related.people.map((p) => <li key={p.id}><Link to={`/contacts/${p.id}`}>{contactDisplayName(p)}</Link> <span className="muted">{p.title}</span></li>)}</ul>
-            )}
-            <Link to={`/contacts/new?organization=${id}`} className="button">Add a person</Link>
-          </div>
-        )}
+        <div className="side">
+          {contact.is_organization && (
+            <div className="card people" aria-label="People">
+              <h2>People</h2>
+              {related.people.length === 0 ? <p className="muted">Nobody here yet.</p> : (
+                <ul>{related.people.map((p) => <li key={p.id}><Link to={`/contacts/${p.id}`}>{contactDisplayName(p)}</Link> <span className="muted">{p.title}</span></li>)}</ul>
+              )}
+              <Link to={`/contacts/new?organization=${id}`} className="button">Add a person</Link>
+            </div>
+          )}
+          <TagsEditor resourceType="contact" path={`/v2/contacts/${id}`} tags={contact.tags} onSaved={(saved: Contact) => setContact(saved)} />
+          <CollaboratorsPanel resourceType="contact" resourceId={id} />
+        </div>
       </div>
       <Timeline resourceType="contact" resourceId={id} phone={contact.phone ?? contact.mobile ?? ''} />
     </section>

@@ -8,6 +8,8 @@ import { SyncIndicator } from '../sync/SyncIndicator.js';
 
 const SECTIONS = [
   { to: '/contacts', label: 'Contacts' },
+  { to: '/leads', label: 'Leads' },
+  { to: '/deals', label: 'Deals' },
   { to: '/tasks', label: 'Tasks' },
   { to: '/settings', label: 'Settings' },
 ];

@@ -1,0 +1,126 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, screenshot, signIn } from './browser.mjs';
+
+let browser;
+let page;
+before(async () => {
+  browser = await launch();
+  page = await signIn(browser);
+});
+after(() => browser?.close());
+
+/** The REST API as the signed-in user of the page (its token is in the tab's sessionStorage). */
+function api(method, path) {
+  return page.evaluate(async ({ method, path }) => {
+    const { access } = JSON.parse(sessionStorage.getItem('outpost.tokens'));
+    const response = await fetch(path, { method, headers: { Authorization: `Bearer ${access}`, Accept: 'application/json' } });
+    return { status: response.status, body: await response.json() };
+  }, { method, path });
+}
+
+/** Asks again, a tenth of a second apart, until the check holds (at most 10 s). */
+async function until(check) {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail('the condition never held');
+}
+
+describe('leads', () => {
+  let leadId;
+
+  it('refuses a lead without a last name or an organization name, inline', async () => {
+    await page.getByRole('link', { name: 'Leads', exact: true }).click();
+    await page.getByRole('heading', { name: 'Leads' }).waitFor();
+    await page.getByRole('link', { name: 'New lead' }).click();
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const error = page.locator('.field.invalid').filter({ hasText: 'Last name' }).getByRole('alert');
+    await error.waitFor();
+    assert.match(await error.textContent(), /last_name or an organization_name/);
+    assert.equal(new URL(page.url()).pathname, '/leads/new', 'nothing was saved');
+    await screenshot(page, '60-lead-validation-error');
+  });
+
+  it('creates a lead and tags it', async () => {
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Organization name').fill('Analytical Engines');
+    await page.getByLabel('Email').fill('ada@engines.test');
+    await page.getByLabel('Phone').fill('+44 20 7946 0018');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+    leadId = Number(new URL(page.url()).pathname.split('/').pop());
+
+    const tags = page.getByRole('region', { name: 'Tags' });
+    await tags.getByLabel('New tag').fill('trade-fair');
+    await tags.getByRole('button', { name: 'Add tag' }).click();
+    await tags.getByRole('button', { name: 'Remove tag trade-fair' }).waitFor();
+    assert.deepEqual((await api('GET', `/v2/leads/${leadId}`)).body.data.tags, ['trade-fair']);
+
+    await page.getByLabel('Note', { exact: true }).fill('Met at the trade fair, wants a demo');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Met at the trade fair, wants a demo').waitFor();
+    await screenshot(page, '61-lead-page');
+  });
+
+  it('finds the lead in the list', async () => {
+    await page.getByRole('link', { name: 'Leads', exact: true }).click();
+    await page.getByLabel('Search leads').fill('lovelace');
+    const table = page.getByRole('table', { name: 'Leads' });
+    await table.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    await page.getByLabel('Tag').fill('trade-fair');
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label=Leads] tbody tr').length === 1);
+    await screenshot(page, '62-leads-list');
+    await table.getByRole('link', { name: 'Ada Lovelace' }).click();
+    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+  });
+
+  it('converts the lead with a deal and lands on the new contact', async () => {
+    await page.getByRole('button', { name: 'Convert' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Convert Ada Lovelace' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Owner').selectOption({ label: 'Agent Smith' });
+    assert.equal(await dialog.getByLabel('Create a deal').isChecked(), true);
+    await screenshot(page, '63-convert-dialog');
+    await dialog.getByRole('button', { name: 'Convert' }).click();
+
+    // The person the lead became, with links to everything the conversion made.
+    await page.waitForURL(/\/contacts\/\d+$/);
+    await page.getByRole('heading', { name: 'Ada Lovelace', exact: true }).waitFor();
+    const summary = page.getByRole('region', { name: 'Lead conversion' });
+    const organizationLink = summary.getByText('Organization:').getByRole('link', { name: 'Analytical Engines' });
+    await organizationLink.waitFor();
+    const dealLink = summary.getByText('Deal:').getByRole('link');
+    await dealLink.waitFor();
+
+    const conversion = (await api('GET', `/v2/lead_conversions?lead_id=${leadId}`)).body.items[0].data;
+    assert.equal(new URL(page.url()).pathname, `/contacts/${conversion.individual_id}`);
+    assert.equal(await dealLink.getAttribute('href'), `/deals/${conversion.deal_id}`);
+    assert.equal(await organizationLink.getAttribute('href'), `/contacts/${conversion.organization_id}`);
+    const agent = (await api('GET', '/v2/users?per_page=100')).body.items.map((i) => i.data).find((u) => u.name === 'Agent Smith');
+    const deal = (await api('GET', `/v2/deals/${conversion.deal_id}`)).body.data;
+    assert.equal(deal.owner_id, agent.id, 'the chosen owner owns the deal');
+
+    // The lead's note moves to the new records in the background; once the API shows it there, so does the page.
+    await until(async () => (await api('GET', `/v2/notes?resource_type=contact&resource_id=${conversion.individual_id}`)).body.items.length === 1);
+    await page.reload();
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Met at the trade fair, wants a demo').waitFor();
+    await screenshot(page, '64-converted-contact');
+  });
+
+  it('opens the deal made from the lead', async () => {
+    await page.getByRole('region', { name: 'Lead conversion' }).getByText('Deal:').getByRole('link').click();
+    // The deal is named after the organization and belongs to it.
+    await page.getByRole('heading', { name: 'Analytical Engines' }).waitFor();
+    await page.getByRole('link', { name: 'Analytical Engines' }).first().waitFor();
+    assert.match(new URL(page.url()).pathname, /^\/deals\/\d+$/);
+    await screenshot(page, '65-deal-from-lead');
+
+    await page.goto(new URL(`/leads/${leadId}`, page.url()).href);
+    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+    await page.getByRole('region', { name: 'Lead conversion' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Convert' }).count(), 0, 'a converted lead cannot be converted again');
+  });
+});

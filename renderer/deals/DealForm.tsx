@@ -1,0 +1,101 @@
+import type { Deal } from '../../shared/resources/deal.js';
+import { useSession } from '../session/sessionStore.js';
+import { FormActions, FormField } from '../leads/FormField.js';
+import { useRecordForm } from '../leads/useRecordForm.js';
+import { OwnerField, SourceField } from '../leads/PickerFields.js';
+import { ContactPicker } from './ContactPicker.js';
+import { StageSelect } from './StageSelect.js';
+import { usePipelines } from './usePipelines.js';
+
+interface Draft {
+  name: string;
+  /** Kept as typed: the API takes the decimal string as it is, so nothing is rounded on the way. */
+  value: string;
+  currency: string;
+  hot: boolean;
+  stage_id: number | null;
+  contact_id: number | null;
+  organization_id: number | null;
+  owner_id: number | null;
+  source_id: number | null;
+  estimated_close_date: string;
+}
+
+function draftOf(deal: Deal | null, defaults: { currency: string; stageId: number | null }): Draft {
+  return {
+    name: deal?.name ?? '',
+    value: deal?.value ?? '',
+    currency: deal?.currency ?? defaults.currency,
+    hot: deal?.hot ?? false,
+    stage_id: deal?.stage_id ?? defaults.stageId,
+    contact_id: deal?.contact_id ?? null,
+    organization_id: deal?.organization_id ?? null,
+    owner_id: deal?.owner_id ?? null,
+    source_id: deal?.source_id ?? null,
+    estimated_close_date: deal?.estimated_close_date ?? '',
+  };
+}
+
+/** What the form sends: an empty value is 0; the owner and stage only once chosen (the API defaults them). */
+function payloadOf(draft: Draft): Record<string, unknown> {
+  const payload: Record<string, unknown> = {
+    name: draft.name.trim(),
+    value: draft.value.trim() || '0',
+    currency: draft.currency.trim().toUpperCase(),
+    hot: draft.hot,
+    contact_id: draft.contact_id,
+    organization_id: draft.organization_id,
+    source_id: draft.source_id,
+    estimated_close_date: draft.estimated_close_date || null,
+  };
+  if (draft.stage_id !== null) payload.stage_id = draft.stage_id;
+  if (draft.owner_id !== null) payload.owner_id = draft.owner_id;
+  return payload;
+}
+
+/** Create and edit a deal; the API's field errors show by their fields. */
+export function DealForm({ id }: { id: number | null }) {
+  const account = useSession((s) => s.account);
+  const pipelines = usePipelines();
+  const stageParam = Number(new URLSearchParams(window.location.search).get('stage_id')) || null;
+  const { draft, setDraft, errors, saving, submit } = useRecordForm<Deal, Draft>({
+    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', id, payloadOf,
+    draftOf: (deal) => draftOf(deal, { currency: account?.currency ?? 'USD', stageId: stageParam }),
+  });
+
+  if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;
+  const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+
+  const title = id === null ? 'New deal' : 'Edit deal';
+  return (
+    <section className="screen">
+      <form className="card contact-form" onSubmit={submit} noValidate aria-label={title}>
+        <h1>{title}</h1>
+        <div className="grid">
+          <FormField label="Name *" error={errors.name}>
+            <input type="text" value={draft.name} aria-invalid={Boolean(errors.name)} onChange={(e) => change({ name: e.target.value })} />
+          </FormField>
+          <FormField label="Value" error={errors.value}>
+            <input type="text" inputMode="decimal" placeholder="0.00" value={draft.value} aria-invalid={Boolean(errors.value)} onChange={(e) => change({ value: e.target.value })} />
+          </FormField>
+          <FormField label="Currency" error={errors.currency}>
+            <input type="text" maxLength={3} value={draft.currency} aria-invalid={Boolean(errors.currency)} onChange={(e) => change({ currency: e.target.value })} />
+          </FormField>
+          <div className={`field${errors.stage_id ? ' invalid' : ''}`}>
+            <StageSelect label="Stage" value={draft.stage_id} onChange={(stage_id) => change({ stage_id })} {...pipelines} />
+            {errors.stage_id && <span className="field-error" role="alert">{errors.stage_id}</span>}
+          </div>
+          <ContactPicker label="Contact *" value={draft.contact_id} error={errors.contact_id} onChange={(contact_id) => change({ contact_id })} />
+          <ContactPicker organizationsOnly label="Organization" value={draft.organization_id} error={errors.organization_id} onChange={(organization_id) => change({ organization_id })} />
+          <OwnerField value={draft.owner_id} error={errors.owner_id} onChange={(owner_id) => change({ owner_id })} />
+          <SourceField path="/v2/deal_sources" value={draft.source_id} error={errors.source_id} onChange={(source_id) => change({ source_id })} />
+          <FormField label="Estimated close date" error={errors.estimated_close_date}>
+            <input type="date" value={draft.estimated_close_date} onChange={(e) => change({ estimated_close_date: e.target.value })} />
+          </FormField>
+          <label className="check"><input type="checkbox" checked={draft.hot} onChange={(e) => change({ hot: e.target.checked })} /> Hot deal</label>
+        </div>
+        <FormActions error={errors._} saving={saving} />
+      </form>
+    </section>
+  );
+}

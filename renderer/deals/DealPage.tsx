@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import type { Deal } from '../../shared/resources/deal.js';
+import { api, ApiFailure } from '../api/client.js';
+import { Link } from '../router/Link.js';
+import { useRouter } from '../router/routerStore.js';
+import { Timeline } from '../timeline/Timeline.js';
+import { formatWhen } from '../tasks/taskDates.js';
+import { TagsEditor } from '../tags/TagsEditor.js';
+import { CollaboratorsPanel } from '../collaborators/CollaboratorsPanel.js';
+import { useUsers } from '../collaborators/useUsers.js';
+import { DetailRow, formatCustomValue, RecordProblemMessage } from '../leads/Details.js';
+import { useNamedOptions } from '../leads/useNamedOptions.js';
+import { useRecord } from '../leads/useRecord.js';
+import { ConversionSummary } from '../leads/ConversionSummary.js';
+import { AssociatedContacts } from './AssociatedContacts.js';
+import { formatMoney } from './money.js';
+import { StageSelect } from './StageSelect.js';
+import { useContactNames } from './useContactNames.js';
+import { usePipelines } from './usePipelines.js';
+
+/** One deal: its value and stage (changeable here), contacts, tags, collaborators and activity. */
+export function DealPage({ id }: { id: number }) {
+  const navigate = useRouter((s) => s.navigate);
+  const { record: deal, problem, setRecord } = useRecord<Deal>(`/v2/deals/${id}`);
+  const pipelines = usePipelines();
+  const users = useUsers();
+  const sources = useNamedOptions('/v2/deal_sources');
+  const names = useContactNames([deal?.contact_id ?? null, deal?.organization_id ?? null]);
+  const [moveError, setMoveError] = useState<string | null>(null);
+
+  if (problem) return <RecordProblemMessage problem={problem} noun="deal" listPath="/deals" />;
+  if (!deal) return <section className="screen"><p className="muted">Loading…</p></section>;
+
+  const remove = async () => {
+    if (!window.confirm(`Delete ${deal.name}? This cannot be undone.`)) return;
+    await api.remove(`/v2/deals/${id}`);
+    navigate('/deals');
+  };
+  const moveTo = async (stageId: number) => {
+    try {
+      setRecord(await api.update<Deal>(`/v2/deals/${id}`, { stage_id: stageId }));
+      setMoveError(null);
+    } catch (err) {
+      setMoveError(err instanceof ApiFailure ? err.message : 'The deal could not be moved.');
+    }
+  };
+
+  const stage = pipelines.stages.find((s) => s.id === deal.stage_id);
+  const pipeline = pipelines.pipelines.find((p) => p.id === stage?.pipeline_id);
+  const userName = (userId: number | null) => users.find((u) => u.id === userId)?.name;
+  const source = sources.find((s) => s.id === deal.source_id)?.name;
+  return (
+    <section className="screen record-page deal-page">
+      <header className="screen-header">
+        <div>
+          <p className="muted">Deal{pipeline ? ` · ${pipeline.name}` : ''}</p>
+          <h1>{deal.name}</h1>
+          <p className="deal-value big">{formatMoney(deal.value, deal.currency)} {deal.hot && <span className="badge hot">Hot</span>}</p>
+        </div>
+        <div className="actions">
+          <div className="stage-move">
+            <StageSelect label="Stage" value={deal.stage_id} onChange={(stageId) => void moveTo(stageId)} {...pipelines} />
+            {moveError && <span className="field-error" role="alert">{moveError}</span>}
+          </div>
+          <Link to={`/deals/${id}/edit`} className="button primary">Edit</Link>
+          <button type="button" className="danger" onClick={remove}>Delete</button>
+        </div>
+      </header>
+      <ConversionSummary query={{ deal_id: id }} />
+      <div className="columns">
+        <div className="main-column">
+          <dl className="card details">
+            <DetailRow label="Stage">{stage ? `${stage.name} (${stage.likelihood}%)` : deal.stage_id}</DetailRow>
+            {deal.contact_id !== null && <DetailRow label="Contact"><Link to={`/contacts/${deal.contact_id}`}>{names.get(deal.contact_id) ?? `Contact ${deal.contact_id}`}</Link></DetailRow>}
+            {deal.organization_id !== null && <DetailRow label="Organization"><Link to={`/contacts/${deal.organization_id}`}>{names.get(deal.organization_id) ?? `Contact ${deal.organization_id}`}</Link></DetailRow>}
+            <DetailRow label="Owner">{userName(deal.owner_id) ?? deal.owner_id}</DetailRow>
+            {source && <DetailRow label="Source">{source}</DetailRow>}
+            {deal.estimated_close_date && <DetailRow label="Estimated close">{deal.estimated_close_date}</DetailRow>}
+            {deal.customized_win_likelihood !== null && <DetailRow label="Win likelihood">{deal.customized_win_likelihood}%</DetailRow>}
+            {deal.last_stage_change_at && (
+              <DetailRow label="Stage changed">{formatWhen(deal.last_stage_change_at)}{userName(deal.last_stage_change_by_id) ? ` by ${userName(deal.last_stage_change_by_id)}` : ''}</DetailRow>
+            )}
+            {deal.last_activity_at && <DetailRow label="Last activity">{formatWhen(deal.last_activity_at)}</DetailRow>}
+            <DetailRow label="Added on">{deal.added_on}</DetailRow>
+            <DetailRow label="Dropbox email">{deal.dropbox_email}</DetailRow>
+            {Object.entries(deal.custom_fields).map(([name, value]) => <DetailRow key={name} label={name}>{formatCustomValue(value)}</DetailRow>)}
+          </dl>
+          <AssociatedContacts dealId={id} />
+        </div>
+        <div className="side">
+          <TagsEditor resourceType="deal" path={`/v2/deals/${id}`} tags={deal.tags} onSaved={setRecord} />
+          <CollaboratorsPanel resourceType="deal" resourceId={id} />
+        </div>
+      </div>
+      <Timeline resourceType="deal" resourceId={id} phone="" />
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { useMemo } from 'react';
+import type { Pipeline, Stage } from '../../shared/resources/deal.js';
+import { useNamedOptions } from '../leads/useNamedOptions.js';
+
+export interface Pipelines {
+  pipelines: Pipeline[];
+  /** Every stage, in pipeline order and by position within each pipeline. */
+  stages: Stage[];
+}
+
+/** The pipelines and their stages, for the board and every stage picker. */
+export function usePipelines(): Pipelines {
+  const pipelines = useNamedOptions<Pipeline>('/v2/pipelines');
+  const stages = useNamedOptions<Stage>('/v2/stages');
+  const sorted = useMemo(() => {
+    const order = new Map(pipelines.map((p, i) => [p.id, i]));
+    return [...stages].sort((a, b) => (order.get(a.pipeline_id) ?? 0) - (order.get(b.pipeline_id) ?? 0) || a.position - b.position);
+  }, [pipelines, stages]);
+  return useMemo(() => ({ pipelines, stages: sorted }), [pipelines, sorted]);
+}

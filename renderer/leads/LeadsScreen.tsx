@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import type { QueryValue } from '../../shared/bridge.js';
+import { Link } from '../router/Link.js';
+import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { useUsers } from '../collaborators/useUsers.js';
+import { LEAD_STATUSES, leadDisplayName, type Lead } from '../../shared/resources/lead.js';
+import { usePagedList } from './usePagedList.js';
+
+const SEARCH_DELAY_MS = 150;
+const SORTS = [
+  { value: 'updated_at:desc', label: 'Recently updated' },
+  { value: 'created_at:desc', label: 'Newest' },
+  { value: 'last_name:asc', label: 'Last name' },
+  { value: 'organization_name:asc', label: 'Organization' },
+] as const;
+
+interface Filters {
+  q: string;
+  status: string;
+  tag: string;
+  owner_id: string;
+  sort_by: string;
+}
+
+function toQuery(filters: Filters): Record<string, QueryValue> {
+  return {
+    q: filters.q.trim() || undefined,
+    status: filters.status || undefined,
+    tag: filters.tag.trim() || undefined,
+    owner_id: filters.owner_id || undefined,
+    sort_by: filters.sort_by,
+  };
+}
+
+/** The leads: search, filter by status, tag and owner, sort; pages load on demand. */
+export function LeadsScreen() {
+  const users = useUsers();
+  const [filters, setFilters] = useState<Filters>({ q: '', status: '', tag: '', owner_id: '', sort_by: SORTS[0].value });
+  const [search, setSearch] = useState('');
+  const list = usePagedList<Lead>('/v2/leads', toQuery(filters));
+  useRefreshOnSync(list.refresh);
+
+  // Search as you type, once the typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setFilters((f) => (f.q === search ? f : { ...f, q: search })), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const change = (patch: Partial<Filters>) => setFilters({ ...filters, ...patch });
+  const ownerName = (id: number) => users.find((u) => u.id === id)?.name ?? '';
+
+  return (
+    <section className="screen leads-screen">
+      <header className="screen-header">
+        <h1>Leads</h1>
+        <Link to="/leads/new" className="button primary">New lead</Link>
+      </header>
+      <div className="toolbar" role="search">
+        <input type="search" placeholder="Search name, organization or email" aria-label="Search leads" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <select aria-label="Status" value={filters.status} onChange={(e) => change({ status: e.target.value })}>
+          <option value="">Any status</option>
+          {LEAD_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+        <input type="text" placeholder="Tag" aria-label="Tag" value={filters.tag} onChange={(e) => change({ tag: e.target.value })} />
+        <select aria-label="Owner" value={filters.owner_id} onChange={(e) => change({ owner_id: e.target.value })}>
+          <option value="">Any owner</option>
+          {users.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
+        </select>
+        <select aria-label="Sort by" value={filters.sort_by} onChange={(e) => change({ sort_by: e.target.value })}>
+          {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+        </select>
+        <span className="muted count" aria-live="polite">{list.rows.length} shown</span>
+      </div>
+      <table className="card record-table" aria-label="Leads">
+        <thead>
+          <tr><th>Name</th><th>Organization</th><th>Status</th><th>Email</th><th>Owner</th><th>Updated</th></tr>
+        </thead>
+        <tbody>
+          {list.rows.map((lead) => (
+            <tr key={lead.id}>
+              <td><Link to={`/leads/${lead.id}`}>{leadDisplayName(lead) || '(no name)'}</Link></td>
+              <td>{lead.organization_name}</td>
+              <td>{lead.status && <span className="badge">{lead.status}</span>}</td>
+              <td>{lead.email}</td>
+              <td>{ownerName(lead.owner_id)}</td>
+              <td className="muted">{lead.updated_at.slice(0, 10)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!list.loading && list.rows.length === 0 && !list.error && <p className="empty">No leads match.</p>}
+      {list.error && <p className="form-error" role="alert">{list.error}</p>}
+      {list.hasMore && <button type="button" onClick={list.loadMore} disabled={list.loading}>{list.loading ? 'Loading…' : 'Load more'}</button>}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { QueryValue } from '../../shared/bridge.js';
+import { api, ApiFailure } from '../api/client.js';
+
+export interface PagedList<T> {
+  rows: T[];
+  /** Whether the API said more records exist (`meta.links.next_page`). */
+  hasMore: boolean;
+  loading: boolean;
+  error: string | null;
+  loadMore(): void;
+  /** Loads the pages shown again, replacing the rows only once they arrived (no flash of an empty list). */
+  refresh(): void;
+}
+
+interface Loaded<T> {
+  /** The query these rows answer: while it differs from the current one, a load is under way. */
+  key: string;
+  rows: T[];
+  pages: number;
+  hasMore: boolean;
+}
+
+/** Pages `from` to `to` of a list, stopping early at the last one. */
+export async function fetchPages<T>(path: string, query: Record<string, QueryValue>, perPage: number, from: number, to: number): Promise<{ rows: T[]; hasMore: boolean }> {
+  const rows: T[] = [];
+  for (let page = from; page <= to; page++) {
+    const answer = await api.list<T>(path, { ...query, page, per_page: perPage });
+    rows.push(...answer.items.map((i) => i.data));
+    if (!answer.meta.links.next_page) return { rows, hasMore: false };
+  }
+  return { rows, hasMore: true };
+}
+
+/**
+ * A list endpoint read page by page. A new query starts over; answers to an
+ * older query are dropped, so a slow answer never overwrites a newer one.
+ */
+export function usePagedList<T>(path: string, query: Record<string, QueryValue>, perPage = 50): PagedList<T> {
+  const key = JSON.stringify([path, query, perPage]);
+  const [loaded, setLoaded] = useState<Loaded<T>>({ key: '', rows: [], pages: 0, hasMore: false });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const generation = useRef(0);
+
+  // Sets state only once the answer is in, so the effect below may start it.
+  const fetchInto = useCallback((from: number, to: number, keep: T[]) => {
+    const mine = ++generation.current;
+    const [p, q, size] = JSON.parse(key) as [string, Record<string, QueryValue>, number];
+    fetchPages<T>(p, q, size, from, to).then(
+      (answer) => {
+        if (mine !== generation.current) return;
+        setLoaded({ key, rows: [...keep, ...answer.rows], pages: to, hasMore: answer.hasMore });
+        setError(null);
+        setBusy(false);
+      },
+      (err) => {
+        if (mine !== generation.current) return;
+        setLoaded((old) => ({ ...old, key }));
+        setError(err instanceof ApiFailure ? err.message : 'The list could not be loaded.');
+        setBusy(false);
+      },
+    );
+  }, [key]);
+
+  useEffect(() => fetchInto(1, 1, []), [fetchInto]);
+
+  const loadMore = useCallback(() => {
+    setBusy(true);
+    fetchInto(loaded.pages + 1, loaded.pages + 1, loaded.rows);
+  }, [fetchInto, loaded]);
+  const refresh = useCallback(() => {
+    setBusy(true);
+    fetchInto(1, Math.max(1, loaded.pages), []);
+  }, [fetchInto, loaded.pages]);
+
+  const loading = busy || loaded.key !== key;
+  return { rows: loaded.rows, hasMore: loaded.hasMore, loading, error, loadMore, refresh };
+}

@@ -1,0 +1,56 @@
+import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
+import { api, ApiFailure } from '../api/client.js';
+import { useRouter } from '../router/routerStore.js';
+
+export interface RecordForm<D> {
+  /** Null while the record to edit is loading. */
+  draft: D | null;
+  setDraft(draft: D): void;
+  /** The API's field errors by field name; `_` holds the whole message (or a load failure). */
+  errors: Record<string, string>;
+  saving: boolean;
+  submit(event: FormEvent): void;
+}
+
+interface Options<T, D> {
+  /** The collection's API path (`/v2/leads`) and the app's path of a record's page (`/leads`). */
+  apiPath: string;
+  pagePath: string;
+  noun: string;
+  id: number | null;
+  draftOf(record: T | null): D;
+  payloadOf(draft: D): Record<string, unknown>;
+}
+
+/**
+ * The state of a create-or-edit form: loads the record to edit, POSTs or
+ * PUTs the payload, opens the saved record's page, or keeps the API's field
+ * errors for the form to show by its fields.
+ */
+export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, noun, id, draftOf, payloadOf }: Options<T, D>): RecordForm<D> {
+  const navigate = useRouter((s) => s.navigate);
+  const [draft, setDraft] = useState<D | null>(() => (id === null ? draftOf(null) : null));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const loaded = useEffectEvent((record: T) => setDraft(draftOf(record)));
+
+  useEffect(() => {
+    if (id === null) return;
+    api.get<T>(`${apiPath}/${id}`).then(loaded, () => setErrors({ _: `The ${noun} could not be loaded.` }));
+  }, [apiPath, noun, id]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft) return;
+    setSaving(true);
+    try {
+      const saved = id === null ? await api.create<T>(apiPath, payloadOf(draft)) : await api.update<T>(`${apiPath}/${id}`, payloadOf(draft));
+      navigate(`${pagePath}/${saved.id}`);
+    } catch (err) {
+      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: `The ${noun} could not be saved.` });
+      setSaving(false);
+    }
+  };
+
+  return { draft, setDraft, errors, saving, submit: (event) => void submit(event) };
+}
