@@ -174,6 +174,14 @@ describe('deals', () => {
     await page.getByLabel('Note', { exact: true }).fill('Renewal terms sent for review');
     await page.getByRole('button', { name: 'Add note' }).click();
     await page.getByRole('region', { name: 'Timeline' }).getByText('Renewal terms sent for review').waitFor();
+    // A call logged on the deal is a call among whose associated deals it is.
+    await page.getByRole('tab', { name: 'Log call' }).click();
+    await page.getByLabel('Phone number').fill('+1 720 555 0199');
+    await page.getByLabel('Summary').fill('Agreed the renewal date');
+    await page.getByRole('button', { name: 'Log call' }).click();
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Agreed the renewal date', { exact: false }).waitFor();
+    const calls = (await api('GET', `/v2/calls?associated_deal_id=${dealId}`)).body.items.map((i) => i.data);
+    assert.deepEqual(calls.map((c) => [c.summary, c.associated_deal_ids, c.resource_type]), [['Agreed the renewal date', [dealId], null]]);
     await screenshot(page, '78-deal-timeline');
   });
 });

@@ -14,8 +14,10 @@ export function CallForm({ resource, phone, onSaved }: { resource: { type: strin
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
+      // A call is about a lead or contact; a deal's calls name it among their associated deals.
+      const about = resource.type === 'deal' ? { associated_deal_ids: [resource.id] } : { resource_type: resource.type, resource_id: resource.id };
       await api.create('/v2/calls', {
-        resource_type: resource.type, resource_id: resource.id, phone_number: phoneNumber, summary: summary || null,
+        ...about, phone_number: phoneNumber, summary: summary || null,
         outcome_id: outcomeId ? Number(outcomeId) : null, incoming,
       });
       setSummary('');

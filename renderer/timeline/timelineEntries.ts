@@ -30,7 +30,7 @@ export async function loadTimeline(resourceType: 'contact' | 'lead' | 'deal', re
   const [notes, tasks, calls, messages, visits, documents] = await Promise.all([
     items<Note>('/v2/notes', of),
     items<Task>('/v2/tasks', of),
-    resourceType === 'deal' ? [] : items<Call>('/v2/calls', of),
+    items<Call>('/v2/calls', resourceType === 'deal' ? { associated_deal_id: resourceId } : of),
     resourceType === 'deal' ? [] : items<TextMessage>('/v2/text_messages', of),
     resourceType === 'deal' ? [] : items<Visit>('/v2/visits', of),
     items<CrmDocument>('/v2/documents', of),
