@@ -39,17 +39,42 @@ export async function signInThroughBrowser(options: BrowserSignInOptions): Promi
     }).toString();
     await options.openBrowser(authorize.toString());
     const code = await listener.code;
-    const response = await (options.fetch ?? fetch)(`${base}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: listener.redirectUri, code_verifier: verifier, client_id: FIRST_PARTY_CLIENT_ID, client_secret: '' }),
+    return await tokenRequest(base, options.fetch, {
+      grant_type: 'authorization_code', code, redirect_uri: listener.redirectUri, code_verifier: verifier, client_id: FIRST_PARTY_CLIENT_ID, client_secret: '',
     });
-    const body = (await response.json()) as TokenResponse & { error?: string; error_description?: string };
-    if (!response.ok) throw new HubSignInError(body.error_description ?? `The hub refused the sign-in (${response.status}).`);
-    return body;
   } finally {
     listener.close();
   }
+}
+
+export interface PasswordSignInOptions {
+  hubUrl: string;
+  email: string;
+  password: string;
+  fetch?: typeof fetch;
+}
+
+/**
+ * The other way the settings offer: the hub account's email and password,
+ * exchanged once for tokens with the password grant (the built-in app is the
+ * hub's first-party client, which may use it). The password is not kept.
+ */
+export async function signInWithPassword(options: PasswordSignInOptions): Promise<TokenResponse> {
+  return tokenRequest(options.hubUrl, options.fetch, {
+    grant_type: 'password', username: options.email, password: options.password, scope: REPLICA_SCOPE, client_id: FIRST_PARTY_CLIENT_ID, client_secret: '',
+  });
+}
+
+/** POST /oauth2/token; the hub's error description becomes the message of a HubSignInError. */
+async function tokenRequest(hubUrl: string, fetchImpl: typeof fetch | undefined, form: Record<string, string>): Promise<TokenResponse> {
+  const response = await (fetchImpl ?? fetch)(`${hubUrl.replace(/\/+$/, '')}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+    body: new URLSearchParams(form),
+  });
+  const body = (await response.json()) as TokenResponse & { error?: string; error_description?: string };
+  if (!response.ok) throw new HubSignInError(body.error_description ?? `The hub refused the sign-in (${response.status}).`);
+  return body;
 }
 
 /** A one-shot HTTP listener on 127.0.0.1 (a free port) for `/oauth/callback`. */

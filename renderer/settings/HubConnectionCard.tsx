@@ -8,12 +8,16 @@ interface HubConnection {
 
 /**
  * Desktop app only: connect this computer's Outpost to the team's hub. The
- * hub's sign-in opens in the system browser; the main process keeps the
- * tokens (encrypted by the OS) and restarts as a replica of the hub.
+ * hub's sign-in opens in the system browser (or the hub account's email and
+ * password are checked by the hub); the main process keeps the tokens
+ * (encrypted by the OS), never the password, and restarts as a replica of the hub.
  */
 export function HubConnectionCard() {
   const [connection, setConnection] = useState<HubConnection | null>(null);
   const [hubUrl, setHubUrl] = useState('');
+  const [method, setMethod] = useState<'browser' | 'password'>('browser');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -26,10 +30,12 @@ export function HubConnectionCard() {
     setBusy(true);
     setError(null);
     try {
-      setConnection(await api.create<HubConnection>('/v2/desktop/hub', { hub_url: hubUrl.trim() }));
+      const account = method === 'password' ? { email: email.trim(), password } : {};
+      setConnection(await api.create<HubConnection>('/v2/desktop/hub', { hub_url: hubUrl.trim(), ...account }));
     } catch (err) {
       setError(err instanceof ApiFailure ? err.message : 'The hub could not be reached.');
     } finally {
+      setPassword('');
       setBusy(false);
     }
   };
@@ -49,7 +55,24 @@ export function HubConnectionCard() {
             Hub address
             <input type="url" required placeholder="https://crm.example.com" value={hubUrl} onChange={(e) => setHubUrl(e.target.value)} />
           </label>
-          <button type="submit" className="primary" disabled={busy}>{busy ? 'Signing in in your browser…' : 'Connect'}</button>
+          <fieldset className="choice">
+            <legend>Sign in</legend>
+            <label><input type="radio" name="hub-sign-in" checked={method === 'browser'} onChange={() => setMethod('browser')} /> In my browser (recommended)</label>
+            <label><input type="radio" name="hub-sign-in" checked={method === 'password'} onChange={() => setMethod('password')} /> With my hub email and password</label>
+          </fieldset>
+          {method === 'password' && (
+            <>
+              <label>
+                Hub email
+                <input type="email" required autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
+              </label>
+              <label>
+                Hub password
+                <input type="password" required autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+              </label>
+            </>
+          )}
+          <button type="submit" className="primary" disabled={busy}>{busy ? (method === 'browser' ? 'Signing in in your browser…' : 'Signing in…') : 'Connect'}</button>
           {error && <p className="form-error" role="alert">{error}</p>}
         </form>
       )}

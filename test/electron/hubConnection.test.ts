@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, startTestHub, type TestHub } from '../support/testHub.js';
-import { HubSignInError, signInThroughBrowser } from '../../electron/desktop/hubSignIn.js';
+import { HubSignInError, signInThroughBrowser, signInWithPassword } from '../../electron/desktop/hubSignIn.js';
 import { CredentialStore, type Cipher } from '../../electron/desktop/credentialStore.js';
 import { hubRoutes } from '../../electron/desktop/hubRoutes.js';
 import { openEngine } from '../../electron/engine/engine.js';
@@ -81,6 +81,15 @@ describe('connecting the desktop app to a hub', () => {
   });
 });
 
+describe('connecting with the hub account’s password', () => {
+  it('gets the replica’s tokens for the right password and the hub’s reason for a wrong one', async () => {
+    const tokens = await signInWithPassword({ hubUrl: hub.url, email: ADMIN.email, password: ADMIN.password });
+    expect(tokens).toMatchObject({ token_type: 'bearer', scope: 'read write profile sync' });
+    expect((await call(hub, 'GET', '/v2/users/self', { token: tokens.access_token })).body.data.email).toBe(ADMIN.email);
+    await expect(signInWithPassword({ hubUrl: hub.url, email: ADMIN.email, password: 'not-the-password' })).rejects.toThrow(HubSignInError);
+  });
+});
+
 describe('keeping the hub credentials', () => {
   const credentials = { hubUrl: 'https://crm.example.com', access_token: 'a'.repeat(64), refresh_token: 'b'.repeat(64) };
 
@@ -137,6 +146,20 @@ describe('the desktop app’s hub settings', () => {
     expect(restarts).toBe(1);
     expect((await ask('DELETE')).statusCode).toBe(204);
     expect(credentials.load()).toBeNull();
+
+    // The other way: the hub account's email and password, checked by the hub; a wrong one leaves nothing saved.
+    const missing = await ask('POST', { hub_url: hub.url, email: ADMIN.email });
+    expect([missing.statusCode, JSON.parse(missing.body).errors[0].error.field]).toEqual([422, '/password']);
+    const wrong = await ask('POST', { hub_url: hub.url, email: ADMIN.email, password: 'wrong-password-1' });
+    expect(wrong.statusCode).toBe(422);
+    expect(credentials.load()).toBeNull();
+    const byPassword = await ask('POST', { hub_url: hub.url, email: ADMIN.email, password: ADMIN.password });
+    expect(JSON.parse(byPassword.body).data).toEqual({ hub_url: hub.url, connected: true, remembered: true });
+    expect(byPassword.body).not.toContain(ADMIN.password);
+    expect(credentials.load()!.user).toMatchObject({ email: ADMIN.email });
+    expect(JSON.stringify(credentials.load())).not.toContain(ADMIN.password);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(restarts).toBe(3);
     expect((await app.inject({ method: 'GET', url: '/v2/desktop/hub' })).statusCode).toBe(401);
     await app.close();
     engine.close();
