@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { CONTACT_JSON } from '../../electron/engine/resources/contacts.js';
 import { seedContacts } from '../../electron/engine/seed/demoContacts.js';
+import { seedActivities } from '../../electron/engine/seed/demoActivities.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -51,5 +52,24 @@ describe('materialised contact documents', () => {
     expect(JSON.parse(reopened.contacts.json(id)).last_name).toBe('Versioned');
     expect(staleDocuments(reopened)).toEqual([]);
     reopened.close();
+  });
+});
+
+describe('demo data', () => {
+  it('never gives a seeded record the id of a deleted one (a device may still hold it)', async () => {
+    const { engine, actor } = await engineWithAdmin();
+    const contact = engine.contacts.create({ last_name: 'Gone' }, actor);
+    const task = engine.tasks.create({ content: 'Gone too' }, actor);
+    engine.contacts.delete(contact, actor);
+    engine.tasks.delete(task, actor);
+    seedContacts(engine, 20);
+    seedActivities(engine, { tasks: 5, notes: 5, textMessages: 0 });
+    expect(engine.db.prepare('SELECT MIN(id) FROM contacts').pluck().get()).toBeGreaterThan(contact);
+    expect(engine.db.prepare('SELECT MIN(id) FROM tasks').pluck().get()).toBeGreaterThan(task);
+    // Every seeded record, tags included, is in the change log, so devices receive it.
+    const unlogged = engine.db.prepare(`SELECT COUNT(*) FROM tags t WHERE NOT EXISTS
+      (SELECT 1 FROM record_revisions r WHERE r.resource_type = 'tag' AND r.resource_id = t.id)`).pluck().get();
+    expect(unlogged).toBe(0);
+    engine.close();
   });
 });

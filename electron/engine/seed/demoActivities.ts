@@ -2,6 +2,7 @@ import { faker } from '@faker-js/faker';
 import type { Engine } from '../engine.js';
 import type { Db } from '../db/database.js';
 import { isoSeconds } from '../clock.js';
+import { newRecordId } from '../context.js';
 
 export interface ActivityCounts {
   tasks?: number;
@@ -58,10 +59,13 @@ function insertMany(engine: Engine, table: string, type: string, count: number, 
   if (count === 0) return;
   const now = isoSeconds(engine.clock.now());
   const first = { ...row(), created_at: now, updated_at: now };
-  const columns = Object.keys(first);
+  const columns = ['id', ...Object.keys(first)];
   const insert = (engine.db as Db).prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+  // Ids after every id ever used: a deleted record's id is never given again (devices may hold it).
+  const firstId = newRecordId(engine.ctx, table, type);
   for (let i = 0; i < count; i++) {
     const values = i === 0 ? first : { ...row(), created_at: now, updated_at: now };
-    engine.ctx.changes.record(type, Number(insert.run(values).lastInsertRowid), 'created', null);
+    insert.run({ ...values, id: firstId + i });
+    engine.ctx.changes.record(type, firstId + i, 'created', null);
   }
 }

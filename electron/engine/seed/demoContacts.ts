@@ -1,7 +1,7 @@
 import { faker } from '@faker-js/faker';
 import type { Engine } from '../engine.js';
-import type { Db } from '../db/database.js';
 import { isoSeconds } from '../clock.js';
+import { newRecordId, type EngineContext } from '../context.js';
 import { CONTACTS_FTS_INSERT_TRIGGER } from '../db/migrations/0001_initial.js';
 import { loadWithDeferredDocuments } from '../db/documents.js';
 import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../../shared/resources/contact.js';
@@ -69,18 +69,20 @@ export function seedContacts(engine: Engine, count: number, seed = 42): { organi
   faker.seed(seed);
   const owners = db.prepare('SELECT id FROM users WHERE deleted_at IS NULL').pluck().all() as number[];
   const now = isoSeconds(engine.clock.now());
-  const tagIds = ensureTags(db, creator, now);
-  const insert = db.prepare(`INSERT INTO contacts (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`);
+  const tagIds = ensureTags(engine.ctx, creator, now);
+  const insert = db.prepare(`INSERT INTO contacts (id, ${COLUMNS.join(', ')}) VALUES (@id, ${COLUMNS.map((c) => `@${c}`).join(', ')})`);
   const tagging = db.prepare("INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) VALUES (?, 'contact', ?)");
 
   const orgIds: number[] = [];
   db.transaction(() => {
-    const firstNewId = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM contacts').pluck().get() as number;
+    // Ids after every id ever used (a deleted contact's id is never given again; devices may hold it).
+    const firstNewId = newRecordId(engine.ctx, 'contacts', 'contact');
     db.exec('DROP TRIGGER contacts_fts_insert');
     loadWithDeferredDocuments(db, 'contacts', firstNewId, () => {
       for (let i = 0; i < count; i++) {
         const isOrg = i % 10 === 0;
-        const id = Number(insert.run(demoContact(isOrg, orgIds, owners, creator, now)).lastInsertRowid);
+        const id = firstNewId + i;
+        insert.run({ ...demoContact(isOrg, orgIds, owners, creator, now), id });
         if (isOrg) orgIds.push(id);
         for (const tag of faker.helpers.arrayElements(tagIds, { min: 0, max: 2 })) tagging.run(tag, id);
         engine.ctx.changes.record('contact', id, 'created', creator);
@@ -92,11 +94,15 @@ export function seedContacts(engine: Engine, count: number, seed = 42): { organi
   return { organizations: orgIds.length, people: count - orgIds.length };
 }
 
-function ensureTags(db: Db, creator: number, now: string): number[] {
-  const insert = db.prepare("INSERT INTO tags (name, resource_type, creator_id, created_at, updated_at) VALUES (?, 'contact', ?, ?, ?) ON CONFLICT DO NOTHING");
-  const find = db.prepare("SELECT id FROM tags WHERE resource_type = 'contact' AND name = ?").pluck();
+function ensureTags(ctx: EngineContext, creator: number, now: string): number[] {
+  const insert = ctx.db.prepare("INSERT INTO tags (id, name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, 'contact', ?, ?, ?)");
+  const find = ctx.db.prepare("SELECT id FROM tags WHERE resource_type = 'contact' AND name = ?").pluck();
   return TAGS.map((name) => {
-    insert.run(name, creator, now, now);
-    return find.get(name) as number;
+    const existing = find.get(name) as number | undefined;
+    if (existing !== undefined) return existing;
+    const id = newRecordId(ctx, 'tags', 'tag');
+    insert.run(id, name, creator, now, now);
+    ctx.changes.record('tag', id, 'created', creator);
+    return id;
   });
 }
