@@ -105,3 +105,33 @@ describe('associated contacts', () => {
     expect(events).toEqual(['created', 'deleted']);
   });
 });
+
+describe('associations by their own id (the /v2/associated_contacts extension a replica replays)', () => {
+  const flat = (method: string, suffix = '', data?: unknown) => call(hub, method, `/v2/associated_contacts${suffix}`, { token: hub.agentToken, data });
+
+  it('creates, lists, retrieves and deletes an association, the same one the nested paths show', async () => {
+    const deal = await newDeal();
+    const person = await contact('Flat');
+    const created = await flat('POST', '', { deal_id: deal, contact_id: person, role: 'champion' });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ deal_id: deal, contact_id: person, role: 'champion' });
+    const id = created.body.data.id;
+    expect(Object.keys(created.body.data).sort()).toEqual(['contact_id', 'created_at', 'deal_id', 'id', 'role', 'updated_at']);
+    expect((await list('', deal)).body.items.map((i: any) => i.data.contact_id)).toEqual([person]);
+    expect((await flat('GET', `/${id}`)).body.data).toEqual(created.body.data);
+    expect((await flat('GET', `?deal_id=${deal}`)).body.items.map((i: any) => i.data.id)).toEqual([id]);
+    // Sent back as GET returned it, it is the same association again: a duplicate.
+    expect(codes(await flat('POST', '', created.body.data))).toEqual(['already_exists']);
+    expect((await flat('DELETE', `/${id}`)).status).toBe(204);
+    expect((await list('', deal)).body.items).toEqual([]);
+    expect(codes(await flat('GET', `/${id}`))).toEqual(['not_found']);
+  });
+
+  it('needs an existing deal and contact', async () => {
+    const person = await contact('Nowhere');
+    expect(fields(await flat('POST', '', { contact_id: person }))).toEqual(['/deal_id']);
+    expect(fields(await flat('POST', '', { deal_id: 999999, contact_id: person }))).toEqual(['/deal_id']);
+    expect(fields(await flat('POST', '', { deal_id: dealId, contact_id: 999999 }))).toEqual(['/contact_id']);
+    expect(codes(await call(hub, 'PUT', `/v2/associated_contacts/1`, { token: hub.agentToken, data: { role: 'x' } }))).toEqual(['incorrect_path']);
+  });
+});

@@ -82,7 +82,7 @@ async function view(target: { url: string }, token: string, path: string): Promi
 async function expectSameAsHub(d: Device, hubToken: string): Promise<void> {
   for (const path of [
     '/v2/contacts', '/v2/tasks', '/v2/notes', '/v2/calls', '/v2/leads', '/v2/deals', '/v2/tags', '/v2/collaborations',
-    '/v2/pipelines', '/v2/stages', '/v2/sources', '/v2/loss_reasons', '/v2/lead_conversions',
+    '/v2/pipelines', '/v2/stages', '/v2/sources', '/v2/loss_reasons', '/v2/lead_conversions', '/v2/associated_contacts',
   ]) {
     expect(await view(d.local, d.token, path), path).toEqual(await view(hub, hubToken, path));
   }
@@ -155,7 +155,9 @@ describe('the desktop replica', () => {
     await b.close();
   });
 
-  it('works the sales pipeline offline: leads, deals, tags and collaborations reach the hub with their references', async () => {
+  it('works the sales pipeline offline: leads, deals, associations, tags and collaborations reach the hub with their references', async () => {
+    const hubContact = (await onHub('POST', '/v2/contacts', { last_name: 'Already on the hub' })).body.data;
+    const hubDealBefore = (await onHub('POST', '/v2/deals', { name: 'Hub deal', contact_id: hubContact.id })).body.data;
     const a = await device(hub.agentId);
     a.net.online = false;
     const source = (await local(a, 'GET', '/v2/lead_sources?per_page=1')).body.items[0].data;
@@ -171,6 +173,11 @@ describe('the desktop replica', () => {
     await local(a, 'PUT', `/v2/deals/${deal.id}`, { stage_id: stages[1].id });
     const call_ = (await local(a, 'POST', '/v2/calls', { phone_number: '+1 555 0142', associated_deal_ids: [deal.id] })).body.data;
     await local(a, 'POST', '/v2/collaborations', { resource_type: 'sales_account', resource_id: org.id, collaborator_id: hub.adminId });
+    // Associations, through the real service's nested paths: one with the offline person on the offline deal,
+    // and one made and removed again on an existing deal with an existing contact.
+    expect((await local(a, 'POST', `/v2/deals/${deal.id}/associated_contacts`, { contact_id: person.id, role: 'decision maker' })).status).toBe(200);
+    expect((await local(a, 'POST', `/v2/deals/${hubDealBefore.id}/associated_contacts`, { contact_id: person.id })).status).toBe(200);
+    expect((await local(a, 'DELETE', `/v2/deals/${hubDealBefore.id}/associated_contacts/${person.id}`)).status).toBe(204);
     await local(a, 'POST', '/v2/collaborations', { resource_type: 'lead', resource_id: lead.id, collaborator_id: hub.adminId });
 
     a.net.online = true;
@@ -182,6 +189,9 @@ describe('the desktop replica', () => {
     const hubDeal = (await onHub('GET', `/v2/deals?organization_id=${hubOrg.id}`)).body.items[0].data;
     expect(hubDeal).toMatchObject({ name: 'Offline deal', value: '1200.5', stage_id: stages[1].id, tags: ['hot-lead'] });
     expect(hubDeal.contact_id).toBeGreaterThan(0);
+    const associated = (await onHub('GET', `/v2/deals/${hubDeal.id}/associated_contacts`)).body.items.map((i: any) => i.data);
+    expect(associated.map((x: any) => [x.contact_id, x.role])).toEqual([[hubDeal.contact_id, 'decision maker']]);
+    expect((await onHub('GET', `/v2/deals/${hubDealBefore.id}/associated_contacts`)).body.items).toEqual([]);
     expect((await onHub('GET', `/v2/calls?ids=${(await a.replica.hubIdOf('call', call_.id))}`)).body.items[0].data.associated_deal_ids).toEqual([hubDeal.id]);
     const collaborations = (await onHub('GET', `/v2/collaborations?collaborator_id=${hub.adminId}&creator_id=${hub.agentId}`)).body.items.map((i: any) => i.data);
     expect(collaborations.map((c: any) => [c.resource_type, c.resource_id])).toEqual([['sales_account', hubOrg.id], ['lead', hubLead.id]]);

@@ -15,6 +15,21 @@ export interface CrudService {
   delete?(id: number, actor: Actor): void;
 }
 
+/**
+ * Runs a write; on a replica, also queues the REST call that replays it on
+ * the hub, in the same transaction (so the change and its outbox entry are
+ * durable together or not at all).
+ */
+export function writeLocally<T>(ctx: EngineContext, write: () => T, change: (result: T) => LocalChange): T {
+  const replica = ctx.replica;
+  if (!replica) return write();
+  return ctx.db.transaction(() => {
+    const result = write();
+    replica.outbox.add(change(result));
+    return result;
+  })();
+}
+
 /** Route config of the writes a replica can replay on its hub (the rest are refused on a replica). */
 export const REPLICABLE = { replicable: true } as const;
 
@@ -25,15 +40,7 @@ export const REPLICABLE = { replicable: true } as const;
  * replica each write also goes to the outbox, in the same transaction.
  */
 export function registerCrud(app: FastifyInstance, base: string, type: string, service: CrudService, ctx: EngineContext): void {
-  const local = <T>(write: () => T, change: (result: T) => LocalChange): T => {
-    const replica = ctx.replica;
-    if (!replica) return write();
-    return ctx.db.transaction(() => {
-      const result = write();
-      replica.outbox.add(change(result));
-      return result;
-    })();
-  };
+  const local = <T>(write: () => T, change: (result: T) => LocalChange) => writeLocally(ctx, write, change);
   app.get(base, async (request, reply) => sendPage(request, reply, type, service.listPage(queryOf(request), actorOf(request))));
   app.get(`${base}/:id`, async (request, reply) => sendResource(reply, type, service.json(idParam(request, type), actorOf(request))));
   if (service.create) {

@@ -20,13 +20,16 @@ const FIELDS: FieldTable = {
 /** The spec's shape: an association is named by its deal (the path) and its contact. */
 const ASSOCIATED_CONTACT_JSON = jsonObject({ contact_id: 'a.contact_id', role: 'a.role', created_at: 'a.created_at', updated_at: 'a.updated_at' });
 
-/** Devices hold associations apart from their deals, so they also get the surrogate `id` and the `deal_id`. */
-export const ASSOCIATED_CONTACT_SYNC: SyncSource = {
-  type: 'associated_contact',
-  from: 'associated_contacts a',
-  idColumn: 'a.id',
-  json: jsonObject({ id: 'a.id', deal_id: 'a.deal_id', contact_id: 'a.contact_id', role: 'a.role', created_at: 'a.created_at', updated_at: 'a.updated_at' }),
-};
+/**
+ * An association on its own: with its surrogate `id` and its `deal_id`. Devices
+ * hold associations apart from their deals, and `/v2/associated_contacts` (an
+ * Outpost extension, the form a desktop replica replays its changes in) serves it.
+ */
+const ASSOCIATION_JSON = jsonObject({ id: 'a.id', deal_id: 'a.deal_id', contact_id: 'a.contact_id', role: 'a.role', created_at: 'a.created_at', updated_at: 'a.updated_at' });
+
+export const ASSOCIATED_CONTACT_SYNC: SyncSource = { type: 'associated_contact', from: 'associated_contacts a', idColumn: 'a.id', json: ASSOCIATION_JSON };
+
+const FLAT_FIELDS: FieldTable = { ...FIELDS, id: { kind: 'readOnly' }, deal_id: { kind: 'id' } };
 
 /**
  * The contacts associated with a deal, each with a role (`involved` unless
@@ -70,10 +73,10 @@ export class AssociatedContacts {
     return json;
   }
 
-  /** Associates a contact with the deal; answers the contact's id, which names the association. */
-  create(dealId: number, data: Record<string, unknown>, actor: Actor): number {
+  /** Associates a contact with the deal; answers the association's own id. */
+  create(dealId: number, data: Record<string, unknown>, actor: Actor, fields = FIELDS): number {
     this.requireDeal(dealId);
-    const { values, errors } = checkFields('associated_contact', FIELDS, data);
+    const { values, errors } = checkFields('associated_contact', fields, data);
     const contactId = values.contact_id;
     if (!errors.has('/contact_id')) {
       if (contactId === undefined) errors.add('/contact_id', 'missing', 'contact_id is required.');
@@ -86,15 +89,59 @@ export class AssociatedContacts {
     if (values.role !== undefined && isBlank(values.role) && !errors.has('/role')) errors.add('/role', 'blank', "role can't be blank.");
     errors.throwIfAny();
     const role = (values.role as string | undefined)?.trim() ?? DEFAULT_ASSOCIATED_CONTACT_ROLE;
-    this.store.insert({ deal_id: dealId, contact_id: contactId, role }, { creator_id: actor.userId }, actor.userId);
-    return contactId as number;
+    return this.store.insert({ deal_id: dealId, contact_id: contactId, role }, { creator_id: actor.userId }, actor.userId);
   }
 
-  delete(dealId: number, contactId: number, actor: Actor): void {
+  /** The id of the deal's association with the contact (404 when there is none). */
+  idOf(dealId: number, contactId: number): number {
     this.requireDeal(dealId);
     const id = this.byPair.get(dealId, contactId) as number | undefined;
     if (id === undefined) throw notFound('associated_contact', contactId);
+    return id;
+  }
+
+  /** The contact an association names. */
+  contactOf(id: number): number {
+    const contactId = this.ctx.statements.get('SELECT contact_id FROM associated_contacts WHERE id = ?').pluck().get(id) as number | undefined;
+    if (contactId === undefined) throw notFound('associated_contact', id);
+    return contactId;
+  }
+
+  remove(id: number, actor: Actor): void {
+    this.contactOf(id);
     this.store.remove(id, actor.userId);
+  }
+
+  /**
+   * `/v2/associated_contacts` (extension): associations addressed by their own
+   * id, with `deal_id` in the body; what a replica replays its changes as.
+   */
+  get flat() {
+    const json = (id: number) => {
+      const found = this.ctx.statements.get(`SELECT ${ASSOCIATION_JSON} FROM associated_contacts a WHERE a.id = ?`).pluck().get(id) as string | undefined;
+      if (found === undefined) throw notFound('associated_contact', id);
+      return found;
+    };
+    const list = {
+      resource: 'associated_contact', from: 'associated_contacts a', json: ASSOCIATION_JSON, idColumn: 'a.id',
+      filters: { deal_id: { kind: 'id' as const, column: 'a.deal_id' }, contact_id: { kind: 'id' as const, column: 'a.contact_id' } },
+      sorts: { id: 'a.id', created_at: 'a.created_at', updated_at: 'a.updated_at' }, defaultOrder: 'a.id ASC',
+    };
+    return {
+      json,
+      listPage: (query: RawQuery) => runList(list, query, this.ctx.statements),
+      create: (data: Record<string, unknown>, actor: Actor) => {
+        const { deal_id: dealId, ...rest } = data;
+        const checked = checkFields('associated_contact', { deal_id: FLAT_FIELDS.deal_id }, dealId === undefined ? {} : { deal_id: dealId });
+        if (dealId === undefined || dealId === null) checked.errors.add('/deal_id', 'missing', 'deal_id is required.');
+        else if (!checked.errors.has('/deal_id') && !this.deals.exists(checked.values.deal_id as number)) {
+          checked.errors.add('/deal_id', 'incorrect_value', `There is no deal with id ${String(dealId)}.`);
+        }
+        checked.errors.throwIfAny();
+        return this.create(checked.values.deal_id as number, rest, actor, FLAT_FIELDS);
+      },
+      delete: (id: number, actor: Actor) => this.remove(id, actor),
+    };
   }
 
   private requireDeal(dealId: number): void {

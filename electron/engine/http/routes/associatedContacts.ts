@@ -1,28 +1,41 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { actorOf } from '../auth.js';
+import { REPLICABLE, registerCrud, writeLocally } from '../crud.js';
 import { dataOf, idParam, queryOf, sendPage, sendResource } from '../reply.js';
+
+/** Where a replica's changes to associations go on the hub: the id-addressed form (extension). */
+const FLAT = '/v2/associated_contacts';
 
 /**
  * A deal's associated contacts, nested under the deal as the real service has
- * them. Not replicable yet: a desktop replica refuses these writes.
+ * them; and `/v2/associated_contacts`, the same associations addressed by
+ * their own id (an Outpost extension). On a desktop replica, a change made
+ * through the nested paths is queued as the id-addressed call, whose deal and
+ * contact ids are then resolved like any other record's references.
  */
 export function associatedContactRoutes(app: FastifyInstance, engine: Engine): void {
   const base = '/v2/deals/:deal_id/associated_contacts';
   const dealOf = (request: Parameters<typeof idParam>[0]) => idParam(request, 'deal', 'deal_id');
+  const service = engine.associatedContacts;
 
   app.get(base, async (request, reply) =>
-    sendPage(request, reply, 'associated_contact', engine.associatedContacts.listPage(dealOf(request), queryOf(request))));
+    sendPage(request, reply, 'associated_contact', service.listPage(dealOf(request), queryOf(request))));
 
-  app.post(base, async (request, reply) => {
+  app.post(base, { config: REPLICABLE }, async (request, reply) => {
     const dealId = dealOf(request);
-    const contactId = engine.associatedContacts.create(dealId, dataOf(request, 'associated_contact'), actorOf(request));
-    return sendResource(reply, 'associated_contact', engine.associatedContacts.json(dealId, contactId));
+    const data = dataOf(request, 'associated_contact');
+    const id = writeLocally(engine.ctx, () => service.create(dealId, data, actorOf(request)), (created) => ({
+      method: 'POST', type: 'associated_contact', collection: FLAT, id: created, data: { ...data, deal_id: dealId },
+    }));
+    return sendResource(reply, 'associated_contact', service.json(dealId, service.contactOf(id)));
   });
 
-  app.delete(`${base}/:contact_id`, async (request, reply) => {
-    const contactId = idParam(request, 'associated_contact', 'contact_id');
-    engine.associatedContacts.delete(dealOf(request), contactId, actorOf(request));
+  app.delete(`${base}/:contact_id`, { config: REPLICABLE }, async (request, reply) => {
+    const id = service.idOf(dealOf(request), idParam(request, 'associated_contact', 'contact_id'));
+    writeLocally(engine.ctx, () => service.remove(id, actorOf(request)), () => ({ method: 'DELETE', type: 'associated_contact', collection: FLAT, id }));
     return reply.code(204).send();
   });
+
+  registerCrud(app, FLAT, 'associated_contact', service.flat, engine.ctx);
 }
