@@ -76,6 +76,12 @@ const REFERENCES: Reference[] = [
 /** Nested objects of the API stored as prefixed columns (`address.city` → `address_city`), longest prefix first. */
 const NESTED = ['billing_address', 'shipping_address', 'address'];
 
+/** A JSON shape's row statement and, in its parameter order, how to read each value. */
+interface RowPlan {
+  statement: Statement;
+  values: ((json: Record<string, unknown>) => unknown)[];
+}
+
 interface Column {
   name: string;
   type: string;
@@ -94,7 +100,7 @@ interface Column {
  */
 export class LocalRecords {
   private readonly columns = new Map<string, Column[]>();
-  private readonly upserts = new Map<string, Statement>();
+  private readonly plans = new Map<string, RowPlan>();
   private readonly tagging: Tagging;
   /**
    * During a first sync (a bulk load, replica/bulkLoad.ts) a contact's stored
@@ -116,16 +122,10 @@ export class LocalRecords {
     const local = LOCAL_TABLES[type];
     if (!local) return;
     if (type === 'tag') this.adoptTag(json);
-    const given: Record<string, unknown> = {};
-    const fallbacks: Record<string, unknown> = {};
-    for (const column of this.columnsOf(local.table)) {
-      const value = columnValue(json, column.name);
-      if (value !== undefined) given[column.name] = value;
-      else if (column.notnull && column.dflt_value === null && !column.pk) fallbacks[column.name] = /INT/i.test(column.type) ? 0 : '';
-    }
+    const plan = this.planFor(local.table, json);
     // Tags first: for a new contact the document is then built once, with them, when its row arrives.
     if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
-    this.upsertFor(local.table, Object.keys(given), Object.keys(fallbacks)).run({ ...fallbacks, ...given });
+    plan.statement.run(plan.values.map((value) => value(json)));
     if (this.bulk && local.docs) this.ctx.statements.get(`INSERT OR REPLACE INTO ${local.docs} (id, doc) VALUES (?, ?)`).run(json.id, JSON.stringify(json));
   }
 
@@ -218,31 +218,48 @@ export class LocalRecords {
   }
 
   /**
-   * INSERT … ON CONFLICT (id) DO UPDATE of the columns the JSON gave; the
-   * others keep their value. NOT NULL columns it cannot fill (a document's
-   * checksum) get a neutral value on insert only. One statement per shape.
+   * How a record of this JSON shape (its set of fields) becomes a row, worked
+   * out once per shape, since a first sync writes hundreds of thousands of
+   * records of a few shapes: an INSERT … ON CONFLICT (id) DO UPDATE of the
+   * columns the JSON gives (the others keep their value), and for each of them
+   * how to read its value. NOT NULL columns the JSON cannot fill (a document's
+   * checksum) get a neutral value on insert only.
    */
-  private upsertFor(table: string, given: string[], fallbacks: string[]): Statement {
-    const key = `${table}:${given.join(',')}:${fallbacks.join(',')}`;
-    let statement = this.upserts.get(key);
-    if (!statement) {
-      const columns = [...given, ...fallbacks];
-      const update = given.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
-      statement = this.ctx.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})
-        ON CONFLICT (id) DO UPDATE SET ${update.join(', ')}`);
-      this.upserts.set(key, statement);
+  private planFor(table: string, json: Record<string, unknown>): RowPlan {
+    const key = `${table}:${Object.keys(json).join(',')}`;
+    let plan = this.plans.get(key);
+    if (plan) return plan;
+    const given: string[] = [];
+    const fallbacks: string[] = [];
+    const values: RowPlan['values'] = [];
+    for (const column of this.columnsOf(table)) {
+      const read = columnReader(json, column.name);
+      if (read) {
+        given.push(column.name);
+        values.push(read);
+      } else if (column.notnull && column.dflt_value === null && !column.pk) fallbacks.push(column.name);
     }
-    return statement;
+    for (const column of fallbacks) {
+      const neutral = /INT/i.test(this.columnsOf(table).find((c) => c.name === column)!.type) ? 0 : '';
+      values.push(() => neutral);
+    }
+    const columns = [...given, ...fallbacks];
+    const update = given.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
+    const statement = this.ctx.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+      ON CONFLICT (id) DO UPDATE SET ${update.join(', ')}`);
+    plan = { statement, values };
+    this.plans.set(key, plan);
+    return plan;
   }
 }
 
-/** The column's value from the API JSON; undefined when the JSON does not have it. */
-function columnValue(json: Record<string, unknown>, column: string): unknown {
-  if (Object.hasOwn(json, column)) return storable(json[column]);
+/** How to read a column's value from API JSON of this shape; null when the JSON has no field for it. */
+function columnReader(json: Record<string, unknown>, column: string): ((json: Record<string, unknown>) => unknown) | null {
+  if (Object.hasOwn(json, column)) return (record) => storable(record[column]);
   const prefix = NESTED.find((p) => column.startsWith(`${p}_`) && Object.hasOwn(json, p));
-  if (!prefix) return undefined;
-  const nested = json[prefix] as Record<string, unknown> | null;
-  return storable(nested?.[column.slice(prefix.length + 1)] ?? null);
+  if (!prefix) return null;
+  const key = column.slice(prefix.length + 1);
+  return (record) => storable((record[prefix] as Record<string, unknown> | null)?.[key] ?? null);
 }
 
 function storable(value: unknown): unknown {

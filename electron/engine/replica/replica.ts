@@ -334,8 +334,11 @@ export class Replica {
   /** Applies one pulled page in one transaction; records with local changes in flight keep showing those. */
   private applyPulled(items: SyncItem[]): void {
     this.engine.db.transaction(() => {
+      // Most pages meet an empty outbox (a first sync always does): then no record needs the look-up.
+      const { pending, rejected } = this.outbox.counts();
+      const anyLocal = pending + rejected > 0;
       for (const { data, meta } of items) {
-        if (this.outbox.holds(meta.type, data.id)) continue;
+        if (anyLocal && this.outbox.holds(meta.type, data.id)) continue;
         if (meta.sync.event_type === 'deleted') this.local.remove(meta.type, data.id);
         else this.local.apply(meta.type, data);
       }
