@@ -208,7 +208,11 @@ describe('a replica', () => {
       return response.ok;
     });
     assert.ok(created, 'the replica took the new contact');
+    const asked = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/v2/replica/status')).length);
+    const before = await asked();
     await page.getByTestId('contact-scroller').getByRole('link', { name: 'Rhea Refreshed' }).waitFor(WAIT);
+    // The replica told the page (its event stream); the page did not have to ask.
+    assert.equal(await asked(), before, 'no status polling while the event stream is open');
     // On the hub before the next step deletes a contact there.
     await syncUntil('Up to date');
     assert.equal((await hubApi('GET', '/v2/contacts?q=Refreshed')).body.items.length, 1);

@@ -179,12 +179,15 @@ async function start(): Promise<void> {
   const stopReminders = watchReminders(http, token);
   buildMenu();
   mainWindow = createWindow();
+  // The replica's status goes to the window as it changes (the 'sync-status' event of the bridge), so open screens refresh.
+  const unwatch = replica?.watch((status) => mainWindow?.webContents.send(IPC_CHANNELS.event, { event: 'sync-status', payload: status }));
 
   app.on('window-all-closed', () => app.quit());
   app.on('activate', () => {
     if (!mainWindow) mainWindow = createWindow();
   });
   app.once('will-quit', () => {
+    unwatch?.();
     void replica?.stop();
     stopReminders();
     engine.tokens.revokePersonal(token);

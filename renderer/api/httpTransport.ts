@@ -74,6 +74,33 @@ export class HttpTransport implements Transport {
     };
   }
 
+  /**
+   * Reads a server-sent event stream (`GET path`) until it ends or `signal`
+   * aborts, calling `onEvent` for each event. fetch rather than EventSource,
+   * which cannot send the Authorization header. Resolves when the stream ends;
+   * rejects when it cannot be opened.
+   */
+  async stream(path: string, onEvent: (event: string, data: string) => void, signal: AbortSignal): Promise<void> {
+    const open = () => fetch(path, { headers: { Accept: 'text/event-stream', Authorization: `Bearer ${this.tokens()?.access ?? ''}` }, signal });
+    let response = await open();
+    if (response.status === 401 && this.tokens()?.refresh && (await this.refresh())) response = await open();
+    if (!response.ok || !response.body) throw new Error(`The event stream answered ${response.status}.`);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffered += value;
+      for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+        const lines = buffered.slice(0, end).split('\n');
+        buffered = buffered.slice(end + 2);
+        const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
+        const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+        if (data) onEvent(event, data);
+      }
+    }
+  }
+
   /** One refresh at a time, shared by every request that hit a 401 meanwhile. */
   private refresh(): Promise<boolean> {
     this.refreshing ??= (async () => {

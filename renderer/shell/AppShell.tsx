@@ -3,7 +3,7 @@ import { useSession } from '../session/sessionStore.js';
 import { useRouter } from '../router/routerStore.js';
 import { Link } from '../router/Link.js';
 import { isDesktop } from '../api/client.js';
-import { pollReplicaStatus } from '../sync/replicaStore.js';
+import { followReplicaStatus } from '../sync/replicaStore.js';
 import { SyncIndicator } from '../sync/SyncIndicator.js';
 
 const SECTIONS = [
@@ -19,7 +19,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { user, signOut } = useSession();
   const path = useRouter((s) => s.path);
   // The shell shows only while someone is signed in: that is when a replica's sync status is followed.
-  useEffect(() => pollReplicaStatus(), []);
+  useEffect(() => followReplicaStatus(), []);
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ReplicaStatus } from '../../shared/resources/replica.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api, ApiFailure, httpTransport } from '../api/client.js';
 
 const POLL_MS = 2000;
 
@@ -14,7 +14,7 @@ interface ReplicaStoreState {
   syncNow(): Promise<void>;
 }
 
-/** The replica's sync status, polled while someone is signed in (nothing to show on a plain hub). */
+/** The replica's sync status, followed while someone is signed in (nothing to show on a plain hub). */
 export const useReplica = create<ReplicaStoreState>((set) => ({
   kind: 'unknown',
   status: null,
@@ -39,17 +39,33 @@ export const useReplica = create<ReplicaStoreState>((set) => ({
   },
 }));
 
-/** Polls the status every POLL_MS until stopped, or until the engine turns out to be a plain hub. Returns the stop. */
-export function pollReplicaStatus(): () => void {
+/**
+ * Keeps the status current until stopped (returns the stop), or until the
+ * engine turns out to be a plain hub. The replica pushes every change: in the
+ * desktop app as the bridge's `sync-status` event, in a browser as a
+ * server-sent event (`/v2/replica/events`). Should that stream drop, the
+ * status is asked for every POLL_MS, and the stream tried again.
+ */
+export function followReplicaStatus(): () => void {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const abort = new AbortController();
+  const pushed = window.outpost?.on('sync-status', (payload) => useReplica.setState({ kind: 'replica', status: payload as ReplicaStatus }));
   const tick = async () => {
     await useReplica.getState().refresh();
-    if (!stopped && useReplica.getState().kind !== 'hub') timer = setTimeout(() => void tick(), POLL_MS);
+    if (stopped || useReplica.getState().kind === 'hub' || pushed) return;
+    if (httpTransport && useReplica.getState().kind === 'replica') {
+      await httpTransport.stream('/v2/replica/events', (event, data) => {
+        if (event === 'status') useReplica.setState({ status: JSON.parse(data) as ReplicaStatus });
+      }, abort.signal).catch(() => undefined);
+    }
+    if (!stopped) timer = setTimeout(() => void tick(), POLL_MS);
   };
   void tick();
   return () => {
     stopped = true;
+    pushed?.();
+    abort.abort();
     clearTimeout(timer);
   };
 }

@@ -199,6 +199,44 @@ describe('the desktop replica', () => {
     await a.close();
   });
 
+  it('tells open screens of every change as it happens: the status as server-sent events', async () => {
+    const a = await device(hub.agentId);
+    a.net.online = false;
+    const abort = new AbortController();
+    const stream = await fetch(`${a.local.url}/v2/replica/events`, { headers: { Authorization: `Bearer ${a.token}` }, signal: abort.signal });
+    expect([stream.status, stream.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    const nextStatus = async (): Promise<any> => {
+      for (;;) {
+        const end = buffered.indexOf('\n\n');
+        if (end >= 0) {
+          const event = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = /^event: status\ndata: (.*)$/s.exec(event);
+          if (data) return JSON.parse(data[1]);
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the stream ended');
+        buffered += value;
+      }
+    };
+    const first = await nextStatus();
+    expect(first).toMatchObject({ pending: 0 });
+    await local(a, 'POST', '/v2/contacts', { last_name: 'Streamed' });
+    const after = await nextStatus();
+    expect(after.pending).toBe(1);
+    expect(after.local_revision).toBeGreaterThan(first.local_revision);
+    // Without a token there is no stream.
+    expect((await fetch(`${a.local.url}/v2/replica/events`)).status).toBe(401);
+    // Closing the app ends the open stream instead of waiting on it.
+    await a.close();
+    let ended = false;
+    while (!ended) ended = (await reader.read()).done;
+    abort.abort();
+  });
+
   it('never creates twice when an answer is lost, even across a restart in the middle of the push', async () => {
     let d = await device(hub.agentId);
     const before = (await view(hub, hub.agentToken, '/v2/tasks')).length;

@@ -22,6 +22,8 @@ export interface ReplicaOptions {
 /** How soon after a local change the replica syncs, and how often it looks for the hub's changes otherwise. */
 export const SYNC_DELAY_AFTER_CHANGE_MS = 1000;
 export const SYNC_INTERVAL_MS = 5_000;
+/** How often the status is looked at for watchers (the status events of open screens). */
+const WATCH_MS = 250;
 /** Changes in flight to the hub at once while pushing (each request costs the hub a transaction; overlapping hides the round trips). */
 export const PUSH_WINDOW = 8;
 
@@ -53,6 +55,9 @@ export class Replica {
   private lastSyncedAt: string | null = null;
   private lastError: string | null = null;
   private reachable = true;
+  private readonly watchers = new Set<(status: ReplicaStatus) => void>();
+  private watchTimer: ReturnType<typeof setInterval> | null = null;
+  private lastWatched = '';
   /** Pages pulled and changes accepted in this run: with the change log's revision, what `local_revision` is made of. */
   private applied = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -110,6 +115,31 @@ export class Replica {
     const { pending, rejected } = this.outbox.counts();
     const state: ReplicaState = this.running ? 'syncing' : !this.reachable ? 'offline' : pending > 0 ? 'pending' : 'up_to_date';
     return { state, pending, issues: rejected, last_synced_at: this.lastSyncedAt, last_error: this.lastError, local_revision: this.engine.ctx.changes.currentRevision() + this.applied };
+  }
+
+  /**
+   * Calls `listener` with the status whenever it changes (its data: a local
+   * write, a pull, an id made right; or its state: syncing, offline, issues),
+   * so open screens can be told instead of asking. The status is cheap to read
+   * (two counts), so one check every WATCH_MS serves every watcher. Returns the unsubscribe.
+   */
+  watch(listener: (status: ReplicaStatus) => void): () => void {
+    this.watchers.add(listener);
+    this.watchTimer ??= setInterval(() => {
+      const status = this.status();
+      const text = JSON.stringify(status);
+      if (text === this.lastWatched) return;
+      this.lastWatched = text;
+      for (const watcher of this.watchers) watcher(status);
+    }, WATCH_MS);
+    this.watchTimer.unref?.();
+    return () => {
+      this.watchers.delete(listener);
+      if (this.watchers.size === 0 && this.watchTimer) {
+        clearInterval(this.watchTimer);
+        this.watchTimer = null;
+      }
+    };
   }
 
   /** Syncs now, every SYNC_INTERVAL_MS, and shortly after every local change, until stopped. */

@@ -10,15 +10,41 @@ export const LOCAL_TO_REPLICA = { localToReplica: true } as const;
 
 /**
  * A replica's own endpoints (Outpost extensions, only on a replica): its sync
- * status, a sync now, and the Sync issues view's list, retry and discard.
+ * status (also as a stream of events), a sync now, and the Sync issues view's
+ * list, retry and discard.
  */
 export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
   const options = { config: LOCAL_TO_REPLICA };
   const status = () => JSON.stringify(replica.status());
+  const streams = new Set<import('node:http').ServerResponse>();
 
   app.get('/v2/replica/status', async (request, reply) => {
     rejectQuery(queryOf(request));
     return sendResource(reply, 'replica_status', status());
+  });
+
+  // The status as server-sent events: one `status` event now and one whenever it changes, so open
+  // screens refresh when a pull (or anything else) changes what they show, without asking every few seconds.
+  app.get('/v2/replica/events', async (request, reply) => {
+    rejectQuery(queryOf(request));
+    reply.hijack();
+    const out = reply.raw;
+    out.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    const send = (json: string) => out.write(`event: status\ndata: ${json}\n\n`);
+    send(status());
+    const unwatch = replica.watch((changed) => send(JSON.stringify(changed)));
+    // A comment now and then keeps proxies from closing an idle stream.
+    const heartbeat = setInterval(() => out.write(': still here\n\n'), 25_000);
+    streams.add(out);
+    request.raw.on('close', () => {
+      unwatch();
+      clearInterval(heartbeat);
+      streams.delete(out);
+    });
+  });
+  // Open streams end when the server closes (they would otherwise hold it open).
+  app.addHook('preClose', async () => {
+    for (const stream of streams) stream.end();
   });
 
   app.post('/v2/replica/sync', options, async (request, reply) => {
