@@ -115,8 +115,10 @@ describe('account and users', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.meta.type).toBe('account');
     expect(Object.keys(answer.body.data).sort()).toEqual(
-      ['created_at', 'currency', 'id', 'name', 'phone', 'plan', 'time_format', 'timezone', 'updated_at'],
+      ['addons', 'commerce_changes', 'created_at', 'currency', 'id', 'name', 'phone', 'plan', 'time_format', 'timezone', 'updated_at'],
     );
+    // A fresh hub is on the top plan with every add-on, and products and orders can be changed.
+    expect(answer.body.data).toMatchObject({ plan: 'elite', addons: ['outbound_sequences'], commerce_changes: 'enabled' });
   });
 
   it('GET /v2/users/self is the owner of the token', async () => {

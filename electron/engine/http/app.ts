@@ -22,6 +22,7 @@ import { refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
 import type { Replica } from '../replica/replica.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import { leadConversionRoutes } from './routes/leadConversions.js';
+import { guardCommerce } from './commerce.js';
 import { associatedContactRoutes } from './routes/associatedContacts.js';
 import type { ApiError } from '../../../shared/errors.js';
 
@@ -87,6 +88,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     idempotentWrites(api, engine);
     noteWritesByDevices(api, engine);
     if (engine.ctx.replica) refuseUnreplicableWrites(api);
+    guardCommerce(api, engine);
     if (options.replica) replicaRoutes(api, options.replica);
     options.shellRoutes?.(api);
     salesRoutes(api, engine);

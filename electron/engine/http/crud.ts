@@ -38,14 +38,17 @@ export const REPLICABLE = { replicable: true } as const;
  * `GET /v2/<plural>`, `POST`, `GET /:id`, `PUT /:id`, `DELETE /:id`.
  * Creates answer 200 (as the real service does) and deletes 204. On a
  * replica each write also goes to the outbox, in the same transaction.
+ * `config` is added to every route's config (e.g. COMMERCE, http/commerce.ts).
  */
-export function registerCrud(app: FastifyInstance, base: string, type: string, service: CrudService, ctx: EngineContext): void {
+export function registerCrud(app: FastifyInstance, base: string, type: string, service: CrudService, ctx: EngineContext, config: Record<string, unknown> = {}): void {
   const local = <T>(write: () => T, change: (result: T) => LocalChange) => writeLocally(ctx, write, change);
-  app.get(base, async (request, reply) => sendPage(request, reply, type, service.listPage(queryOf(request), actorOf(request))));
-  app.get(`${base}/:id`, async (request, reply) => sendResource(reply, type, service.json(idParam(request, type), actorOf(request))));
+  const read = { config };
+  const write = { config: { ...REPLICABLE, ...config } };
+  app.get(base, read, async (request, reply) => sendPage(request, reply, type, service.listPage(queryOf(request), actorOf(request))));
+  app.get(`${base}/:id`, read, async (request, reply) => sendResource(reply, type, service.json(idParam(request, type), actorOf(request))));
   if (service.create) {
     const create = service.create.bind(service);
-    app.post(base, { config: REPLICABLE }, async (request, reply) => {
+    app.post(base, write, async (request, reply) => {
       const actor = actorOf(request);
       const data = dataOf(request, type);
       const id = local(() => create(data, actor), (newId) => ({ method: 'POST', type, collection: base, id: newId, data }));
@@ -54,7 +57,7 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
   }
   if (service.update) {
     const update = service.update.bind(service);
-    app.put(`${base}/:id`, { config: REPLICABLE }, async (request, reply) => {
+    app.put(`${base}/:id`, write, async (request, reply) => {
       const actor = actorOf(request);
       const id = idParam(request, type);
       const data = dataOf(request, type);
@@ -64,7 +67,7 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
   }
   if (service.delete) {
     const remove = service.delete.bind(service);
-    app.delete(`${base}/:id`, { config: REPLICABLE }, async (request, reply) => {
+    app.delete(`${base}/:id`, write, async (request, reply) => {
       const id = idParam(request, type);
       local(() => remove(id, actorOf(request)), () => ({ method: 'DELETE', type, collection: base, id }));
       return reply.code(204).send();

@@ -11,6 +11,7 @@ import { sql as replica } from './0010_replica.js';
 import { sql as sourcesReasons } from './0011_sources_reasons_collaborations.js';
 import { sql as deals } from './0012_deals.js';
 import { sql as leads } from './0013_leads.js';
+import { sql as accountSettings } from './0014_account_settings.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 11, name: 'sources, reasons and collaborations', sql: sourcesReasons },
   { version: 12, name: 'pipelines, stages and deals', sql: deals },
   { version: 13, name: 'leads and lead conversions', sql: leads },
+  { version: 14, name: 'account add-ons and commerce switch', sql: accountSettings },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -5,12 +5,19 @@ import { actorOf, requireAdmin } from '../auth.js';
 import type { Actor } from '../../context.js';
 import type { CrudService } from '../crud.js';
 import { ApiProblem } from '../problem.js';
-import { idParam, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
+import { dataOf, idParam, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 
 /** Sales resources under /v2 (registered inside the authenticated scope). */
 export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   app.get('/v2/accounts/self', async (request, reply) => {
     rejectQuery(queryOf(request));
+    return sendResource(reply, 'account', engine.accounts.json());
+  });
+  // Extension: admins change the account's settings (name, currency, plan, add-ons, the commerce switch).
+  app.put('/v2/accounts/self', async (request, reply) => {
+    const actor = actorOf(request);
+    requireAdmin(actor);
+    engine.accounts.update(dataOf(request, 'account'), actor);
     return sendResource(reply, 'account', engine.accounts.json());
   });
 
