@@ -7,6 +7,7 @@ import { parseScope } from './auth/scopes.js';
 import { ApiProblem } from './http/problem.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { DEFAULT_SCOPE } from '../../shared/oauth.js';
+import { ADDONS, COMMERCE_CHANGES, PLANS } from '../../shared/resources/account.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -21,7 +22,9 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR]
   tokens create --email E [--scope "read write profile sync"]
   tokens revoke --token T
   import text-messages|visits FILE.json [--email E]   (a JSON array; all or nothing)
-  seed [--contacts N] [--tasks N] [--notes N] [--text-messages N]`;
+  seed [--contacts N] [--tasks N] [--notes N] [--text-messages N]
+  account show
+  account set [--plan NAME] [--addon outbound-sequences=on|off] [--commerce-changes enabled|disabled]`;
 
 /** A mistake in how the command was called: one line on stderr, exit code 2. */
 class UsageError extends Error {}
@@ -108,6 +111,43 @@ async function usersSetStatus(args: string[], status: 'active' | 'inactive'): Pr
     if (id === undefined) throw new Error(`no user with email ${email}`);
     engine.users.setStatus(id, status);
     console.log(engine.users.json(id));
+  });
+}
+
+async function accountShow(args: string[]): Promise<void> {
+  const values = parse(args, {});
+  await withEngine(values, (engine) => console.log(engine.accounts.json()));
+}
+
+/** `account set`: the plan, add-ons and the commerce switch, as an admin would set them in Settings. */
+async function accountSet(args: string[]): Promise<void> {
+  const values = parse(args, { plan: { type: 'string' }, addon: { type: 'string', multiple: true }, 'commerce-changes': { type: 'string' } });
+  const plan = values.plan as string | undefined;
+  if (plan !== undefined && !(PLANS as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of: ${PLANS.join(', ')} (given: ${plan})`);
+  const changes = values['commerce-changes'] as string | undefined;
+  if (changes !== undefined && !(COMMERCE_CHANGES as readonly string[]).includes(changes)) {
+    throw new UsageError(`--commerce-changes must be one of: ${COMMERCE_CHANGES.join(', ')} (given: ${changes})`);
+  }
+  const addonNames = ADDONS.map((a) => a.replaceAll('_', '-'));
+  const switches = ((values.addon as string[] | undefined) ?? []).map((text) => {
+    const match = /^([a-z-]+)=(on|off)$/.exec(text);
+    if (!match || !addonNames.includes(match[1])) throw new UsageError(`--addon must be NAME=on or NAME=off, NAME one of: ${addonNames.join(', ')} (given: ${text})`);
+    return { addon: match[1].replaceAll('-', '_'), on: match[2] === 'on' };
+  });
+  await withEngine(values, (engine) => {
+    const settings: Record<string, unknown> = {};
+    if (plan !== undefined) settings.plan = plan;
+    if (changes !== undefined) settings.commerce_changes = changes;
+    if (switches.length > 0) {
+      const addons = new Set((JSON.parse(engine.accounts.json()) as { addons: string[] }).addons);
+      for (const { addon, on } of switches) {
+        if (on) addons.add(addon);
+        else addons.delete(addon);
+      }
+      settings.addons = [...addons];
+    }
+    engine.accounts.update(settings, null);
+    console.log(engine.accounts.json());
   });
 }
 
@@ -228,6 +268,8 @@ export async function main(argv: string[]): Promise<number> {
     else if (command === 'tokens' && sub === 'create') await tokensCreate(rest);
     else if (command === 'tokens' && sub === 'revoke') await tokensRevoke(rest);
     else if (command === 'seed') await seed(argv.slice(1));
+    else if (command === 'account' && sub === 'show') await accountShow(rest);
+    else if (command === 'account' && sub === 'set') await accountSet(rest);
     else if (command === 'import') await importRecords(sub, rest);
     else if (command === undefined || command === 'help' || command === '--help') {
       console.log(USAGE);

@@ -79,6 +79,27 @@ describe('outpost command line', () => {
     expect(outpost(['users', 'deactivate', '--email', 'nobody@example.com', '--data-dir', dir]).code).toBe(1);
   });
 
+  it('shows and sets the account\'s plan, add-ons and commerce switch, refusing names it does not know', () => {
+    const dir = tempDir();
+    const shown = JSON.parse(outpost(['account', 'show', '--data-dir', dir]).stdout);
+    expect(shown).toMatchObject({ plan: 'elite', addons: ['outbound_sequences'], commerce_changes: 'enabled' });
+    const set = outpost(['account', 'set', '--plan', 'growth', '--addon', 'outbound-sequences=off', '--commerce-changes', 'disabled', '--data-dir', dir]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ plan: 'growth', addons: [], commerce_changes: 'disabled' });
+    expect(JSON.parse(outpost(['account', 'set', '--addon', 'outbound-sequences=on', '--data-dir', dir]).stdout)).toMatchObject({ plan: 'growth', addons: ['outbound_sequences'] });
+    for (const [args, valid] of [
+      [['--plan', 'platinum'], 'starter, team, growth, professional, enterprise, elite'],
+      [['--addon', 'teleportation=on'], 'outbound-sequences'],
+      [['--addon', 'outbound-sequences=maybe'], 'outbound-sequences'],
+      [['--commerce-changes', 'sometimes'], 'enabled, disabled'],
+    ] as const) {
+      const refused = outpost(['account', 'set', ...args, '--data-dir', dir]);
+      expect(refused.code, args.join(' ')).not.toBe(0);
+      expect(refused.stderr, args.join(' ')).toContain(valid);
+    }
+    expect(JSON.parse(outpost(['account', 'show', '--data-dir', dir]).stdout).plan).toBe('growth');
+  });
+
   it('answers bad arguments with one line and a non-zero exit', () => {
     const dir = tempDir();
     const cases = [
