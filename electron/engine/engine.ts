@@ -31,6 +31,9 @@ import { Pipelines, PIPELINE_SYNC } from './resources/pipelines.js';
 import { Stages, STAGE_SYNC } from './resources/stages.js';
 import { Deals, DEAL_SYNC } from './resources/deals.js';
 import { AssociatedContacts, ASSOCIATED_CONTACT_SYNC } from './resources/associatedContacts.js';
+import { Products, PRODUCT_SYNC } from './resources/products.js';
+import { Orders, ORDER_SYNC } from './resources/orders.js';
+import { LineItems, LINE_ITEM_SYNC } from './resources/lineItems.js';
 import { Acknowledgements } from './sync/acks.js';
 import { Outbox } from './replica/outbox.js';
 import { SyncSessions } from './sync/sessions.js';
@@ -91,6 +94,9 @@ export interface Engine {
   stages: Stages;
   deals: Deals;
   associatedContacts: AssociatedContacts;
+  products: Products;
+  orders: Orders;
+  lineItems: LineItems;
   sync: SyncSessions;
   close(): void;
 }
@@ -119,12 +125,15 @@ export function openEngine(options: EngineOptions): Engine {
   const pipelines = new Pipelines(ctx);
   const stages = new Stages(ctx, pipelines);
   const deals = new Deals(ctx, users, contacts, stages, customFields, tagging);
+  const products = new Products(ctx);
+  const orders = new Orders(ctx, deals);
   // Every type a device can read; the change log's other types (none today) would be reported as failed objects.
   const syncSources = new SyncSources(db, [
     ACCOUNT_SYNC, USER_SYNC, CONTACT_SYNC, TAG_SYNC, TASK_SYNC, NOTE_SYNC, CALL_SYNC, callOutcomes.syncSource,
     visitOutcomes.syncSource, TEXT_MESSAGE_SYNC, VISIT_SYNC, documents.syncSource, lossReasons.syncSource,
     dealUnqualifiedReasons.syncSource, leadUnqualifiedReasons.syncSource, sources.syncSource, COLLABORATION_SYNC,
     LEAD_SYNC, LEAD_CONVERSION_SYNC, PIPELINE_SYNC, STAGE_SYNC, DEAL_SYNC, ASSOCIATED_CONTACT_SYNC,
+    PRODUCT_SYNC, ORDER_SYNC, LINE_ITEM_SYNC,
   ]);
   const sync = new SyncSessions(ctx, syncSources, new Acknowledgements(db));
   const engine: Engine = {
@@ -162,6 +171,9 @@ export function openEngine(options: EngineOptions): Engine {
     stages,
     deals,
     associatedContacts: new AssociatedContacts(ctx, deals, contacts),
+    products,
+    orders,
+    lineItems: new LineItems(ctx, orders, products),
     sync,
     close: () => {
       engine.leadConversions.stop();

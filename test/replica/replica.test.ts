@@ -83,6 +83,7 @@ async function expectSameAsHub(d: Device, hubToken: string): Promise<void> {
   for (const path of [
     '/v2/contacts', '/v2/tasks', '/v2/notes', '/v2/calls', '/v2/leads', '/v2/deals', '/v2/tags', '/v2/collaborations',
     '/v2/pipelines', '/v2/stages', '/v2/sources', '/v2/loss_reasons', '/v2/lead_conversions', '/v2/associated_contacts',
+    '/v2/products', '/v2/orders', '/v2/line_items',
   ]) {
     expect(await view(d.local, d.token, path), path).toEqual(await view(hub, hubToken, path));
   }
@@ -195,6 +196,28 @@ describe('the desktop replica', () => {
     expect((await onHub('GET', `/v2/calls?ids=${(await a.replica.hubIdOf('call', call_.id))}`)).body.items[0].data.associated_deal_ids).toEqual([hubDeal.id]);
     const collaborations = (await onHub('GET', `/v2/collaborations?collaborator_id=${hub.adminId}&creator_id=${hub.agentId}`)).body.items.map((i: any) => i.data);
     expect(collaborations.map((c: any) => [c.resource_type, c.resource_id])).toEqual([['sales_account', hubOrg.id], ['lead', hubLead.id]]);
+    await expectSameAsHub(a, hub.agentToken);
+    await a.close();
+  });
+
+  it('builds a deal’s order offline: the order and its line items reach the hub on the hub’s deal, priced exactly', async () => {
+    const product = (await onHub('POST', '/v2/products', { name: 'Field kit', prices: [{ amount: '3599.99', currency: 'USD' }], max_discount: 5, max_markup: 5 }, hub.adminToken)).body.data;
+    const contact = (await onHub('POST', '/v2/contacts', { last_name: 'Orderer' })).body.data;
+    const a = await device(hub.agentId);
+    a.net.online = false;
+    const deal = (await local(a, 'POST', '/v2/deals', { name: 'Kit deal', contact_id: contact.id })).body.data;
+    const order = (await local(a, 'POST', '/v2/orders', { deal_id: deal.id, discount: 10 })).body.data;
+    expect(order.id).toBeLessThan(0);
+    const item = await local(a, 'POST', `/v2/orders/${order.id}/line_items`, { product_id: product.id, currency: 'USD', quantity: 2, variation: 2 });
+    expect([item.status, item.body.data?.value]).toEqual([200, '3671.99']);
+
+    a.net.online = true;
+    expect(await a.replica.sync()).toMatchObject({ state: 'up_to_date', pending: 0, issues: 0 });
+    const hubDeal = (await onHub('GET', '/v2/deals?name=Kit%20deal')).body.items[0].data;
+    const hubOrder = (await onHub('GET', `/v2/orders?deal_id=${hubDeal.id}`)).body.items[0].data;
+    expect(hubOrder.discount).toBe(10);
+    const items = (await onHub('GET', `/v2/orders/${hubOrder.id}/line_items`)).body.items.map((i: any) => i.data);
+    expect(items.map((i: any) => [i.product_id, i.quantity, i.price, i.value])).toEqual([[product.id, 2, '3599.99', '3671.99']]);
     await expectSameAsHub(a, hub.agentToken);
     await a.close();
   });

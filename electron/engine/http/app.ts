@@ -24,6 +24,7 @@ import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import { leadConversionRoutes } from './routes/leadConversions.js';
 import { guardCommerce } from './commerce.js';
 import { associatedContactRoutes } from './routes/associatedContacts.js';
+import { commerceRoutes } from './routes/commerce.js';
 import type { ApiError } from '../../../shared/errors.js';
 
 export interface HttpOptions {
@@ -94,6 +95,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     salesRoutes(api, engine);
     leadConversionRoutes(api, engine);
     associatedContactRoutes(api, engine);
+    commerceRoutes(api, engine);
     customFieldRoutes(api, engine);
     syncRoutes(api, engine);
     oauthClientRoutes(api, engine);
@@ -198,5 +200,5 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
     return reply.type('text/html; charset=utf-8').send(readFileSync(index));
   };
   app.get('/', sendIndex);
-  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/settings', '/settings/*', '/sync-issues']) app.get(route, sendIndex);
+  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/products', '/settings', '/settings/*', '/sync-issues']) app.get(route, sendIndex);
 }

@@ -37,6 +37,9 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   deal_unqualified_reason: { table: 'deal_unqualified_reasons' },
   lead_unqualified_reason: { table: 'lead_unqualified_reasons' },
   collaboration: { table: 'collaborations' },
+  product: { table: 'products' },
+  order: { table: 'orders' },
+  line_item: { table: 'line_items' },
 };
 
 /** Resource types that name records of another type (a sales account is an organization contact). */
@@ -66,6 +69,9 @@ const REFERENCES: Reference[] = [
   { table: 'lead_conversions', column: 'individual_id', type: 'contact' },
   { table: 'lead_conversions', column: 'organization_id', type: 'contact' },
   { table: 'lead_conversions', column: 'deal_id', type: 'deal' },
+  { table: 'orders', column: 'deal_id', type: 'deal' },
+  { table: 'line_items', column: 'order_id', type: 'order' },
+  { table: 'line_items', column: 'product_id', type: 'product' },
   // JSON arrays of ids.
   { table: 'calls', column: 'associated_deal_ids', type: 'deal', list: true },
   { table: 'text_messages', column: 'associated_deal_ids', type: 'deal', list: true },

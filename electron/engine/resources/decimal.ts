@@ -57,3 +57,63 @@ const tooPrecise = () => `must have at most ${DECIMAL_SCALE} decimals`;
 export function decimalSortKey(column: string): string {
   return `(printf('%02d', length(${column}) - length(ltrim(${column}, '0123456789'))) || ${column})`;
 }
+
+/*
+ * Exact money and percent arithmetic (products, orders, line items): amounts
+ * are the normalized decimal text above; computing means working in
+ * hundredths with BigInt.
+ */
+
+const SCALE = 10n ** BigInt(DECIMAL_SCALE);
+
+/** "3599.99" → 359999n (hundredths); "-2.5" → -250n. */
+export function toHundredths(text: string): bigint {
+  const negative = text.startsWith('-');
+  const [integer, fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  const value = BigInt(integer) * SCALE + BigInt(fraction.padEnd(DECIMAL_SCALE, '0'));
+  return negative ? -value : value;
+}
+
+/** 359999n → "3599.99"; 367200n → "3672"; normalized as resources/decimal.ts keeps decimals. */
+export function fromHundredths(value: bigint): string {
+  const sign = value < 0n ? '-' : '';
+  const magnitude = value < 0n ? -value : value;
+  const fraction = (magnitude % SCALE).toString().padStart(DECIMAL_SCALE, '0').replace(/0+$/, '');
+  return `${sign}${magnitude / SCALE}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * `amount × (1 + percent/100)` in hundredths, rounded half up to the cent
+ * (commercial rounding: 0.505 → 0.51). Both in hundredths; the result of a
+ * non-negative amount and a percent ≥ −100 is never negative.
+ */
+export function applyPercent(amount: bigint, percent: bigint): bigint {
+  const hundredPercent = 100n * SCALE;
+  const scaled = amount * (hundredPercent + percent);
+  return (scaled + hundredPercent / 2n) / hundredPercent;
+}
+
+/**
+ * A percent as clients send it (number, string or null for 0), up to two
+ * decimals, within [min, max] (in percent). Signed, unlike amounts: a
+ * line item's variation of −2 is a 2 % discount.
+ */
+export function parsePercent(input: unknown, min: number, max: number): DecimalParse {
+  const text = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim() : input;
+  const negative = typeof text === 'string' && text.startsWith('-');
+  const parsed = parseDecimal(negative ? (text as string).slice(1) : text);
+  if (!parsed.ok) return parsed;
+  const value = negative && parsed.value !== '0' ? `-${parsed.value}` : parsed.value;
+  const hundredths = toHundredths(value);
+  if (hundredths < BigInt(min) * SCALE || hundredths > BigInt(max) * SCALE) {
+    return { ok: false, code: 'incorrect_value', problem: `must be between ${min} and ${max}` };
+  }
+  return { ok: true, value };
+}
+
+/** An ISO 4217 code as sent (`usd` is read as USD); null when it is not three letters. */
+export function currencyCode(input: unknown): string | null {
+  if (typeof input !== 'string') return null;
+  const code = input.trim().toUpperCase();
+  return /^[A-Z]{3}$/.test(code) ? code : null;
+}

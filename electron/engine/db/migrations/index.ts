@@ -12,6 +12,7 @@ import { sql as sourcesReasons } from './0011_sources_reasons_collaborations.js'
 import { sql as deals } from './0012_deals.js';
 import { sql as leads } from './0013_leads.js';
 import { sql as accountSettings } from './0014_account_settings.js';
+import { sql as commerce } from './0015_commerce.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 12, name: 'pipelines, stages and deals', sql: deals },
   { version: 13, name: 'leads and lead conversions', sql: leads },
   { version: 14, name: 'account add-ons and commerce switch', sql: accountSettings },
+  { version: 15, name: 'products, orders and line items', sql: commerce },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
