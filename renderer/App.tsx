@@ -12,6 +12,7 @@ import { ReminderWatcher } from './reminders/ReminderWatcher.js';
 import { SyncIssuesScreen } from './sync/SyncIssuesScreen.js';
 import { leadScreen } from './leads/leadRoutes.js';
 import { dealScreen } from './deals/dealRoutes.js';
+import { ProductsScreen } from './products/ProductsScreen.js';
 
 function Screen({ path }: { path: string }) {
   if (matchRoute('/contacts/new', path)) return <ContactForm id={null} />;
@@ -23,6 +24,7 @@ function Screen({ path }: { path: string }) {
   if (record) return record;
   if (matchRoute('/settings', path)) return <SettingsScreen />;
   if (matchRoute('/tasks', path)) return <TasksScreen />;
+  if (matchRoute('/products', path)) return <ProductsScreen />;
   if (matchRoute('/sync-issues', path)) return <SyncIssuesScreen />;
   return <ContactsScreen />;
 }

@@ -13,6 +13,7 @@ import { useNamedOptions } from '../leads/useNamedOptions.js';
 import { useRecord } from '../leads/useRecord.js';
 import { ConversionSummary } from '../leads/ConversionSummary.js';
 import { AssociatedContacts } from './AssociatedContacts.js';
+import { OrderPanel } from '../orders/OrderPanel.js';
 import { formatMoney } from './money.js';
 import { StageSelect } from './StageSelect.js';
 import { useContactNames } from './useContactNames.js';
@@ -86,6 +87,7 @@ export function DealPage({ id }: { id: number }) {
             {Object.entries(deal.custom_fields).map(([name, value]) => <DetailRow key={name} label={name}>{formatCustomValue(value)}</DetailRow>)}
           </dl>
           <AssociatedContacts dealId={id} />
+          <OrderPanel dealId={id} />
         </div>
         <div className="side">
           <TagsEditor resourceType="deal" path={`/v2/deals/${id}`} tags={deal.tags} onSaved={setRecord} />

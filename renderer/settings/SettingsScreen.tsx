@@ -1,6 +1,7 @@
 import { useSession } from '../session/sessionStore.js';
 import { OAuthClientsCard } from './OAuthClientsCard.js';
 import { HubConnectionCard } from './HubConnectionCard.js';
+import { AccountCard } from './AccountCard.js';
 import { isDesktop } from '../api/client.js';
 
 /** The account, the signed-in user, in the desktop app its hub connection, and for admins the registered OAuth applications. */
@@ -13,6 +14,7 @@ export function SettingsScreen() {
         <dl className="card details" aria-label="Account">
           <dt>Account</dt><dd>{account?.name}</dd>
           <dt>Plan</dt><dd>{account?.plan}</dd>
+          <dt>Products and orders</dt><dd>{account?.commerce_changes === 'disabled' ? 'Read only (changes turned off)' : 'Changes allowed'}</dd>
           <dt>Currency</dt><dd>{account?.currency}</dd>
           <dt>Time zone</dt><dd>{account?.timezone}</dd>
         </dl>
@@ -22,6 +24,7 @@ export function SettingsScreen() {
           <dt>Role</dt><dd>{user?.role === 'admin' ? 'Administrator' : 'Agent'}</dd>
         </dl>
       </div>
+      {user?.role === 'admin' && account && <AccountCard account={account} />}
       {isDesktop && <HubConnectionCard />}
       {user?.role === 'admin' && <OAuthClientsCard />}
     </section>

@@ -11,6 +11,7 @@ const SECTIONS = [
   { to: '/leads', label: 'Leads' },
   { to: '/deals', label: 'Deals' },
   { to: '/tasks', label: 'Tasks' },
+  { to: '/products', label: 'Products' },
   { to: '/settings', label: 'Settings' },
 ];
 

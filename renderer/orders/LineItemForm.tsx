@@ -1,0 +1,107 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Product } from '../../shared/resources/product.js';
+import { api, ApiFailure } from '../api/client.js';
+import { fetchPages } from '../leads/usePagedList.js';
+import { FormField } from '../leads/FormField.js';
+import { formatMoney } from '../deals/money.js';
+
+const PRODUCTS_PER_PAGE = 100;
+const MAX_PRODUCT_PAGES = 10;
+
+/** The products a line item can be made from (only active ones), by name. */
+function useActiveProducts(): Product[] {
+  const [products, setProducts] = useState<Product[]>([]);
+  useEffect(() => {
+    let live = true;
+    fetchPages<Product>('/v2/products', { active: true }, PRODUCTS_PER_PAGE, 1, MAX_PRODUCT_PAGES).then(
+      ({ rows }) => live && setProducts(rows.toSorted((a, b) => a.name.localeCompare(b.name))),
+      () => live && setProducts([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return products;
+}
+
+interface Draft {
+  productId: string;
+  currency: string;
+  quantity: string;
+  variation: string;
+}
+
+const EMPTY: Draft = { productId: '', currency: '', quantity: '1', variation: '0' };
+
+/**
+ * Adds a line item: an active product, one of the currencies it has a price
+ * in, a quantity and a variation percent (within the product's limits, which
+ * the API checks). The unit price after variation is previewed exactly.
+ */
+export function LineItemForm({ orderId, onAdded }: { orderId: number; onAdded(): void }) {
+  const products = useActiveProducts();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const product = products.find((p) => String(p.id) === draft.productId) ?? null;
+  const price = product?.prices.find((p) => p.currency === draft.currency) ?? null;
+  const variationValid = /^[+-]?\d+(\.\d+)?$/.test(draft.variation.trim());
+
+  const chooseProduct = (productId: string) => {
+    const chosen = products.find((p) => String(p.id) === productId);
+    setDraft({ ...draft, productId, currency: chosen?.prices[0]?.currency ?? '' });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      await api.create(`/v2/orders/${orderId}/line_items`, {
+        product_id: Number(draft.productId),
+        currency: draft.currency,
+        quantity: Number(draft.quantity),
+        // A percent, not money: sent as the API's other percents are, a number.
+        variation: variationValid ? Number(draft.variation) : draft.variation,
+      });
+      setDraft(EMPTY);
+      setErrors({});
+      onAdded();
+    } catch (err) {
+      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The line item could not be added.' });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="line-item-form" aria-label="Add a line item" onSubmit={(e) => void submit(e)} noValidate>
+      <h3>Add a line item</h3>
+      <div className="inline-form">
+        <FormField label="Product" error={errors.product_id}>
+          <select aria-label="Product" value={draft.productId} onChange={(e) => chooseProduct(e.target.value)}>
+            <option value="">Choose a product…</option>
+            {products.map((p) => <option key={p.id} value={p.id}>{p.sku ? `${p.name} (${p.sku})` : p.name}</option>)}
+          </select>
+        </FormField>
+        <FormField label="Currency" error={errors.currency}>
+          <select aria-label="Currency" value={draft.currency} onChange={(e) => setDraft({ ...draft, currency: e.target.value })} disabled={!product}>
+            {product?.prices.map((p) => <option key={p.currency} value={p.currency}>{p.currency}</option>)}
+          </select>
+        </FormField>
+        <FormField label="Quantity" error={errors.quantity}>
+          <input type="number" min={1} step={1} value={draft.quantity} onChange={(e) => setDraft({ ...draft, quantity: e.target.value })} />
+        </FormField>
+        <FormField label="Variation %" error={errors.variation}>
+          <input type="text" inputMode="decimal" value={draft.variation} onChange={(e) => setDraft({ ...draft, variation: e.target.value })} />
+        </FormField>
+        <button type="submit" className="primary" disabled={saving || !product}>{saving ? 'Adding…' : 'Add line item'}</button>
+      </div>
+      {price && variationValid && (
+        <p className="muted">
+          Unit price {formatMoney(price.amount, price.currency)}, {draft.variation.trim() || '0'}% variation: the line’s value is worked out by the hub when it is added.
+        </p>
+      )}
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+    </form>
+  );
+}

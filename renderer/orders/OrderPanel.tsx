@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import type { LineItem, Order } from '../../shared/resources/order.js';
+import { api, ApiFailure } from '../api/client.js';
+import { formatMoney, sumDecimals } from '../deals/money.js';
+import { CHANGES_OFF_NOTICE, useCommerceAccess } from '../products/useCommerceAccess.js';
+import { LineItemForm } from './LineItemForm.js';
+import { DiscountForm } from './DiscountForm.js';
+import { lineTotal } from './orderTotals.js';
+import { useDealOrder } from './useDealOrder.js';
+
+const failure = (err: unknown, fallback: string) => (err instanceof ApiFailure ? err.message : fallback);
+
+/**
+ * A deal's order on its page: started with one click, then its line items,
+ * the discount and the totals per currency (the order's own, as the API computes them).
+ * While an admin has turned changes off it is read only; whatever the API
+ * refuses (a plan without orders, say) is shown in its own words.
+ */
+export function OrderPanel({ dealId }: { dealId: number }) {
+  const { order, lines, loadError, reload } = useDealOrder(dealId);
+  const { changesAllowed } = useCommerceAccess();
+  const [error, setError] = useState<string | null>(null);
+
+  // Every change reloads the order, so what is shown is what the API keeps.
+  const act = async (action: () => Promise<unknown>, fallback: string) => {
+    try {
+      await action();
+      setError(null);
+    } catch (err) {
+      setError(failure(err, fallback));
+    }
+    reload();
+  };
+  const start = () => act(() => api.create('/v2/orders', { deal_id: dealId }), 'The order could not be started.');
+  const removeOrder = (current: Order) => {
+    if (!window.confirm('Delete this order and all its line items? This cannot be undone.')) return;
+    void act(() => api.remove(`/v2/orders/${current.id}`), 'The order could not be deleted.');
+  };
+
+  return (
+    <section className="card order-panel" aria-label="Order">
+      <h2>Order</h2>
+      {loadError && <p className="form-error" role="alert">{loadError}</p>}
+      {!loadError && order === undefined && <p className="muted">Loading…</p>}
+      {!loadError && order !== undefined && !changesAllowed && <p className="notice" role="note">{CHANGES_OFF_NOTICE}</p>}
+      {!loadError && order === null && (
+        changesAllowed
+          ? <button type="button" className="primary" onClick={() => void start()}>Start an order</button>
+          : <p className="muted">This deal has no order.</p>
+      )}
+      {!loadError && order && (
+        <>
+          <LineItemsTable lines={lines} onRemove={changesAllowed ? (line) => void act(() => api.remove(`/v2/orders/${order.id}/line_items/${line.id}`), 'The line item could not be removed.') : null} />
+          {changesAllowed && <LineItemForm orderId={order.id} onAdded={reload} />}
+          <DiscountForm key={`${order.id}-${order.discount}`} order={order} editable={changesAllowed} onSaved={reload} />
+          <OrderTotals order={order} />
+          {changesAllowed && (
+            <div className="actions">
+              <button type="button" className="danger" onClick={() => removeOrder(order)}>Delete order</button>
+            </div>
+          )}
+        </>
+      )}
+      {error && <p className="form-error" role="alert">{error}</p>}
+    </section>
+  );
+}
+
+function LineItemsTable({ lines, onRemove }: { lines: LineItem[]; onRemove: ((line: LineItem) => void) | null }) {
+  if (lines.length === 0) return <p className="muted">No line items yet.</p>;
+  return (
+    <table className="record-table line-items" aria-label="Line items">
+      <thead>
+        <tr>
+          <th>Product</th><th className="number">Quantity</th><th className="number">Variation</th>
+          <th className="number">Unit price</th><th className="number">Value</th><th className="number">Line total</th>
+          {onRemove && <th><span className="visually-hidden">Actions</span></th>}
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((line) => (
+          <tr key={line.id} aria-label={line.name}>
+            <td>{line.name}{line.sku && <span className="muted"> · {line.sku}</span>}</td>
+            <td className="number">{line.quantity}</td>
+            <td className="number">{String(line.variation)}%</td>
+            <td className="number">{formatMoney(line.price, line.currency)}</td>
+            <td className="number">{formatMoney(line.value, line.currency)}</td>
+            <td className="number">{formatMoney(lineTotal(line.value, line.quantity), line.currency)}</td>
+            {onRemove && (
+              <td><button type="button" className="link" aria-label={`Remove line item ${line.name}`} onClick={() => onRemove(line)}>Remove</button></td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * Per currency: subtotal, the discount taken off it, and the total. The
+ * engine computes the totals (one place for the rounding rule); the discount
+ * shown is their difference, so the three always add up to the cent.
+ */
+function OrderTotals({ order }: { order: Order }) {
+  if (order.totals.length === 0) return null;
+  return (
+    <dl className="details order-totals" aria-label="Totals">
+      {order.totals.map((t) => (
+        <div key={t.currency} className="order-total" role="group" aria-label={`Totals in ${t.currency}`}>
+          <dt>Subtotal</dt><dd aria-label={`Subtotal in ${t.currency}`}>{formatMoney(t.subtotal, t.currency)}</dd>
+          <dt>Discount ({String(order.discount)}%)</dt><dd aria-label={`Discount in ${t.currency}`}>−{formatMoney(sumDecimals([t.subtotal, `-${t.total}`]), t.currency)}</dd>
+          <dt>Total</dt><dd aria-label={`Total in ${t.currency}`}><strong>{formatMoney(t.total, t.currency)}</strong></dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

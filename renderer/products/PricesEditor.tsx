@@ -1,0 +1,37 @@
+export interface PriceDraft {
+  amount: string;
+  currency: string;
+}
+
+/**
+ * A product's prices as rows of amount and currency. The API replaces the
+ * whole list whenever prices are sent, so the rows here are the list.
+ */
+export function PricesEditor({ prices, onChange, error }: { prices: PriceDraft[]; onChange(prices: PriceDraft[]): void; error?: string }) {
+  const setRow = (index: number, patch: Partial<PriceDraft>) => onChange(prices.map((p, i) => (i === index ? { ...p, ...patch } : p)));
+  return (
+    <fieldset className={`prices-editor${error ? ' invalid' : ''}`}>
+      <legend>Prices *</legend>
+      {prices.length === 0 && <p className="muted">No prices yet: a product needs at least one.</p>}
+      <ul className="plain-list">
+        {prices.map((price, index) => (
+          <li key={index} className="inline-form price-row">
+            <label>
+              Amount
+              <input type="text" inputMode="decimal" aria-label={`Price ${index + 1} amount`} placeholder="0.00" value={price.amount}
+                onChange={(e) => setRow(index, { amount: e.target.value })} />
+            </label>
+            <label>
+              Currency
+              <input type="text" aria-label={`Price ${index + 1} currency`} placeholder="USD" maxLength={3} value={price.currency}
+                onChange={(e) => setRow(index, { currency: e.target.value.toUpperCase() })} />
+            </label>
+            <button type="button" className="link" aria-label={`Remove price ${index + 1}`} onClick={() => onChange(prices.filter((_, i) => i !== index))}>Remove</button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => onChange([...prices, { amount: '', currency: '' }])}>Add price</button>
+      {error && <span className="field-error" role="alert">{error}</span>}
+    </fieldset>
+  );
+}

@@ -1,0 +1,116 @@
+import { useState, type FormEvent } from 'react';
+import type { Product } from '../../shared/resources/product.js';
+import { api, ApiFailure } from '../api/client.js';
+import { FormField } from '../leads/FormField.js';
+import { PricesEditor, type PriceDraft } from './PricesEditor.js';
+
+interface Draft {
+  name: string;
+  description: string;
+  sku: string;
+  active: boolean;
+  max_discount: string;
+  max_markup: string;
+  cost: string;
+  cost_currency: string;
+  prices: PriceDraft[];
+}
+
+function draftOf(product: Product | null): Draft {
+  return {
+    name: product?.name ?? '',
+    description: product?.description ?? '',
+    sku: product?.sku ?? '',
+    active: product?.active ?? true,
+    max_discount: String(product?.max_discount ?? ''),
+    max_markup: String(product?.max_markup ?? ''),
+    cost: product?.cost ?? '',
+    cost_currency: product?.cost_currency ?? '',
+    prices: product?.prices.map((p) => ({ amount: p.amount, currency: p.currency })) ?? [{ amount: '', currency: '' }],
+  };
+}
+
+/** Empty text is no value; percents are numbers (not money); money stays a decimal string. */
+const optionalText = (text: string) => text.trim() || null;
+const optionalPercent = (text: string) => (text.trim() === '' ? null : Number.isFinite(Number(text)) ? Number(text) : text.trim());
+
+function payloadOf(draft: Draft): Record<string, unknown> {
+  return {
+    name: draft.name.trim(),
+    description: optionalText(draft.description),
+    sku: optionalText(draft.sku),
+    active: draft.active,
+    max_discount: optionalPercent(draft.max_discount),
+    max_markup: optionalPercent(draft.max_markup),
+    cost: optionalText(draft.cost),
+    cost_currency: optionalText(draft.cost_currency),
+    // Rows left entirely blank are dropped; half-filled ones go to the API, which says what is wrong.
+    prices: draft.prices.filter((p) => p.amount.trim() || p.currency.trim()).map((p) => ({ amount: p.amount.trim(), currency: p.currency.trim() })),
+  };
+}
+
+/**
+ * Create or edit a product (admins only; only they see cost). The prices
+ * sent replace the product's prices entirely. The API's field errors show
+ * by their fields, its message below the form.
+ */
+export function ProductForm({ product, onSaved, onCancel }: { product: Product | null; onSaved(product: Product): void; onCancel(): void }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(product));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const title = product ? `Edit ${product.name}` : 'New product';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      const saved = product
+        ? await api.update<Product>(`/v2/products/${product.id}`, payloadOf(draft))
+        : await api.create<Product>('/v2/products', payloadOf(draft));
+      onSaved(saved);
+    } catch (err) {
+      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The product could not be saved.' });
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="card product-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
+      <h2>{title}</h2>
+      <div className="grid">
+        <FormField label="Name *" error={errors.name}>
+          <input type="text" value={draft.name} onChange={(e) => change({ name: e.target.value })} aria-invalid={Boolean(errors.name)} />
+        </FormField>
+        <FormField label="SKU" error={errors.sku}>
+          <input type="text" value={draft.sku} onChange={(e) => change({ sku: e.target.value })} />
+        </FormField>
+        <FormField label="Max discount %" error={errors.max_discount}>
+          <input type="text" inputMode="decimal" value={draft.max_discount} onChange={(e) => change({ max_discount: e.target.value })} />
+        </FormField>
+        <FormField label="Max markup %" error={errors.max_markup}>
+          <input type="text" inputMode="decimal" value={draft.max_markup} onChange={(e) => change({ max_markup: e.target.value })} />
+        </FormField>
+        <FormField label="Cost" error={errors.cost}>
+          <input type="text" inputMode="decimal" placeholder="0.00" value={draft.cost} onChange={(e) => change({ cost: e.target.value })} />
+        </FormField>
+        <FormField label="Cost currency" error={errors.cost_currency}>
+          <input type="text" maxLength={3} placeholder="USD" value={draft.cost_currency} onChange={(e) => change({ cost_currency: e.target.value.toUpperCase() })} />
+        </FormField>
+      </div>
+      <FormField label="Description" error={errors.description}>
+        <textarea rows={2} value={draft.description} onChange={(e) => change({ description: e.target.value })} />
+      </FormField>
+      <label className="check">
+        <input type="checkbox" checked={draft.active} onChange={(e) => change({ active: e.target.checked })} />
+        Active (can be added to orders)
+      </label>
+      <PricesEditor prices={draft.prices} onChange={(prices) => change({ prices })} error={errors.prices} />
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save product'}</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'react';
+import type { QueryValue } from '../../shared/bridge.js';
+import type { Product } from '../../shared/resources/product.js';
+import { api, ApiFailure } from '../api/client.js';
+import { usePagedList } from '../leads/usePagedList.js';
+import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { formatMoney } from '../deals/money.js';
+import { ProductForm } from './ProductForm.js';
+import { CHANGES_OFF_NOTICE, useCommerceAccess } from './useCommerceAccess.js';
+
+const FILTER_DELAY_MS = 150;
+
+interface Filters {
+  name: string;
+  sku: string;
+  active: string;
+}
+
+const toQuery = (f: Filters): Record<string, QueryValue> => ({
+  name: f.name.trim() || undefined,
+  sku: f.sku.trim() || undefined,
+  active: f.active || undefined,
+  sort_by: 'id',
+});
+
+/** Null: no form open; 'new': creating; a product: editing it. */
+type Editing = null | 'new' | Product;
+
+/**
+ * The product catalog: everyone reads it; admins add, edit and delete
+ * products while changes are allowed. Without a plan that has products the
+ * list shows the API's refusal, which names the plan.
+ */
+export function ProductsScreen() {
+  const { isAdmin, planIncludesCommerce, changesAllowed } = useCommerceAccess();
+  const canEdit = isAdmin && changesAllowed;
+  const [typed, setTyped] = useState<Filters>({ name: '', sku: '', active: '' });
+  const [filters, setFilters] = useState(typed);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const list = usePagedList<Product>('/v2/products', toQuery(filters));
+  useRefreshOnSync(list.refresh);
+
+  // Filter as you type, once the typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setFilters(typed), FILTER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const saved = () => {
+    setEditing(null);
+    setActionError(null);
+    list.refresh();
+  };
+  const remove = async (product: Product) => {
+    if (!window.confirm(`Delete ${product.name} from the catalog? Orders that have it keep their line items.`)) return;
+    try {
+      await api.remove(`/v2/products/${product.id}`);
+      setActionError(null);
+      list.refresh();
+    } catch (err) {
+      setActionError(err instanceof ApiFailure ? err.message : 'The product could not be deleted.');
+    }
+  };
+
+  // On a plan without products there is nothing to filter or change: only the API's refusal, which names the plan.
+  if (!planIncludesCommerce && list.error) {
+    return (
+      <section className="screen products-screen">
+        <header className="screen-header"><h1>Products</h1></header>
+        <p className="form-error" role="alert">{list.error}</p>
+      </section>
+    );
+  }
+  return (
+    <section className="screen products-screen">
+      <header className="screen-header">
+        <h1>Products</h1>
+        {canEdit && editing === null && <button type="button" className="primary" onClick={() => setEditing('new')}>New product</button>}
+      </header>
+      {!changesAllowed && <p className="notice" role="note">{CHANGES_OFF_NOTICE}</p>}
+      {!isAdmin && <p className="muted">Only administrators change the catalog.</p>}
+      {editing !== null && canEdit && (
+        <ProductForm key={editing === 'new' ? 'new' : editing.id} product={editing === 'new' ? null : editing} onSaved={saved} onCancel={() => setEditing(null)} />
+      )}
+      <div className="toolbar" role="search">
+        <input type="search" placeholder="Name (exact match)" aria-label="Filter by name" value={typed.name} onChange={(e) => setTyped({ ...typed, name: e.target.value })} />
+        <input type="text" placeholder="SKU (exact match)" aria-label="Filter by SKU" value={typed.sku} onChange={(e) => setTyped({ ...typed, sku: e.target.value })} />
+        <select aria-label="Active" value={typed.active} onChange={(e) => setTyped({ ...typed, active: e.target.value })}>
+          <option value="">Active and inactive</option>
+          <option value="true">Active only</option>
+          <option value="false">Inactive only</option>
+        </select>
+        <span className="muted count" aria-live="polite">{list.rows.length} shown</span>
+      </div>
+      {actionError && <p className="form-error" role="alert">{actionError}</p>}
+      {list.error ? <p className="form-error" role="alert">{list.error}</p> : (
+        <ProductTable products={list.rows} showCost={isAdmin} onEdit={canEdit ? setEditing : null} onRemove={canEdit ? (p) => void remove(p) : null} />
+      )}
+      {!list.loading && list.rows.length === 0 && !list.error && <p className="empty">No products match.</p>}
+      {list.hasMore && <button type="button" onClick={list.loadMore} disabled={list.loading}>{list.loading ? 'Loading…' : 'Load more'}</button>}
+    </section>
+  );
+}
+
+interface TableProps {
+  products: Product[];
+  showCost: boolean;
+  /** Null when the viewer may not change products: no edit controls at all. */
+  onEdit: ((product: Product) => void) | null;
+  onRemove: ((product: Product) => void) | null;
+}
+
+function ProductTable({ products, showCost, onEdit, onRemove }: TableProps) {
+  return (
+    <table className="card record-table" aria-label="Products">
+      <thead>
+        <tr>
+          <th>Name</th><th>SKU</th><th>Active</th><th>Prices</th>
+          {showCost && <th>Cost</th>}
+          {onEdit && <th><span className="visually-hidden">Actions</span></th>}
+        </tr>
+      </thead>
+      <tbody>
+        {products.map((product) => (
+          <tr key={product.id} aria-label={product.name}>
+            <td>
+              <strong>{product.name}</strong>
+              {product.description && <div className="muted">{product.description}</div>}
+            </td>
+            <td>{product.sku}</td>
+            <td>{product.active ? <span className="badge">active</span> : <span className="muted">inactive</span>}</td>
+            <td>{product.prices.map((p) => formatMoney(p.amount, p.currency)).join(', ')}</td>
+            {showCost && <td>{product.cost && product.cost_currency ? formatMoney(product.cost, product.cost_currency) : product.cost}</td>}
+            {onEdit && onRemove && (
+              <td>
+                <div className="row-actions">
+                  <button type="button" aria-label={`Edit ${product.name}`} onClick={() => onEdit(product)}>Edit</button>
+                  <button type="button" className="danger" aria-label={`Delete ${product.name}`} onClick={() => onRemove(product)}>Delete</button>
+                </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

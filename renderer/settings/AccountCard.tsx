@@ -1,0 +1,89 @@
+import { useState, type FormEvent } from 'react';
+import { PLANS, PLAN_LIMITS, type Account, type Addon, type Plan } from '../../shared/resources/account.js';
+import { api, ApiFailure } from '../api/client.js';
+import { useSession } from '../session/sessionStore.js';
+
+interface Draft {
+  plan: Plan;
+  outboundSequences: boolean;
+  commerceChanges: boolean;
+}
+
+const draftOf = (account: Account): Draft => ({
+  plan: account.plan,
+  outboundSequences: account.addons.includes('outbound_sequences'),
+  commerceChanges: account.commerce_changes === 'enabled',
+});
+
+/**
+ * The account's plan, add-ons and the admin switch for products, orders and
+ * line items (admins only: the API refuses anyone else). Saving answers the
+ * account, which replaces the session's copy so every screen sees the change.
+ */
+export function AccountCard({ account }: { account: Account }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(account));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const change = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    setSaved(false);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      const addons: Addon[] = draft.outboundSequences ? ['outbound_sequences'] : [];
+      const updated = await api.update<Account>('/v2/accounts/self', {
+        plan: draft.plan, addons, commerce_changes: draft.commerceChanges ? 'enabled' : 'disabled',
+      });
+      useSession.setState({ account: updated });
+      setDraft(draftOf(updated));
+      setErrors({});
+      setSaved(true);
+    } catch (err) {
+      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The account could not be saved.' });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="card account-settings" aria-label="Plan and features" onSubmit={(e) => void submit(e)} noValidate>
+      <h2>Plan and features</h2>
+      <div className={`field${errors.plan ? ' invalid' : ''}`}>
+        <label>
+          Plan
+          <select aria-label="Plan" value={draft.plan} onChange={(e) => change({ plan: e.target.value as Plan })} aria-invalid={Boolean(errors.plan)}>
+            {PLANS.map((p) => <option key={p} value={p}>{planLabel(p)}</option>)}
+          </select>
+        </label>
+        {errors.plan && <span className="field-error" role="alert">{errors.plan}</span>}
+      </div>
+      {!PLAN_LIMITS[draft.plan].commerce && <p className="muted">Products and orders need the enterprise plan or above.</p>}
+      <fieldset className="choice">
+        <legend>Add-ons</legend>
+        <label className="check">
+          <input type="checkbox" checked={draft.outboundSequences} onChange={(e) => change({ outboundSequences: e.target.checked })} />
+          Outbound sequences
+        </label>
+      </fieldset>
+      <label className="check switch">
+        <input type="checkbox" role="switch" checked={draft.commerceChanges} onChange={(e) => change({ commerceChanges: e.target.checked })} />
+        Allow changes to products, orders and line items
+      </label>
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save plan and features'}</button>
+        {saved && <span className="muted" role="status">Saved.</span>}
+      </div>
+    </form>
+  );
+}
+
+/** "enterprise" → "Enterprise (products and orders)": the plan names are the API's, capitalized. */
+function planLabel(plan: Plan): string {
+  const name = plan[0].toUpperCase() + plan.slice(1);
+  return PLAN_LIMITS[plan].commerce ? `${name} (products and orders)` : name;
+}
