@@ -36,3 +36,14 @@ export async function signInAt(browser, url, { email, password }) {
 }
 
 export const screenshot = (page, name) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+
+/** A REST call from inside a signed-in page, with its token: what the UI did, checked through the API. */
+export function pageApi(page, method, path, data) {
+  return page.evaluate(async ({ method, path, data }) => {
+    const { access } = JSON.parse(sessionStorage.getItem('outpost.tokens'));
+    const headers = { Authorization: `Bearer ${access}`, Accept: 'application/json', 'Content-Type': 'application/json' };
+    const response = await fetch(path, { method, headers, body: data === undefined ? undefined : JSON.stringify({ data }) });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  }, { method, path, data });
+}

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, screenshot, signIn } from './browser.mjs';
+import { launch, screenshot, signIn, pageApi } from './browser.mjs';
 
 // Products, a deal's order and the account switches. The admin keeps the
 // catalog and the settings; the agent builds the order. Other specs share the
@@ -26,15 +26,7 @@ after(async () => {
 });
 
 /** The REST API as the page's signed-in user (its token is in the tab's sessionStorage). */
-function api(page, method, path, data) {
-  return page.evaluate(async ({ method, path, data }) => {
-    const { access } = JSON.parse(sessionStorage.getItem('outpost.tokens'));
-    const headers = { Authorization: `Bearer ${access}`, Accept: 'application/json', 'Content-Type': 'application/json' };
-    const response = await fetch(path, { method, headers, body: data === undefined ? undefined : JSON.stringify({ data }) });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }, { method, path, data });
-}
+const api = pageApi;
 
 const messageOf = (answer) => answer.body.errors.map((e) => e.error.message).join(' ');
 const byCurrency = (prices) => [...prices].sort((a, b) => a.currency.localeCompare(b.currency));

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, screenshot, signIn } from './browser.mjs';
+import { launch, screenshot, signIn, pageApi } from './browser.mjs';
 
 let browser;
 let page;
@@ -12,13 +12,7 @@ after(() => browser?.close());
 
 /** The REST API as the signed-in user of the page (its token is in the tab's sessionStorage). */
 function api(method, path, data) {
-  return page.evaluate(async ({ method, path, data }) => {
-    const { access } = JSON.parse(sessionStorage.getItem('outpost.tokens'));
-    const headers = { Authorization: `Bearer ${access}`, Accept: 'application/json', 'Content-Type': 'application/json' };
-    const response = await fetch(path, { method, headers, body: data === undefined ? undefined : JSON.stringify({ data }) });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }, { method, path, data });
+  return pageApi(page, method, path, data);
 }
 
 const column = (name) => page.getByRole('region', { name, exact: true });

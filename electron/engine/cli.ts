@@ -24,7 +24,8 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR]
   import text-messages|visits FILE.json [--email E]   (a JSON array; all or nothing)
   seed [--contacts N] [--tasks N] [--notes N] [--text-messages N]
   account show
-  account set [--plan NAME] [--addon outbound-sequences=on|off] [--commerce-changes enabled|disabled]`;
+  account set [--plan NAME] [--addon outbound-sequences=on|off] [--commerce-changes enabled|disabled]
+              [--smtp-url smtp://user:pass@host:port|none] [--email-daily-quota N]`;
 
 /** A mistake in how the command was called: one line on stderr, exit code 2. */
 class UsageError extends Error {}
@@ -57,7 +58,8 @@ function integer(value: string | boolean | undefined, name: string, fallback: nu
 const dataDirOf = (values: Options) => resolve(typeof values['data-dir'] === 'string' ? values['data-dir'] : process.env.OUTPOST_DATA_DIR ?? 'data');
 
 async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T> | T): Promise<T> {
-  const engine = openEngine({ dataDir: dataDirOf(values) });
+  // The hub may be running on the same folder: its scheduler runs sequences, not this command.
+  const engine = openEngine({ dataDir: dataDirOf(values), runSequences: false });
   try {
     return await run(engine);
   } finally {
@@ -121,7 +123,10 @@ async function accountShow(args: string[]): Promise<void> {
 
 /** `account set`: the plan, add-ons and the commerce switch, as an admin would set them in Settings. */
 async function accountSet(args: string[]): Promise<void> {
-  const values = parse(args, { plan: { type: 'string' }, addon: { type: 'string', multiple: true }, 'commerce-changes': { type: 'string' } });
+  const values = parse(args, {
+    plan: { type: 'string' }, addon: { type: 'string', multiple: true }, 'commerce-changes': { type: 'string' },
+    'smtp-url': { type: 'string' }, 'email-daily-quota': { type: 'string' },
+  });
   const plan = values.plan as string | undefined;
   if (plan !== undefined && !(PLANS as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of: ${PLANS.join(', ')} (given: ${plan})`);
   const changes = values['commerce-changes'] as string | undefined;
@@ -138,6 +143,7 @@ async function accountSet(args: string[]): Promise<void> {
     const settings: Record<string, unknown> = {};
     if (plan !== undefined) settings.plan = plan;
     if (changes !== undefined) settings.commerce_changes = changes;
+    Object.assign(settings, mailSettings(values));
     if (switches.length > 0) {
       const addons = new Set((JSON.parse(engine.accounts.json()) as { addons: string[] }).addons);
       for (const { addon, on } of switches) {
@@ -149,6 +155,19 @@ async function accountSet(args: string[]): Promise<void> {
     engine.accounts.update(settings, null);
     console.log(engine.accounts.json());
   });
+}
+
+/** `--smtp-url URL|none` and `--email-daily-quota N` (checked by the account's settings rules; the password is never printed). */
+function mailSettings(values: Options): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  const smtpUrl = values['smtp-url'] as string | undefined;
+  if (smtpUrl !== undefined) settings.smtp_url = smtpUrl === 'none' ? null : smtpUrl;
+  const quota = values['email-daily-quota'] as string | undefined;
+  if (quota !== undefined) {
+    if (!/^\d+$/.test(quota)) throw new UsageError(`--email-daily-quota must be a whole number (given: ${quota})`);
+    settings.email_daily_quota = Number(quota);
+  }
+  return settings;
 }
 
 async function clientsAdd(args: string[]): Promise<void> {

@@ -34,6 +34,11 @@ import { AssociatedContacts, ASSOCIATED_CONTACT_SYNC } from './resources/associa
 import { Products, PRODUCT_SYNC } from './resources/products.js';
 import { Orders, ORDER_SYNC } from './resources/orders.js';
 import { LineItems, LINE_ITEM_SYNC } from './resources/lineItems.js';
+import { EmailTemplates, EMAIL_TEMPLATE_SYNC } from './resources/emailTemplates.js';
+import { Sequences, SEQUENCE_SYNC } from './resources/sequences.js';
+import { Enrollments, ENROLLMENT_SYNC } from './resources/enrollments.js';
+import { Scheduler } from './sequences/scheduler.js';
+import { SmtpMailer } from './sequences/mailer.js';
 import { Acknowledgements } from './sync/acks.js';
 import { Outbox } from './replica/outbox.js';
 import { SyncSessions } from './sync/sessions.js';
@@ -57,6 +62,16 @@ export interface EngineOptions {
   nativeBinding?: string;
   /** A desktop replica of a hub (replica/): temporary ids for local creates, an outbox of local changes. */
   replica?: boolean;
+  /**
+   * How often a hub runs due sequence steps (ms). Default: every 15 s with the
+   * system clock; off with an injected clock (tests call `scheduler.tick()`).
+   */
+  schedulerIntervalMs?: number;
+  /**
+   * false: no sequence scheduler (CLI commands open the hub's database next
+   * to a running hub, whose scheduler may be sending: they must not touch it).
+   */
+  runSequences?: boolean;
 }
 
 /** The CRM engine: one database, the services over it. No HTTP and no Electron in here. */
@@ -97,6 +112,11 @@ export interface Engine {
   products: Products;
   orders: Orders;
   lineItems: LineItems;
+  emailTemplates: EmailTemplates;
+  sequences: Sequences;
+  enrollments: Enrollments;
+  /** Runs sequence steps; only on a hub (a replica's enrollments are run by its hub). */
+  scheduler: Scheduler | null;
   sync: SyncSessions;
   close(): void;
 }
@@ -127,13 +147,15 @@ export function openEngine(options: EngineOptions): Engine {
   const deals = new Deals(ctx, users, contacts, stages, customFields, tagging);
   const products = new Products(ctx);
   const orders = new Orders(ctx, deals);
+  const emailTemplates = new EmailTemplates(ctx);
+  const accounts = new Accounts(ctx);
   // Every type a device can read; the change log's other types (none today) would be reported as failed objects.
   const syncSources = new SyncSources(db, [
     ACCOUNT_SYNC, USER_SYNC, CONTACT_SYNC, TAG_SYNC, TASK_SYNC, NOTE_SYNC, CALL_SYNC, callOutcomes.syncSource,
     visitOutcomes.syncSource, TEXT_MESSAGE_SYNC, VISIT_SYNC, documents.syncSource, lossReasons.syncSource,
     dealUnqualifiedReasons.syncSource, leadUnqualifiedReasons.syncSource, sources.syncSource, COLLABORATION_SYNC,
     LEAD_SYNC, LEAD_CONVERSION_SYNC, PIPELINE_SYNC, STAGE_SYNC, DEAL_SYNC, ASSOCIATED_CONTACT_SYNC,
-    PRODUCT_SYNC, ORDER_SYNC, LINE_ITEM_SYNC,
+    PRODUCT_SYNC, ORDER_SYNC, LINE_ITEM_SYNC, EMAIL_TEMPLATE_SYNC, SEQUENCE_SYNC, ENROLLMENT_SYNC,
   ]);
   const sync = new SyncSessions(ctx, syncSources, new Acknowledgements(db));
   const engine: Engine = {
@@ -141,7 +163,7 @@ export function openEngine(options: EngineOptions): Engine {
     db,
     clock,
     users,
-    accounts: new Accounts(ctx),
+    accounts,
     customFields,
     contacts,
     tokens: new Tokens(ctx),
@@ -174,8 +196,13 @@ export function openEngine(options: EngineOptions): Engine {
     products,
     orders,
     lineItems: new LineItems(ctx, orders, products),
+    emailTemplates,
+    sequences: new Sequences(ctx, emailTemplates),
+    enrollments: new Enrollments(ctx, users, accounts, () => engine.sequences),
+    scheduler: null,
     sync,
     close: () => {
+      engine.scheduler?.stop();
       engine.leadConversions.stop();
       sync.flush();
       db.close();
@@ -183,5 +210,25 @@ export function openEngine(options: EngineOptions): Engine {
   };
   engine.accounts.ensure();
   engine.clients.ensureFirstParty();
+  if (!options.replica && options.runSequences !== false) engine.scheduler = startScheduler(engine, options);
   return engine;
+}
+
+/** The hub's sequence scheduler, ticking on a timer unless the clock is injected. */
+function startScheduler(engine: Engine, options: EngineOptions): Scheduler {
+  const scheduler = new Scheduler(engine.ctx, {
+    enrollments: engine.enrollments,
+    accounts: engine.accounts,
+    templates: () => engine.emailTemplates,
+    createTask: (data, actor) => engine.tasks.create(data, actor),
+    recordJson: (type, id) => {
+      const found = engine.ctx.statements.get(`SELECT 1 FROM ${type === 'user' ? 'users' : `${type}s`} WHERE id = ?`).get(id);
+      if (!found) return undefined;
+      const service = type === 'user' ? engine.users : type === 'lead' ? engine.leads : engine.contacts;
+      return JSON.parse(service.json(id)) as Record<string, unknown>;
+    },
+    mailer: new SmtpMailer(),
+  });
+  scheduler.start(options.schedulerIntervalMs ?? (options.clock ? 0 : 15_000));
+  return scheduler;
 }

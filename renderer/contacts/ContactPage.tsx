@@ -10,6 +10,7 @@ import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { TagsEditor } from '../tags/TagsEditor.js';
 import { CollaboratorsPanel } from '../collaborators/CollaboratorsPanel.js';
 import { ConversionSummary } from '../leads/ConversionSummary.js';
+import { RecordEnrollments } from '../enrollments/RecordEnrollments.js';
 
 interface Related {
   organization: Contact | null;
@@ -102,6 +103,7 @@ export function ContactPage({ id }: { id: number }) {
           )}
           <TagsEditor resourceType="contact" path={`/v2/contacts/${id}`} tags={contact.tags} onSaved={(saved: Contact) => setContact(saved)} />
           <CollaboratorsPanel resourceType="contact" resourceId={id} />
+          <RecordEnrollments resourceType="contact" resourceId={id} />
         </div>
       </div>
       <Timeline resourceType="contact" resourceId={id} phone={contact.phone ?? contact.mobile ?? ''} />

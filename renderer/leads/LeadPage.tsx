@@ -10,6 +10,7 @@ import { ConvertDialog } from './ConvertDialog.js';
 import { ConversionSummary } from './ConversionSummary.js';
 import { DetailRow, formatAddress, formatCustomValue, RecordProblemMessage } from './Details.js';
 import { useNamedOptions } from './useNamedOptions.js';
+import { RecordEnrollments } from '../enrollments/RecordEnrollments.js';
 import { useRecord } from './useRecord.js';
 import { CONVERTED_LEAD_STATUS, leadDisplayName, type Lead } from '../../shared/resources/lead.js';
 import { CONTACT_TEXT_FIELDS } from '../../shared/resources/contact.js';
@@ -63,6 +64,7 @@ export function LeadPage({ id }: { id: number }) {
         <div className="side">
           <TagsEditor resourceType="lead" path={`/v2/leads/${id}`} tags={lead.tags} onSaved={setRecord} />
           <CollaboratorsPanel resourceType="lead" resourceId={id} />
+          <RecordEnrollments resourceType="lead" resourceId={id} />
         </div>
       </div>
       <Timeline resourceType="lead" resourceId={id} phone={lead.phone ?? lead.mobile ?? ''} />

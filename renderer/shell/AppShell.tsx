@@ -12,6 +12,8 @@ const SECTIONS = [
   { to: '/deals', label: 'Deals' },
   { to: '/tasks', label: 'Tasks' },
   { to: '/products', label: 'Products' },
+  { to: '/sequences', label: 'Sequences' },
+  { to: '/enrollments', label: 'Enrollments' },
   { to: '/settings', label: 'Settings' },
 ];
 

@@ -115,7 +115,7 @@ describe('account and users', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.meta.type).toBe('account');
     expect(Object.keys(answer.body.data).sort()).toEqual(
-      ['addons', 'commerce_changes', 'created_at', 'currency', 'id', 'name', 'phone', 'plan', 'time_format', 'timezone', 'updated_at'],
+      ['addons', 'commerce_changes', 'created_at', 'currency', 'email_daily_quota', 'id', 'name', 'phone', 'plan', 'smtp_configured', 'time_format', 'timezone', 'updated_at'],
     );
     // A fresh hub is on the top plan with every add-on, and products and orders can be changed.
     expect(answer.body.data).toMatchObject({ plan: 'elite', addons: ['outbound_sequences'], commerce_changes: 'enabled' });

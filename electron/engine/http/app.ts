@@ -12,6 +12,7 @@ import { errorEnvelope, DOCS_PATH } from './envelope.js';
 import { authenticate } from './auth.js';
 import { JSON_TYPE } from './reply.js';
 import { salesRoutes } from './routes/sales.js';
+import { enrollmentRoutes } from './routes/enrollments.js';
 import { customFieldRoutes } from './routes/customFields.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { oauthClientRoutes } from './routes/oauthClients.js';
@@ -93,6 +94,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     if (options.replica) replicaRoutes(api, options.replica);
     options.shellRoutes?.(api);
     salesRoutes(api, engine);
+    enrollmentRoutes(api, engine);
     leadConversionRoutes(api, engine);
     associatedContactRoutes(api, engine);
     commerceRoutes(api, engine);
@@ -200,5 +202,5 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
     return reply.type('text/html; charset=utf-8').send(readFileSync(index));
   };
   app.get('/', sendIndex);
-  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/products', '/settings', '/settings/*', '/sync-issues']) app.get(route, sendIndex);
+  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/products', '/sequences', '/sequences/*', '/enrollments', '/enrollments/*', '/settings', '/settings/*', '/sync-issues']) app.get(route, sendIndex);
 }

@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { EngineContext } from '../context.js';
 import { Tagging, TAGGABLE_TYPES, type TaggableType } from '../resources/tags.js';
+import { SEQUENCE_PARTS } from '../resources/sequences.js';
+import { ENROLLMENT_PARTS } from '../resources/enrollments.js';
 
 const isTaggable = (type: string): type is TaggableType => (TAGGABLE_TYPES as readonly string[]).includes(type);
 
@@ -11,6 +13,8 @@ interface LocalTable {
   fts?: { table: string; columns: string[] };
   /** Its stored documents table (db/documents.ts), keyed by id. */
   docs?: string;
+  /** Parts of the record kept outside its row (a sequence's steps), written after the row and removed with it. */
+  parts?: { write(ctx: EngineContext, json: Record<string, unknown>): void; remove(ctx: EngineContext, id: number): void };
 }
 
 const LOCAL_TABLES: Record<string, LocalTable> = {
@@ -40,6 +44,9 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   product: { table: 'products' },
   order: { table: 'orders' },
   line_item: { table: 'line_items' },
+  email_template: { table: 'email_templates' },
+  sequence: { table: 'sequences', parts: SEQUENCE_PARTS },
+  sequence_enrollment: { table: 'sequence_enrollments', parts: ENROLLMENT_PARTS },
 };
 
 /** Resource types that name records of another type (a sales account is an organization contact). */
@@ -72,6 +79,10 @@ const REFERENCES: Reference[] = [
   { table: 'orders', column: 'deal_id', type: 'deal' },
   { table: 'line_items', column: 'order_id', type: 'order' },
   { table: 'line_items', column: 'product_id', type: 'product' },
+  { table: 'sequence_steps', column: 'sequence_id', type: 'sequence' },
+  { table: 'sequence_steps', column: 'email_template_id', type: 'email_template' },
+  { table: 'sequence_enrollments', column: 'resource_id', typeColumn: 'resource_type' },
+  { table: 'enrollment_steps', column: 'task_id', type: 'task' },
   // JSON arrays of ids.
   { table: 'calls', column: 'associated_deal_ids', type: 'deal', list: true },
   { table: 'text_messages', column: 'associated_deal_ids', type: 'deal', list: true },
@@ -132,6 +143,7 @@ export class LocalRecords {
     // Tags first: for a new contact the document is then built once, with them, when its row arrives.
     if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
     plan.statement.run(plan.values.map((value) => value(json)));
+    local.parts?.write(this.ctx, json);
     if (this.bulk && local.docs) this.ctx.statements.get(`INSERT OR REPLACE INTO ${local.docs} (id, doc) VALUES (?, ?)`).run(json.id, JSON.stringify(json));
   }
 
@@ -140,6 +152,7 @@ export class LocalRecords {
     const local = LOCAL_TABLES[type];
     if (!local) return;
     this.ctx.statements.get(`DELETE FROM ${local.table} WHERE id = ?`).run(id);
+    local.parts?.remove(this.ctx, id);
     if (isTaggable(type)) this.tagging.removeAll(type, id);
   }
 

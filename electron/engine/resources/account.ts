@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, problem } from '../http/problem.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 import {
   ADDONS, COMMERCE_CHANGES, PLAN_LIMITS, PLANS, TOP_PLAN, type Addon, type CommerceChanges, type Plan,
@@ -11,6 +11,8 @@ import {
 const ACCOUNT_JSON = jsonObject({
   id: 'a.id', name: 'a.name', currency: 'a.currency', phone: 'a.phone', time_format: 'a.time_format',
   timezone: 'a.timezone', plan: 'a.plan', addons: 'json(a.addons)', commerce_changes: 'a.commerce_changes',
+  // The SMTP URL holds a password: it is written (PUT, CLI), never served; everyone sees whether one is set.
+  smtp_configured: jsonBool('a.smtp_url IS NOT NULL'), email_daily_quota: 'a.email_daily_quota',
   created_at: 'a.created_at', updated_at: 'a.updated_at',
 });
 
@@ -19,7 +21,7 @@ export const ACCOUNT_SYNC: SyncSource = { type: 'account', from: 'account a', id
 
 /** What an admin may change (PUT /v2/accounts/self, `outpost account set`); read-only fields sent back are ignored. */
 const settingsSchema = z.strictObject({
-  id: z.unknown(), created_at: z.unknown(), updated_at: z.unknown(),
+  id: z.unknown(), created_at: z.unknown(), updated_at: z.unknown(), smtp_configured: z.unknown(),
   name: z.string().trim().min(1).max(255),
   currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD'),
   phone: z.string().max(255).nullable(),
@@ -28,7 +30,19 @@ const settingsSchema = z.strictObject({
   plan: z.enum(PLANS),
   addons: z.array(z.enum(ADDONS)).max(ADDONS.length),
   commerce_changes: z.enum(COMMERCE_CHANGES),
+  // The SMTP server sequences send through (null: sending off), and the most automated emails a day.
+  smtp_url: z.string().max(2048).refine(isSmtpUrl, 'an smtp:// or smtps:// URL such as smtp://user:pass@host:587').nullable(),
+  email_daily_quota: z.number().int().min(0).max(1_000_000),
 }).partial();
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 interface AccountRow {
   plan: Plan;
@@ -67,7 +81,7 @@ export class Accounts {
       }
       errors.throwIfAny();
     }
-    const { id: _id, created_at: _c, updated_at: _u, addons, ...columns } = parsed.data!;
+    const { id: _id, created_at: _c, updated_at: _u, smtp_configured: _s, addons, ...columns } = parsed.data!;
     const values: Record<string, unknown> = { ...columns, ...(addons ? { addons: JSON.stringify([...new Set(addons)].sort()) } : {}) };
     if (Object.keys(values).length === 0) return;
     const now = isoSeconds(this.ctx.clock.now());

@@ -13,6 +13,8 @@ import { sql as deals } from './0012_deals.js';
 import { sql as leads } from './0013_leads.js';
 import { sql as accountSettings } from './0014_account_settings.js';
 import { sql as commerce } from './0015_commerce.js';
+import { sql as sequences } from './0016_sequences.js';
+import { sql as enrollments } from './0017_enrollments.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -36,6 +38,8 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 13, name: 'leads and lead conversions', sql: leads },
   { version: 14, name: 'account add-ons and commerce switch', sql: accountSettings },
   { version: 15, name: 'products, orders and line items', sql: commerce },
+  { version: 16, name: 'email templates and sequences', sql: sequences },
+  { version: 17, name: 'sequence enrollments and mail settings', sql: enrollments },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -46,6 +46,9 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   registerCrud(app, '/v2/lead_sources', 'source', engine.leadSources, engine.ctx);
   registerCrud(app, '/v2/deal_sources', 'source', engine.dealSources, engine.ctx);
   registerCrud(app, '/v2/sources', 'source', engine.sources, engine.ctx);
+  // Account-wide cadence setup: everyone reads (to enroll), admins write.
+  registerCrud(app, '/v2/email_templates', 'email_template', adminWrites(engine.emailTemplates), engine.ctx);
+  registerCrud(app, '/v2/sequences', 'sequence', adminWrites(engine.sequences), engine.ctx);
   registerCrud(app, '/v2/tags', 'tag', engine.tags, engine.ctx);
   registerCrud(app, '/v2/collaborations', 'collaboration', engine.collaborations, engine.ctx);
   app.put('/v2/collaborations/:id', async () => {

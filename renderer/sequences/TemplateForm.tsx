@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { api, ApiFailure } from '../api/client.js';
+import { FormField } from '../leads/FormField.js';
+import type { EmailTemplate } from '../../shared/resources/sequence.js';
+
+interface Draft {
+  name: string;
+  subject: string;
+  body: string;
+}
+
+const MERGE_TAG_HINT = 'Merge tags such as {{contact.first_name}}, {{lead.last_name}} or {{user.name}} are filled in when the email is sent; a tag that is unknown or empty for a recipient blocks the step with missing_merge_tags.';
+
+/** Create or edit an email template (admins); the API's field errors show by their fields. */
+export function TemplateForm({ template, onSaved, onCancel }: { template: EmailTemplate | null; onSaved(): void; onCancel(): void }) {
+  const [draft, setDraft] = useState<Draft>({ name: template?.name ?? '', subject: template?.subject ?? '', body: template?.body ?? '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const title = template ? `Edit template ${template.name}` : 'New email template';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      if (template) await api.update(`/v2/email_templates/${template.id}`, draft);
+      else await api.create('/v2/email_templates', draft);
+      onSaved();
+    } catch (err) {
+      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The template could not be saved.' });
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="card template-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
+      <h3>{title}</h3>
+      <FormField label="Template name" error={errors.name}>
+        <input type="text" value={draft.name} onChange={(e) => change({ name: e.target.value })} aria-invalid={Boolean(errors.name)} />
+      </FormField>
+      <FormField label="Subject" error={errors.subject}>
+        <input type="text" value={draft.subject} onChange={(e) => change({ subject: e.target.value })} aria-invalid={Boolean(errors.subject)} />
+      </FormField>
+      <FormField label="Body" error={errors.body}>
+        <textarea rows={6} value={draft.body} onChange={(e) => change({ body: e.target.value })} aria-invalid={Boolean(errors.body)} />
+      </FormField>
+      <p className="muted">{MERGE_TAG_HINT}</p>
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save template'}</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
