@@ -98,6 +98,15 @@ describe('outpost command line', () => {
       expect(refused.stderr, args.join(' ')).toContain(valid);
     }
     expect(JSON.parse(outpost(['account', 'show', '--data-dir', dir]).stdout).plan).toBe('growth');
+
+    // Sequence email: the SMTP server and the daily quota; the password is never printed.
+    const mail = outpost(['account', 'set', '--smtp-url', 'smtp://rep:s3cret-pass@127.0.0.1:2525', '--email-daily-quota', '40', '--data-dir', dir]);
+    expect(mail.code, mail.stderr).toBe(0);
+    expect(JSON.parse(mail.stdout)).toMatchObject({ smtp_configured: true, email_daily_quota: 40 });
+    expect(mail.stdout).not.toContain('s3cret-pass');
+    expect(outpost(['account', 'set', '--smtp-url', 'http://mail.example', '--data-dir', dir]).code).not.toBe(0);
+    expect(outpost(['account', 'set', '--email-daily-quota', 'lots', '--data-dir', dir]).code).not.toBe(0);
+    expect(JSON.parse(outpost(['account', 'set', '--smtp-url', 'none', '--data-dir', dir]).stdout).smtp_configured).toBe(false);
   });
 
   it('answers bad arguments with one line and a non-zero exit', () => {

@@ -83,7 +83,7 @@ async function expectSameAsHub(d: Device, hubToken: string): Promise<void> {
   for (const path of [
     '/v2/contacts', '/v2/tasks', '/v2/notes', '/v2/calls', '/v2/leads', '/v2/deals', '/v2/tags', '/v2/collaborations',
     '/v2/pipelines', '/v2/stages', '/v2/sources', '/v2/loss_reasons', '/v2/lead_conversions', '/v2/associated_contacts',
-    '/v2/products', '/v2/orders', '/v2/line_items',
+    '/v2/products', '/v2/orders', '/v2/line_items', '/v2/email_templates', '/v2/sequences', '/v2/sequence_enrollments',
   ]) {
     expect(await view(d.local, d.token, path), path).toEqual(await view(hub, hubToken, path));
   }
@@ -218,6 +218,29 @@ describe('the desktop replica', () => {
     expect(hubOrder.discount).toBe(10);
     const items = (await onHub('GET', `/v2/orders/${hubOrder.id}/line_items`)).body.items.map((i: any) => i.data);
     expect(items.map((i: any) => [i.product_id, i.quantity, i.price, i.value])).toEqual([[product.id, 2, '3599.99', '3671.99']]);
+    await expectSameAsHub(a, hub.agentToken);
+    await a.close();
+  });
+
+  it('holds sequence enrollments like every record, and finishes one offline', async () => {
+    const template = (await onHub('POST', '/v2/email_templates', { name: 'Intro', subject: 'Hello {{contact.first_name}}', body: 'Hi' }, hub.adminToken)).body.data;
+    const sequence = (await onHub('POST', '/v2/sequences', {
+      name: 'Offline cadence',
+      steps: [{ delay_from_previous_step: 2, delay_from_previous_step_unit: 'hours', action_type: 'automated_email', action_properties: { email_template_id: template.id } }],
+    }, hub.adminToken)).body.data;
+    const contact = (await onHub('POST', '/v2/contacts', { first_name: 'Enid', last_name: 'Enrolled', email: 'enid@example.com' })).body.data;
+    const enrollment = (await onHub('POST', '/v2/sequence_enrollments', { sequence_id: sequence.id, resource_type: 'contact', resource_id: contact.id })).body.data;
+    const a = await device(hub.agentId);
+    const copy = (await local(a, 'GET', `/v2/sequence_enrollments/${enrollment.id}`)).body.data;
+    expect(copy).toEqual((await onHub('GET', `/v2/sequence_enrollments/${enrollment.id}`)).body.data);
+    expect((await local(a, 'GET', `/v2/sequences/${sequence.id}`)).body.data.steps_total).toBe(1);
+
+    a.net.online = false;
+    const finished = await local(a, 'PUT', `/v2/sequence_enrollments/${enrollment.id}`, { state: 'finished' });
+    expect([finished.status, finished.body.data?.state]).toEqual([200, 'finished']);
+    a.net.online = true;
+    expect(await a.replica.sync()).toMatchObject({ state: 'up_to_date', pending: 0, issues: 0 });
+    expect((await onHub('GET', `/v2/sequence_enrollments/${enrollment.id}`)).body.data).toMatchObject({ state: 'finished', finished_reason: 'manual', finished_actor_id: hub.agentId });
     await expectSameAsHub(a, hub.agentToken);
     await a.close();
   });
