@@ -68,9 +68,9 @@ export class OAuthClients {
     return { client_id: clientId, client_secret: secret, redirect_uri: input.redirect_uri };
   }
 
-  /** Registered third-party clients as JSON texts (the built-in client is not listed). */
+  /** Registered third-party clients as JSON texts, in registration order (the built-in client is not listed). */
   listJson(): string[] {
-    return this.ctx.db.prepare(`SELECT ${CLIENT_JSON} FROM oauth_clients c WHERE c.first_party = 0 ORDER BY c.created_at, c.client_id`).pluck().all() as string[];
+    return this.ctx.db.prepare(`SELECT ${CLIENT_JSON} FROM oauth_clients c WHERE c.first_party = 0 ORDER BY c.created_at, c.rowid`).pluck().all() as string[];
   }
 
   json(clientId: string): string {
