@@ -1,6 +1,6 @@
 import type { Actor, EngineContext } from '../context.js';
 import { FieldErrors, notFound, problem } from '../http/problem.js';
-import { RecordStore } from './recordStore.js';
+import { RecordStore, recordJson } from './recordStore.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
@@ -71,9 +71,7 @@ export class Collaborations {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${COLLABORATION_JSON} FROM collaborations cb WHERE cb.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('collaboration', id);
-    return json;
+    return recordJson(this.ctx, 'collaboration', `SELECT ${COLLABORATION_JSON} FROM collaborations cb WHERE cb.id = ?`, id);
   }
 
   listPage(query: RawQuery): ListPage {

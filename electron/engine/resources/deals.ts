@@ -5,7 +5,7 @@ import { FieldErrors, invalidParam, notFound } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { recordIdParam, type RawQuery } from './params.js';
-import { RecordStore } from './recordStore.js';
+import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
 import { decimalSortKey, parseDecimal } from './decimal.js';
@@ -129,9 +129,7 @@ export class Deals {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${DEAL_JSON} FROM deals d WHERE d.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('deal', id);
-    return json;
+    return recordJson(this.ctx, 'deal', `SELECT ${DEAL_JSON} FROM deals d WHERE d.id = ?`, id);
   }
 
   exists(id: number): boolean {

@@ -3,7 +3,7 @@ import { notFound, problem, type FieldErrors } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { RecordStore } from './recordStore.js';
+import { RecordStore, recordJson } from './recordStore.js';
 import { jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 
@@ -100,9 +100,7 @@ export class EmailTemplates {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${EMAIL_TEMPLATE_JSON} FROM email_templates e WHERE e.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('email_template', id);
-    return json;
+    return recordJson(this.ctx, 'email_template', `SELECT ${EMAIL_TEMPLATE_JSON} FROM email_templates e WHERE e.id = ?`, id);
   }
 
   exists(id: number): boolean {

@@ -1,4 +1,5 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
+import { recordJson } from './recordStore.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, notFound, problem } from '../http/problem.js';
 import { checkFields, type FieldTable } from './fields.js';
@@ -173,9 +174,7 @@ export class Enrollments {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${ENROLLMENT_JSON} FROM sequence_enrollments e WHERE e.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('sequence_enrollment', id);
-    return json;
+    return recordJson(this.ctx, 'sequence_enrollment', `SELECT ${ENROLLMENT_JSON} FROM sequence_enrollments e WHERE e.id = ?`, id);
   }
 
   listPage(query: RawQuery): ListPage {

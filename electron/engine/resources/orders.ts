@@ -4,7 +4,7 @@ import { FieldErrors, notFound } from '../http/problem.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { RecordStore } from './recordStore.js';
+import { RecordStore, recordJson } from './recordStore.js';
 import { jsonObject } from './sqlJson.js';
 import { applyPercent, decimalSortKey, fromHundredths, parsePercent, toHundredths } from './decimal.js';
 import type { Deals } from './deals.js';
@@ -78,9 +78,7 @@ export class Orders {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${ORDER_JSON} FROM orders o WHERE o.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('order', id);
-    return json;
+    return recordJson(this.ctx, 'order', `SELECT ${ORDER_JSON} FROM orders o WHERE o.id = ?`, id);
   }
 
   exists(id: number): boolean {

@@ -3,7 +3,7 @@ import { FieldErrors, notFound, problem } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { RecordStore } from './recordStore.js';
+import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 
@@ -53,9 +53,7 @@ export class Pipelines {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${PIPELINE_JSON} FROM pipelines p WHERE p.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('pipeline', id);
-    return json;
+    return recordJson(this.ctx, 'pipeline', `SELECT ${PIPELINE_JSON} FROM pipelines p WHERE p.id = ?`, id);
   }
 
   exists(id: number): boolean {

@@ -5,7 +5,7 @@ import { FieldErrors, notFound } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { RecordStore } from './recordStore.js';
+import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { currencyCode, parseDecimal, parsePercent } from './decimal.js';
 import type { ProductPrice } from '../../../shared/resources/product.js';
@@ -115,9 +115,7 @@ export class Products {
   }
 
   json(id: number, actor: Actor): string {
-    const json = this.ctx.statements.get(`SELECT ${jsonFor(actor)} FROM products p WHERE p.id = ? AND ${LISTED}`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('product', id);
-    return json;
+    return recordJson(this.ctx, 'product', `SELECT ${jsonFor(actor)} FROM products p WHERE p.id = ? AND ${LISTED}`, id);
   }
 
   listPage(query: RawQuery, actor: Actor): ListPage {

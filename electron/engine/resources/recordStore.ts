@@ -1,5 +1,6 @@
 import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
+import { notFound } from '../http/problem.js';
 
 /**
  * The writes every resource table shares: insert, update, delete, each in
@@ -54,4 +55,11 @@ export class RecordStore {
 /** The writable columns of a row, unset ones as NULL. */
 function pick(row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
+}
+
+/** A record's JSON from the SELECT that builds it (`SELECT <json> FROM … WHERE x.id = ?`), or a 404 of `type`. */
+export function recordJson(ctx: EngineContext, type: string, sql: string, id: number): string {
+  const json = ctx.statements.get(sql).pluck().get(id) as string | undefined;
+  if (json === undefined) throw notFound(type, id);
+  return json;
 }

@@ -3,7 +3,7 @@ import { FieldErrors, notFound, problem } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { RecordStore } from './recordStore.js';
+import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { EmailTemplates } from './emailTemplates.js';
 import type { SyncSource } from '../sync/sources.js';
@@ -135,9 +135,7 @@ export class Sequences {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${SEQUENCE_JSON} FROM sequences s WHERE s.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('sequence', id);
-    return json;
+    return recordJson(this.ctx, 'sequence', `SELECT ${SEQUENCE_JSON} FROM sequences s WHERE s.id = ?`, id);
   }
 
   /** The sequence as it is now, steps included: what an enrollment copies when it starts. Undefined when there is none. */

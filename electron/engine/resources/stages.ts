@@ -3,7 +3,7 @@ import { FieldErrors, notFound, problem } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { enumParam, type RawQuery } from './params.js';
-import { RecordStore } from './recordStore.js';
+import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { Pipelines } from './pipelines.js';
 import { STAGE_CATEGORIES, type StageCategory } from '../../../shared/resources/deal.js';
@@ -84,9 +84,7 @@ export class Stages {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${STAGE_JSON} FROM stages s WHERE s.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('stage', id);
-    return json;
+    return recordJson(this.ctx, 'stage', `SELECT ${STAGE_JSON} FROM stages s WHERE s.id = ?`, id);
   }
 
   find(id: number): StageRow | undefined {

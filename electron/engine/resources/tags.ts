@@ -1,4 +1,5 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
+import { recordJson } from './recordStore.js';
 import { isoSeconds } from '../clock.js';
 import { notFound } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
@@ -117,9 +118,7 @@ export class Tags {
   }
 
   json(id: number): string {
-    const json = this.ctx.statements.get(`SELECT ${TAG_JSON} FROM tags tg WHERE tg.id = ?`).pluck().get(id) as string | undefined;
-    if (json === undefined) throw notFound('tag', id);
-    return json;
+    return recordJson(this.ctx, 'tag', `SELECT ${TAG_JSON} FROM tags tg WHERE tg.id = ?`, id);
   }
 
   listPage(query: RawQuery): ListPage {
