@@ -13,6 +13,6 @@ export default defineConfig({
   },
   server: {
     // `vite` dev server: API calls go to a hub started with `npm run serve`.
-    proxy: { '/v2': 'http://127.0.0.1:4100', '/oauth2': 'http://127.0.0.1:4100', '/docs': 'http://127.0.0.1:4100' },
+    proxy: { '/v2': 'http://127.0.0.1:4100', '/api': 'http://127.0.0.1:4100', '/oauth2': 'http://127.0.0.1:4100', '/docs': 'http://127.0.0.1:4100' },
   },
 });

@@ -15,6 +15,7 @@ import { dealScreen } from './deals/dealRoutes.js';
 import { ProductsScreen } from './products/ProductsScreen.js';
 import { sequenceScreen } from './sequences/sequenceRoutes.js';
 import { enrollmentScreen } from './enrollments/enrollmentRoutes.js';
+import { customObjectScreen } from './customObjects/customObjectRoutes.js';
 
 function Screen({ path }: { path: string }) {
   if (matchRoute('/contacts/new', path)) return <ContactForm id={null} />;
@@ -22,7 +23,7 @@ function Screen({ path }: { path: string }) {
   if (edit) return <ContactForm key={edit.id} id={Number(edit.id)} />;
   const page = matchRoute('/contacts/:id', path);
   if (page) return <ContactPage key={page.id} id={Number(page.id)} />;
-  const record = leadScreen(path) ?? dealScreen(path) ?? sequenceScreen(path) ?? enrollmentScreen(path);
+  const record = leadScreen(path) ?? dealScreen(path) ?? sequenceScreen(path) ?? enrollmentScreen(path) ?? customObjectScreen(path);
   if (record) return record;
   if (matchRoute('/settings', path)) return <SettingsScreen />;
   if (matchRoute('/tasks', path)) return <TasksScreen />;

@@ -13,6 +13,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const USAGE = `Usage: outpost <command> [--data-dir DIR]
   serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
+        [--support-base-url URL]                 the URL custom-objects answers (/api/v2) link to (default: the request's origin)
   serve --upstream URL [--upstream-token T] …    run a replica of that hub (the desktop engine, headless)
   users add --email E --name N --role admin|agent --password P
   users deactivate|activate --email E       (a deactivated user's tokens stop working)
@@ -70,11 +71,15 @@ async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T
 async function serve(args: string[]): Promise<void> {
   const values = parse(args, {
     port: { type: 'string' }, host: { type: 'string' }, 'rate-limit': { type: 'string' }, upstream: { type: 'string' }, 'upstream-token': { type: 'string' },
+    'support-base-url': { type: 'string' },
   });
   const upstream = typeof values.upstream === 'string' ? values.upstream : undefined;
   if (upstream !== undefined && !/^https?:\/\/[^\s/]+/.test(upstream)) throw new UsageError('--upstream must be the hub\'s http(s) URL');
   if (values['upstream-token'] !== undefined && upstream === undefined) throw new UsageError('--upstream-token needs --upstream');
   // Loaded on demand: the other commands start faster without the HTTP stack and the demo-data generator.
+  const { normalizeSupportBaseUrl } = await import('./http/supportApi.js');
+  const supportBaseUrl = typeof values['support-base-url'] === 'string' ? normalizeSupportBaseUrl(values['support-base-url']) ?? undefined : undefined;
+  if (values['support-base-url'] !== undefined && supportBaseUrl === undefined) throw new UsageError('--support-base-url must be an http(s) URL such as https://crm.example.com');
   const { startHub } = await import('./hub.js');
   const hub = await startHub({
     dataDir: dataDirOf(values),
@@ -84,6 +89,7 @@ async function serve(args: string[]): Promise<void> {
     webRoot: resolve(REPO_ROOT, 'dist/renderer'),
     docsFile: resolve(REPO_ROOT, 'docs/api.md'),
     upstream: upstream === undefined ? undefined : { url: upstream, token: typeof values['upstream-token'] === 'string' ? values['upstream-token'] : undefined },
+    supportBaseUrl,
   });
   const role = upstream === undefined ? 'hub' : `replica of ${upstream}`;
   console.log(`Outpost ${role} listening on ${hub.url} (data: ${dataDirOf(values)})`);

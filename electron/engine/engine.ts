@@ -40,6 +40,8 @@ import { Enrollments, ENROLLMENT_SYNC } from './resources/enrollments.js';
 import { Scheduler } from './sequences/scheduler.js';
 import { SmtpMailer } from './sequences/mailer.js';
 import { Acknowledgements } from './sync/acks.js';
+import { CustomObjectFields } from './customObjects/fields.js';
+import { CustomObjectRecords } from './customObjects/records.js';
 import { Outbox } from './replica/outbox.js';
 import { SyncSessions } from './sync/sessions.js';
 import { SyncSources } from './sync/sources.js';
@@ -115,6 +117,9 @@ export interface Engine {
   emailTemplates: EmailTemplates;
   sequences: Sequences;
   enrollments: Enrollments;
+  /** Field definitions and records of custom objects (/api/v2; hub-only data, not in the change log). */
+  customObjectFields: CustomObjectFields;
+  customObjectRecords: CustomObjectRecords;
   /** Runs sequence steps; only on a hub (a replica's enrollments are run by its hub). */
   scheduler: Scheduler | null;
   sync: SyncSessions;
@@ -149,6 +154,7 @@ export function openEngine(options: EngineOptions): Engine {
   const orders = new Orders(ctx, deals);
   const emailTemplates = new EmailTemplates(ctx);
   const accounts = new Accounts(ctx);
+  const customObjectFields = new CustomObjectFields(ctx, accounts);
   // Every type a device can read; the change log's other types (none today) would be reported as failed objects.
   const syncSources = new SyncSources(db, [
     ACCOUNT_SYNC, USER_SYNC, CONTACT_SYNC, TAG_SYNC, TASK_SYNC, NOTE_SYNC, CALL_SYNC, callOutcomes.syncSource,
@@ -199,6 +205,9 @@ export function openEngine(options: EngineOptions): Engine {
     emailTemplates,
     sequences: new Sequences(ctx, emailTemplates),
     enrollments: new Enrollments(ctx, users, accounts, () => engine.sequences),
+    customObjectFields,
+    // Registers with ctx.dependents: a deleted contact, deal or lead leaves the lookups naming it empty.
+    customObjectRecords: new CustomObjectRecords(ctx, customObjectFields),
     scheduler: null,
     sync,
     close: () => {

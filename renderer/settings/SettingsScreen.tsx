@@ -3,6 +3,7 @@ import { OAuthClientsCard } from './OAuthClientsCard.js';
 import { HubConnectionCard } from './HubConnectionCard.js';
 import { AccountCard } from './AccountCard.js';
 import { isDesktop } from '../api/client.js';
+import { Link } from '../router/Link.js';
 
 /** The account, the signed-in user, in the desktop app its hub connection, and for admins the registered OAuth applications. */
 export function SettingsScreen() {
@@ -25,6 +26,13 @@ export function SettingsScreen() {
         </dl>
       </div>
       {user?.role === 'admin' && account && <AccountCard account={account} />}
+      <section className="card" aria-label="Custom objects">
+        <h2>Custom objects</h2>
+        <p className="muted">
+          {user?.role === 'admin' ? 'Define kinds of records of your own and their fields.' : 'The kinds of records of your own your administrators defined, and their fields.'}{' '}
+          <Link to="/settings/custom-objects">Custom objects</Link>
+        </p>
+      </section>
       {isDesktop && <HubConnectionCard />}
       {user?.role === 'admin' && <OAuthClientsCard />}
     </section>

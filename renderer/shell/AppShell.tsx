@@ -5,6 +5,7 @@ import { Link } from '../router/Link.js';
 import { isDesktop } from '../api/client.js';
 import { followReplicaStatus } from '../sync/replicaStore.js';
 import { SyncIndicator } from '../sync/SyncIndicator.js';
+import { CustomObjectsNav } from '../customObjects/CustomObjectsNav.js';
 
 const SECTIONS = [
   { to: '/contacts', label: 'Contacts' },
@@ -34,6 +35,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             </li>
           ))}
         </ul>
+        <CustomObjectsNav path={path} />
         <SyncIndicator />
         <div className="who">
           <span title={user?.email}>{user?.name}</span>

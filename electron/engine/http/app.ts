@@ -14,6 +14,7 @@ import { JSON_TYPE } from './reply.js';
 import { salesRoutes } from './routes/sales.js';
 import { enrollmentRoutes } from './routes/enrollments.js';
 import { customFieldRoutes } from './routes/customFields.js';
+import { isSupportPath, normalizeSupportBaseUrl, supportApi, supportNotFound, withoutJsonSuffix } from './supportApi.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -26,6 +27,7 @@ import { leadConversionRoutes } from './routes/leadConversions.js';
 import { guardCommerce } from './commerce.js';
 import { associatedContactRoutes } from './routes/associatedContacts.js';
 import { commerceRoutes } from './routes/commerce.js';
+import { supportForwardRoutes } from './routes/supportForward.js';
 import type { ApiError } from '../../../shared/errors.js';
 
 export interface HttpOptions {
@@ -40,6 +42,8 @@ export interface HttpOptions {
   replica?: Replica;
   /** Routes the desktop shell adds inside the authenticated /v2 scope (its hub connection). */
   shellRoutes?: (api: FastifyInstance) => void;
+  /** Where `url` fields of the custom-objects interface (/api/v2) point (`serve --support-base-url`); default: the request's origin. */
+  supportBaseUrl?: string;
 }
 
 /** Strict CSP for the web UI: only our own scripts, styles and API. */
@@ -61,6 +65,8 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    // /api/v2 links end in `.json`, as the real service's do.
+    rewriteUrl: (request) => withoutJsonSuffix(request.url ?? '/'),
   });
   app.decorateRequest('actor', null);
 
@@ -103,6 +109,13 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     oauthClientRoutes(api, engine);
     await documentRoutes(api, engine);
   });
+  const { replica } = options;
+  await supportApi(app, engine, {
+    rateLimitPerHour: options.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR,
+    supportBaseUrl: supportBaseUrlOf(options),
+    // Custom objects are the hub's only: a replica sends those requests on to it.
+    routes: replica ? (api) => supportForwardRoutes(api, replica) : undefined,
+  });
 
   oauthRoutes(app, engine);
   authorizeRoutes(app, engine);
@@ -139,6 +152,8 @@ function registerBodyParsers(app: FastifyInstance): void {
 function registerErrorHandling(app: FastifyInstance, engine: Engine): void {
   const bearerAuth = authenticate(engine);
   app.setNotFoundHandler(async (request, reply) => {
+    // The custom-objects interface answers in its own style, credentials first.
+    if (isSupportPath(request.url)) return supportNotFound(engine, request, reply);
     // Unknown /v2 paths still need a token first, so routes cannot be probed anonymously.
     if (/^\/v2(\/|$|\?)/.test(request.url)) await bearerAuth(request, reply);
     const message = `Requested path at '${request.url.split('?')[0]}' was not found using the HTTP method '${request.method}'.`;
@@ -173,6 +188,13 @@ function fromFastifyError(error: FastifyError): ApiProblem | null {
   }
 }
 
+function supportBaseUrlOf(options: HttpOptions): string | undefined {
+  if (options.supportBaseUrl === undefined) return undefined;
+  const url = normalizeSupportBaseUrl(options.supportBaseUrl);
+  if (!url) throw new Error(`The support base URL must be an http(s) URL, not '${options.supportBaseUrl}'.`);
+  return url;
+}
+
 function origin(request: FastifyRequest): string {
   return `${request.protocol}://${request.host || 'localhost'}`;
 }
@@ -202,5 +224,5 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
     return reply.type('text/html; charset=utf-8').send(readFileSync(index));
   };
   app.get('/', sendIndex);
-  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/products', '/sequences', '/sequences/*', '/enrollments', '/enrollments/*', '/settings', '/settings/*', '/sync-issues']) app.get(route, sendIndex);
+  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/products', '/sequences', '/sequences/*', '/enrollments', '/enrollments/*', '/settings', '/settings/*', '/sync-issues', '/objects', '/objects/*']) app.get(route, sendIndex);
 }

@@ -61,6 +61,8 @@ export class Replica {
   /** Pages pulled and changes accepted in this run: with the change log's revision, what `local_revision` is made of. */
   private applied = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** The hub user the credentials belong to, once asked (`connectedAs`). */
+  private hubUserId: number | null = null;
   private soon: NodeJS.Timeout | null = null;
 
   constructor(private readonly engine: Engine, private readonly options: ReplicaOptions) {
@@ -324,6 +326,42 @@ export class Replica {
     if (response.ok) this.accepted(entry, text);
     else this.outbox.reject(entry.seq, text);
     return 'sent';
+  }
+
+  /**
+   * Whether this replica's hub credentials are this user's: requests sent on
+   * with them act as that user at the hub, so only that user's may go.
+   */
+  async connectedAs(userId: number): Promise<boolean> {
+    if (this.hubUserId === null) {
+      const answer = await this.forward({ method: 'GET', path: '/v2/users/self' });
+      if (answer?.ok) this.hubUserId = ((await answer.json()) as { data: { id: number } }).data.id;
+    }
+    return this.hubUserId === userId;
+  }
+
+  /**
+   * A request the hub alone answers (the custom-objects interface, whose data
+   * is not replicated), sent with this replica's hub credentials and renewed
+   * once on a 401. Null when there are no credentials yet or the hub is out of reach.
+   */
+  async forward(request: { method: string; path: string; body?: string; contentType?: string }): Promise<Response | null> {
+    const send = () => {
+      if (this.credentials.token === null) return Promise.resolve(null);
+      return this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
+        method: request.method,
+        headers: { Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}`, ...(request.body ? { 'Content-Type': request.contentType ?? 'application/json' } : {}) },
+        body: request.body,
+      });
+    };
+    try {
+      let response = await send();
+      if (response?.status === 401 && (await this.credentials.renew())) response = await send();
+      return response;
+    } catch {
+      this.reachable = false;
+      return null;
+    }
   }
 
   private async renewQuietly(): Promise<void> {

@@ -15,6 +15,7 @@ import { sql as accountSettings } from './0014_account_settings.js';
 import { sql as commerce } from './0015_commerce.js';
 import { sql as sequences } from './0016_sequences.js';
 import { sql as enrollments } from './0017_enrollments.js';
+import { sql as customObjects } from './0018_custom_objects.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 15, name: 'products, orders and line items', sql: commerce },
   { version: 16, name: 'email templates and sequences', sql: sequences },
   { version: 17, name: 'sequence enrollments and mail settings', sql: enrollments },
+  { version: 18, name: 'custom objects', sql: customObjects },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -1,0 +1,96 @@
+import type { ApiRequest, QueryValue, Transport } from '../../shared/bridge.js';
+import { httpTransport } from './client.js';
+import { IpcTransport } from './ipcTransport.js';
+
+/** One problem with one field of a refused request: `{"error": "InvalidValue", "description": "…"}`. */
+export interface SupportErrorDetail {
+  error: string;
+  description: string;
+}
+
+/**
+ * An error answer of the custom-objects interface (/api/v2), which has the
+ * support product's shape rather than the /v2 error envelope:
+ * `{"error": "RecordInvalid", "description": "…", "details": {field: [detail…]}}`.
+ */
+export interface SupportErrorBody {
+  error: string;
+  description: string;
+  details?: Record<string, SupportErrorDetail[]>;
+}
+
+function isSupportErrorBody(body: unknown): body is SupportErrorBody {
+  return typeof body === 'object' && body !== null && typeof (body as SupportErrorBody).error === 'string';
+}
+
+/** Every detail's description, or the answer's own description when there are none. */
+function messageOf(status: number, body: SupportErrorBody | null): string {
+  if (!body) return `Request failed (${status}).`;
+  const details = Object.values(body.details ?? {}).flat().map((d) => d.description);
+  return details.length > 0 ? details.join(' ') : body.description || body.error;
+}
+
+/** A request the custom-objects interface refused; carries its error body for forms and messages. */
+export class SupportFailure extends Error {
+  readonly body: SupportErrorBody | null;
+
+  constructor(readonly status: number, body: unknown) {
+    const parsed = isSupportErrorBody(body) ? body : null;
+    super(messageOf(status, parsed));
+    this.body = parsed;
+  }
+
+  /** The answer's code: `RecordInvalid`, `Forbidden`, `RecordNotFound`… */
+  get code(): string | null {
+    return this.body?.error ?? null;
+  }
+
+  /** The descriptions of each field's problems, by the field the answer names (`key`, `base`, …). */
+  get fieldErrors(): Record<string, string> {
+    const errors: Record<string, string> = {};
+    for (const [field, details] of Object.entries(this.body?.details ?? {})) errors[field] = details.map((d) => d.description).join(' ');
+    return errors;
+  }
+}
+
+/**
+ * The same transport as `api` (client.ts): in a browser the hub's fetch with
+ * the session's Bearer token (and its refresh on a 401); in the desktop app
+ * the preload's bridge, which admits /api/v2 paths and attaches the token in
+ * the main process.
+ */
+const transport: Transport = window.outpost ? new IpcTransport(window.outpost) : httpTransport!;
+
+const BASE = '/api/v2';
+
+async function send<T>(req: ApiRequest): Promise<T> {
+  const response = await transport.request<T>({ ...req, path: BASE + req.path });
+  if (response.status >= 400) throw new SupportFailure(response.status, response.body);
+  return response.body as T;
+}
+
+/**
+ * Calls to the custom-objects interface. Paths are relative to /api/v2
+ * (`/custom_objects/car`). Bodies go and come as the interface has them,
+ * wrapped in the resource's name (`{"custom_object": {…}}`), not in the /v2
+ * `{data, meta}` envelope; updates are PATCHes.
+ */
+export const supportApi = {
+  get<T>(path: string, query?: Record<string, QueryValue>): Promise<T> {
+    return send<T>({ method: 'GET', path, query });
+  },
+  post<T>(path: string, body: unknown): Promise<T> {
+    return send<T>({ method: 'POST', path, body });
+  },
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return send<T>({ method: 'PATCH', path, body });
+  },
+  async remove(path: string): Promise<void> {
+    await send<null>({ method: 'DELETE', path });
+  },
+};
+
+/** `/custom_objects/{key}` with the key escaped, and any further segments after it. */
+export function objectPath(key: string, ...rest: string[]): string {
+  return ['/custom_objects', encodeURIComponent(key), ...rest.map(encodeURIComponent)].join('/');
+}

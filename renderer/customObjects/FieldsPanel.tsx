@@ -1,0 +1,140 @@
+import { useState, type FormEvent } from 'react';
+import { objectPath, supportApi } from '../api/supportClient.js';
+import { FormField } from '../leads/FormField.js';
+import { ConfirmDelete } from './ConfirmDelete.js';
+import { useCustomObjects } from './customObjectsStore.js';
+import { errorsOf, type FormErrors } from './formErrors.js';
+import { NewFieldForm } from './NewFieldForm.js';
+import { FIELD_TYPE_LABELS, targetLabel, type CustomObject, type CustomObjectField, type FieldType } from './types.js';
+import { useObjectFields } from './useObjectFields.js';
+
+/**
+ * An object's fields: the standard ones (name, external id) and its own.
+ * Admins add fields, change a field's title, description and whether it is
+ * active, and delete fields (which drops their values from every record);
+ * agents read the list.
+ */
+export function FieldsPanel({ object, canEdit }: { object: CustomObject; canEdit: boolean }) {
+  const { fields, error, reload } = useObjectFields(object.key);
+  const [editing, setEditing] = useState<CustomObjectField | null>(null);
+
+  const remove = async (field: CustomObjectField) => {
+    await supportApi.remove(objectPath(object.key, 'fields', field.key));
+    if (editing?.id === field.id) setEditing(null);
+    reload();
+  };
+
+  return (
+    <section className="card fields-panel" aria-label="Fields">
+      <h2>Fields</h2>
+      {error && <p className="form-error" role="alert">{error}</p>}
+      {fields === null && !error && <p className="muted">Loading…</p>}
+      {fields !== null && (
+        <table className="record-table" aria-label={`Fields of ${object.title}`}>
+          <thead>
+            <tr>
+              <th>Title</th><th>Key</th><th>Type</th><th>Settings</th><th>Status</th>
+              {canEdit && <th><span className="visually-hidden">Actions</span></th>}
+            </tr>
+          </thead>
+          <tbody>
+            {fields.map((field) => (
+              <tr key={field.id} aria-label={field.title}>
+                <td>
+                  <strong>{field.title}</strong>
+                  {field.description && <div className="muted">{field.description}</div>}
+                </td>
+                <td><code>{field.key}</code></td>
+                <td>{FIELD_TYPE_LABELS[field.type as FieldType] ?? field.type}</td>
+                <td className="settings"><FieldSettings field={field} /></td>
+                <td>{field.system ? <span className="badge">standard</span> : field.active ? <span className="badge">active</span> : <span className="muted">inactive</span>}</td>
+                {canEdit && (
+                  <td>
+                    {!field.system && (
+                      <div className="row-actions">
+                        <button type="button" aria-label={`Edit field ${field.title}`} onClick={() => setEditing(field)}>Edit</button>
+                        <ConfirmDelete name={`field ${field.title}`} question={`Delete ${field.title}? Its values go from every record.`} onConfirm={() => remove(field)} />
+                      </div>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {canEdit && editing && (
+        <FieldEditForm key={editing.id} objectKey={object.key} field={editing} onCancel={() => setEditing(null)} onSaved={() => {
+          setEditing(null);
+          reload();
+        }} />
+      )}
+      {canEdit && <NewFieldForm objectKey={object.key} onAdded={reload} />}
+    </section>
+  );
+}
+
+/** What a field's type adds: its choices, a lookup's target, a pattern. */
+function FieldSettings({ field }: { field: CustomObjectField }) {
+  const objects = useCustomObjects((s) => s.objects) ?? [];
+  if (field.custom_field_options && field.custom_field_options.length > 0) {
+    return <span title={field.custom_field_options.map((o) => `${o.name} (${o.value})`).join(', ')}>{field.custom_field_options.map((o) => o.name).join(', ')}</span>;
+  }
+  if (field.type === 'lookup') return <span>Links to {targetLabel(field.relationship_target_type, objects)}</span>;
+  if (field.regexp_for_validation) return <code>{field.regexp_for_validation}</code>;
+  return null;
+}
+
+interface EditDraft {
+  title: string;
+  description: string;
+  active: boolean;
+}
+
+const EDIT_FIELDS = ['title', 'description', 'active'];
+
+/** Change a field's title, description and whether records show it; its key and type stay. */
+function FieldEditForm({ objectKey, field, onSaved, onCancel }: { objectKey: string; field: CustomObjectField; onSaved(): void; onCancel(): void }) {
+  const [draft, setDraft] = useState<EditDraft>({ title: field.raw_title ?? field.title, description: field.raw_description ?? '', active: field.active });
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [saving, setSaving] = useState(false);
+  const change = (patch: Partial<EditDraft>) => setDraft({ ...draft, ...patch });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      await supportApi.patch(objectPath(objectKey, 'fields', field.key), {
+        custom_object_field: { title: draft.title.trim(), description: draft.description.trim() || null, active: draft.active },
+      });
+      onSaved();
+    } catch (err) {
+      setErrors(errorsOf(err, EDIT_FIELDS, 'The field could not be saved.'));
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="field-form edit" aria-label={`Edit field ${field.title}`} onSubmit={(e) => void submit(e)} noValidate>
+      <h3>Edit {field.title} <span className="muted">({field.key}, {FIELD_TYPE_LABELS[field.type as FieldType] ?? field.type})</span></h3>
+      <div className="grid">
+        <FormField label="Field title *" error={errors.title}>
+          <input type="text" value={draft.title} onChange={(e) => change({ title: e.target.value })} aria-invalid={Boolean(errors.title)} />
+        </FormField>
+        <FormField label="Field description" error={errors.description}>
+          <input type="text" value={draft.description} onChange={(e) => change({ description: e.target.value })} />
+        </FormField>
+      </div>
+      <label className="check">
+        <input type="checkbox" checked={draft.active} onChange={(e) => change({ active: e.target.checked })} />
+        Active (shown in record forms and lists; values are kept either way)
+      </label>
+      {errors.active && <span className="field-error" role="alert">{errors.active}</span>}
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save field'}</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
