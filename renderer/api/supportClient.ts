@@ -1,27 +1,9 @@
 import type { ApiRequest, QueryValue, Transport } from '../../shared/bridge.js';
 import { httpTransport } from './client.js';
 import { IpcTransport } from './ipcTransport.js';
+import { isSupportErrorBody, type SupportErrorBody, type SupportErrorDetail } from '../../shared/supportErrors.js';
 
-/** One problem with one field of a refused request: `{"error": "InvalidValue", "description": "…"}`. */
-export interface SupportErrorDetail {
-  error: string;
-  description: string;
-}
-
-/**
- * An error answer of the custom-objects interface (/api/v2), which has the
- * support product's shape rather than the /v2 error envelope:
- * `{"error": "RecordInvalid", "description": "…", "details": {field: [detail…]}}`.
- */
-export interface SupportErrorBody {
-  error: string;
-  description: string;
-  details?: Record<string, SupportErrorDetail[]>;
-}
-
-function isSupportErrorBody(body: unknown): body is SupportErrorBody {
-  return typeof body === 'object' && body !== null && typeof (body as SupportErrorBody).error === 'string';
-}
+export type { SupportErrorBody, SupportErrorDetail };
 
 /** Every detail's description, or the answer's own description when there are none. */
 function messageOf(status: number, body: SupportErrorBody | null): string {

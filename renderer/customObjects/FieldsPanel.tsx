@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
 import { FormField } from '../leads/FormField.js';
-import { ConfirmDelete } from './ConfirmDelete.js';
+import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObjects } from './customObjectsStore.js';
 import { errorsOf, type FormErrors } from './formErrors.js';
 import { NewFieldForm } from './NewFieldForm.js';

@@ -2,7 +2,7 @@ import { useSession } from '../session/sessionStore.js';
 import { useRouter } from '../router/routerStore.js';
 import { Link } from '../router/Link.js';
 import { objectPath, supportApi } from '../api/supportClient.js';
-import { ConfirmDelete } from './ConfirmDelete.js';
+import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObject, useCustomObjects } from './customObjectsStore.js';
 import { FieldsPanel } from './FieldsPanel.js';
 import { ObjectForm } from './ObjectForm.js';

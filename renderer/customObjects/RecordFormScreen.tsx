@@ -3,7 +3,7 @@ import { objectPath, supportApi, SupportFailure } from '../api/supportClient.js'
 import { FormField } from '../leads/FormField.js';
 import { Link } from '../router/Link.js';
 import { useRouter } from '../router/routerStore.js';
-import { ConfirmDelete } from './ConfirmDelete.js';
+import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObject, useCustomObjects } from './customObjectsStore.js';
 import { FieldInput, unreadableNumbers } from './FieldInput.js';
 import { errorsOf, type FormErrors } from './formErrors.js';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
 import { useSession } from '../session/sessionStore.js';
 import { Link } from '../router/Link.js';
-import { ConfirmDelete } from './ConfirmDelete.js';
+import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObject, useCustomObjects } from './customObjectsStore.js';
 import { adminObjectPath, editRecordPath, newRecordPath } from './paths.js';
 import { displayValue } from './recordDraft.js';

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { OAuthClient } from '../../shared/resources/oauthClient.js';
 import { ApiFailure } from '../api/client.js';
+import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useOAuthClients } from './useOAuthClients.js';
 
 const FORM_FIELDS = ['name', 'redirect_uri'];
@@ -41,26 +42,6 @@ export function OAuthClientsCard() {
 
 /** One application, with a Remove button that asks for confirmation in place. */
 function OAuthClientItem({ client, onRemove }: { client: OAuthClient; onRemove(): Promise<void> }) {
-  const [confirming, setConfirming] = useState(false);
-  const [removing, setRemoving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const yes = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
-
-  const confirm = async () => {
-    setRemoving(true);
-    try {
-      await onRemove();
-    } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : 'The application could not be removed.');
-      setRemoving(false);
-      setConfirming(false);
-    }
-  };
-
   return (
     <li className="oauth-client" aria-label={client.name}>
       <div className="oauth-client-main">
@@ -71,19 +52,8 @@ function OAuthClientItem({ client, onRemove }: { client: OAuthClient; onRemove()
         </div>
         <div className="muted">Redirect URI: <span className="uri">{client.redirect_uri}</span></div>
         <div className="muted">Client ID: <code className="token">{client.client_id}</code></div>
-        {error && <p className="form-error" role="alert">{error}</p>}
       </div>
-      {confirming ? (
-        <div className="confirm" role="group" aria-label={`Confirm removing ${client.name}`}>
-          <span>Remove {client.name}?</span>
-          <button type="button" className="danger" ref={yes} disabled={removing} onClick={() => void confirm()}>
-            {removing ? 'Removing…' : 'Yes'}
-          </button>
-          <button type="button" disabled={removing} onClick={() => setConfirming(false)}>Cancel</button>
-        </div>
-      ) : (
-        <button type="button" className="danger" aria-label={`Remove ${client.name}`} onClick={() => setConfirming(true)}>Remove</button>
-      )}
+      <ConfirmDelete name={client.name} question={`Remove ${client.name}?`} verb="remove" onConfirm={onRemove} />
     </li>
   );
 }

@@ -1,3 +1,5 @@
+import type { SupportErrorBody, SupportErrorDetail } from '../../../shared/supportErrors.js';
+
 /**
  * Errors of the custom-objects interface (/api/v2), in the real service's
  * style for this API, which differs from the /v2 envelope:
@@ -8,16 +10,7 @@
  *
  * Services throw a SupportProblem; the /api/v2 scope's error handler sends it.
  */
-export interface SupportErrorDetail {
-  error: string;
-  description: string;
-}
-
-export interface SupportErrorBody {
-  error: string;
-  description: string;
-  details?: Record<string, SupportErrorDetail[]>;
-}
+export type { SupportErrorBody, SupportErrorDetail } from '../../../shared/supportErrors.js';
 
 export class SupportProblem extends Error {
   constructor(
