@@ -30,8 +30,31 @@ export interface Transport {
   request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
 }
 
-/** Events the engine pushes to the UI (IPC events in Electron, SSE over HTTP). */
-export type BridgeEvent = 'records-changed' | 'sync-status';
+/**
+ * Events pushed to the UI: from the engine (IPC events in Electron, SSE over
+ * HTTP), and in the desktop app from its shell (menu items, deep links, files
+ * opened with the app).
+ */
+export type BridgeEvent = 'records-changed' | 'sync-status' | 'command' | 'open-path' | 'open-file';
+
+/** What a menu item or a global shortcut of the desktop shell asks the UI to do (payload of 'command'). */
+export const DESKTOP_COMMANDS = ['command-palette', 'new-contact', 'new-task', 'new-note', 'sync-now'] as const;
+export type DesktopCommand = (typeof DESKTOP_COMMANDS)[number];
+export interface CommandEvent {
+  name: DesktopCommand;
+}
+
+/** A deep link (`outpost://contacts/12`) as the app path to show (payload of 'open-path'); already checked by the shell. */
+export interface OpenPathEvent {
+  path: string;
+}
+
+/** A file opened with the app (a `.vcf` double-clicked), its text read by the shell (payload of 'open-file'). */
+export interface OpenFileEvent {
+  kind: 'vcard';
+  name: string;
+  text: string;
+}
 
 /** The one allow-list of IPC channels, shared by main and preload. */
 export const IPC_CHANNELS = {

@@ -39,7 +39,9 @@ function serve(dataDir: string, env: Record<string, string> = {}, extra: string[
   });
 }
 
-describe('outpost command line', () => {
+// Each test starts the CLI as a real process a dozen times or more (about a second each, more on a busy
+// machine): the timeout is a guard against a hang, not a speed target.
+describe('outpost command line', { timeout: 60_000 }, () => {
   it('adds users and prints them as JSON', () => {
     const dir = tempDir();
     const result = outpost(['users', 'add', '--email', 'rep@example.com', '--name', 'Rep One', '--role', 'agent', '--password', 'rep-password', '--data-dir', dir]);
@@ -98,8 +100,10 @@ describe('outpost command line', () => {
       expect(refused.stderr, args.join(' ')).toContain(valid);
     }
     expect(JSON.parse(outpost(['account', 'show', '--data-dir', dir]).stdout).plan).toBe('growth');
+  });
 
-    // Sequence email: the SMTP server and the daily quota; the password is never printed.
+  it('sets the account\'s SMTP server and daily email quota, never printing the password', () => {
+    const dir = tempDir();
     const mail = outpost(['account', 'set', '--smtp-url', 'smtp://rep:s3cret-pass@127.0.0.1:2525', '--email-daily-quota', '40', '--data-dir', dir]);
     expect(mail.code, mail.stderr).toBe(0);
     expect(JSON.parse(mail.stdout)).toMatchObject({ smtp_configured: true, email_daily_quota: 40 });
