@@ -6,6 +6,9 @@
 //                       benchmark's list (same filter, sort by last_name, limit
 //                       and offset as the engine), rows as objects: the naive way
 //   GET /tasks?q=…, GET /notes?q=… — the same FTS5 query the engine runs for q
+//   GET /search?q=…&per_page=… — the palette search done the plain way: one FTS5
+//                       query per table (contacts, leads, deals; every word a
+//                       prefix), newest first, rows as objects, no ranking
 //   GET /dump/contact|task|note?after=ID&limit=N — a plain paged download (the sync baseline)
 // Started by bench/run.mjs as a child process: argv[2] = database file; it
 // sends {port} to the parent once it listens on 127.0.0.1.
@@ -27,6 +30,20 @@ const list = db.prepare(`SELECT c.*, ${TAGS} FROM contacts c WHERE c.is_organiza
 // The same full-text search the engine runs for `q`, rows as objects.
 const tasksByText = db.prepare('SELECT t.* FROM tasks_fts JOIN tasks t ON t.id = tasks_fts.rowid WHERE tasks_fts MATCH ? ORDER BY tasks_fts.rowid DESC LIMIT 25');
 const notesByText = db.prepare("SELECT n.* FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE notes_fts MATCH ? AND n.type = 'regular' ORDER BY notes_fts.rowid DESC LIMIT 25");
+
+// The palette search's baseline: each table's index asked once, with the page size as its limit.
+const byName = [
+  ['contact', db.prepare('SELECT c.id, c.name, c.email, c.phone FROM contacts_fts JOIN contacts c ON c.id = contacts_fts.rowid WHERE contacts_fts MATCH ? ORDER BY contacts_fts.rowid DESC LIMIT ?')],
+  ['lead', db.prepare("SELECT l.id, concat_ws(' ', l.first_name, l.last_name) AS name, l.email, l.phone FROM leads_fts JOIN leads l ON l.id = leads_fts.rowid WHERE leads_fts MATCH ? ORDER BY leads_fts.rowid DESC LIMIT ?")],
+  ['deal', db.prepare('SELECT d.id, d.name, d.value, d.currency FROM deals_fts JOIN deals d ON d.id = deals_fts.rowid WHERE deals_fts MATCH ? ORDER BY deals_fts.rowid DESC LIMIT ?')],
+];
+
+function searchAll(text, perPage) {
+  const words = (text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
+  if (words.length === 0) return [];
+  const match = words.map((w) => `"${w}"*`).join(' ');
+  return byName.flatMap(([type, query]) => query.all(match, perPage).map((row) => ({ data: { type, ...row }, meta: { type: 'search_result' } }))).slice(0, perPage);
+}
 
 // Contacts as their stored documents (what the engine serves); tasks and notes as plain rows.
 const dumps = {
@@ -99,6 +116,10 @@ http.createServer((req, res) => {
   if (search) {
     const rows = (search[1] === 'tasks' ? tasksByText : notesByText).all(`"${url.searchParams.get('q')}"*`);
     return send(res, 200, { items: rows.map((r) => ({ data: r, meta: { type: search[1].slice(0, -1) } })), meta: { type: 'collection', count: rows.length, links: { self: url.href } } });
+  }
+  if (url.pathname === '/search') {
+    const items = searchAll(url.searchParams.get('q') ?? '', Number(url.searchParams.get('per_page') ?? 10));
+    return send(res, 200, { items, meta: { type: 'collection', count: items.length, links: { self: url.href } } });
   }
   // The sync benchmark's baseline: a plain paged download of one table, keyset on id, rows as JSON.
   const dump = /^\/dump\/(contact|task|note)$/.exec(url.pathname);

@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { build as esbuild } from 'esbuild';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { addSearchRecords, paletteSearchLines, removeSearchRecords } from './paletteSearch.mjs';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS || 100_000);
 const ACTIVITIES = Number(process.env.BENCH_ACTIVITIES ?? 100_000);
@@ -208,6 +209,8 @@ const [contacts, tasks, notes] = [count('contacts'), count('tasks'), count('note
 counts.close();
 if (contacts === 0) throw new Error(`no contacts in ${database}`);
 const token = JSON.parse(outpost('tokens', 'create', '--email', 'bench@example.com')).access_token;
+// Leads and deals for the palette search line, removed again before the sync lines.
+const searchCounts = { contacts, ...addSearchRecords(database) };
 const auth = { Authorization: `Bearer ${token}` };
 
 const hub = await startHub();
@@ -256,7 +259,11 @@ for (const [resource, total] of [['tasks', tasks], ['notes', notes]]) {
   line(`GET /v2/${resource}?q=<word> (${total} ${resource})`, search, 0.8);
 }
 
+// The command palette's search across contacts, leads and deals: latency of one request at a time.
+await paletteSearchLines({ hub: hub.base, bare: bare.base, auth, counts: searchCounts, file: database, indent: INDENT });
+
 await Promise.all([stop(hub.child), stop(bare.child)]);
+removeSearchRecords(database);
 if (SYNC) await syncBench();
 if (process.env.BENCH_CPU_PROF) console.log(`hub CPU profile written to ${resolve(process.env.BENCH_CPU_PROF)}`);
 process.exit(0);

@@ -16,8 +16,15 @@ import { ProductsScreen } from './products/ProductsScreen.js';
 import { sequenceScreen } from './sequences/sequenceRoutes.js';
 import { enrollmentScreen } from './enrollments/enrollmentRoutes.js';
 import { customObjectScreen } from './customObjects/customObjectRoutes.js';
+import { importScreen } from './importExport/importRoutes.js';
+import { listenForOpenedFiles } from './importExport/openedFiles.js';
+import { listenForOpenPaths } from './commands/bridgeEvents.js';
+import { useCommands } from './commands/commandStore.js';
 
 function Screen({ path }: { path: string }) {
+  // Before the record routes: `/contacts/import` is no contact's page.
+  const importing = importScreen(path);
+  if (importing) return importing;
   if (matchRoute('/contacts/new', path)) return <ContactForm id={null} />;
   const edit = matchRoute('/contacts/:id/edit', path);
   if (edit) return <ContactForm key={edit.id} id={Number(edit.id)} />;
@@ -35,10 +42,17 @@ function Screen({ path }: { path: string }) {
 export function App() {
   const { status, load } = useSession();
   const { path, navigate } = useRouter();
+  // Bumped when a shortcut or the palette created something: the screen loads again to show it.
+  const dataVersion = useCommands((s) => s.dataVersion);
 
   useEffect(() => {
     void load();
   }, [load]);
+
+  // From the start, so a file the desktop app was opened with is not missed while the session loads.
+  useEffect(() => listenForOpenedFiles(), []);
+  // Deep links from the desktop shell, from the start too.
+  useEffect(() => listenForOpenPaths(), []);
 
   // Signed-in people land on the contacts; signed-out ones on the sign-in page.
   useEffect(() => {
@@ -51,7 +65,7 @@ export function App() {
   return (
     <AppShell>
       <ReminderWatcher />
-      <Screen path={path} />
+      <Screen key={dataVersion} path={path} />
     </AppShell>
   );
 }

@@ -21,9 +21,15 @@ export interface ApiRequest {
 
 export interface ApiResponse<T = unknown> {
   status: number;
-  /** Parsed JSON body, or null for empty bodies (204). */
+  /** Parsed JSON body, or null for empty bodies (204) and file answers. */
   body: T | null;
   requestId?: string;
+  /** A file answer (CSV, vCard, iCalendar: any type but JSON): its text as sent, byte order mark included. */
+  text?: string;
+  /** The Content-Type of a file answer. */
+  contentType?: string;
+  /** The file name its Content-Disposition suggests, if any. */
+  filename?: string;
 }
 
 export interface Transport {
@@ -66,6 +72,31 @@ export const IPC_CHANNELS = {
 export interface DesktopBridge {
   request(req: ApiRequest): Promise<ApiResponse>;
   on(event: BridgeEvent, listener: (payload: unknown) => void): () => void;
+}
+
+/** Whether an answer's Content-Type is JSON (the API's envelopes) rather than a file to hand over as text. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
+}
+
+/**
+ * The file name of a Content-Disposition header (`attachment; filename="contacts.vcf"`),
+ * preferring the RFC 6266 `filename*=UTF-8''…` form; undefined when none is given.
+ */
+export function dispositionFilename(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // A malformed percent-encoding: fall back to the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+  if (!plain) return undefined;
+  return plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : plain[2].trim();
 }
 
 /** Serialises a query the way the engine parses it: arrays as comma lists. */

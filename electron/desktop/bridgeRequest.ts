@@ -2,7 +2,7 @@
 // requests to the engine's HTTP app (Fastify inject, no socket).
 // Pure Node code (no 'electron' import) so it is tested under Vitest.
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { toQueryString, type ApiRequest, type ApiResponse } from '../../shared/bridge.js';
+import { dispositionFilename, isJsonContentType, toQueryString, type ApiRequest, type ApiResponse } from '../../shared/bridge.js';
 import { APP_ORIGIN } from './appProtocol.js';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -49,18 +49,32 @@ export function toInjectOptions(request: unknown, accessToken: string): InjectOp
   return options;
 }
 
-/** The renderer's answer: status, parsed JSON (null when empty or not JSON) and the request id. */
+/**
+ * The renderer's answer: status, parsed JSON (null when empty or not JSON)
+ * and the request id; a file answer (CSV, vCard, iCalendar exports) as its
+ * text, type and suggested file name, for the renderer to save.
+ */
 export function toBridgeResponse(response: LightMyRequestResponse): ApiResponse {
-  let body: unknown = null;
+  const requestId = headerText(response, 'x-request-id');
+  const answer: ApiResponse = { status: response.statusCode, body: null, requestId };
+  const contentType = headerText(response, 'content-type');
+  // By type, not by content: an export with nothing in it is still a file.
+  if (contentType && !isJsonContentType(contentType)) {
+    return { ...answer, text: response.body, contentType, filename: dispositionFilename(headerText(response, 'content-disposition')) };
+  }
   if (response.body) {
     try {
-      body = JSON.parse(response.body);
+      answer.body = JSON.parse(response.body);
     } catch {
-      body = null;
+      answer.body = null;
     }
   }
-  const requestId = response.headers['x-request-id'];
-  return { status: response.statusCode, body, requestId: typeof requestId === 'string' ? requestId : undefined };
+  return answer;
+}
+
+function headerText(response: LightMyRequestResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**

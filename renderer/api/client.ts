@@ -1,4 +1,4 @@
-import type { ApiRequest, DesktopBridge, QueryValue } from '../../shared/bridge.js';
+import type { ApiRequest, ApiResponse, DesktopBridge, QueryValue } from '../../shared/bridge.js';
 import type { CollectionEnvelope, ResourceEnvelope } from '../../shared/envelope.js';
 import { fieldErrors, isErrorEnvelope, type ErrorEnvelope } from '../../shared/errors.js';
 import { HttpTransport } from './httpTransport.js';
@@ -25,10 +25,21 @@ export const httpTransport = window.outpost ? null : new HttpTransport();
 const transport = window.outpost ? new IpcTransport(window.outpost) : httpTransport!;
 export const isDesktop = Boolean(window.outpost);
 
-async function send<T>(req: ApiRequest): Promise<T> {
+/** A file the API answered (an export): its text as sent, type and suggested name. */
+export interface DownloadedFile {
+  filename: string;
+  contentType: string;
+  text: string;
+}
+
+async function receive<T>(req: ApiRequest): Promise<ApiResponse<T>> {
   const response = await transport.request<T>(req);
   if (response.status >= 400) throw new ApiFailure(response.status, response.body as ErrorEnvelope | null);
-  return response.body as T;
+  return response;
+}
+
+async function send<T>(req: ApiRequest): Promise<T> {
+  return (await receive<T>(req)).body as T;
 }
 
 /** The renderer's one typed client: REST-shaped requests, envelopes unwrapped. */
@@ -55,5 +66,15 @@ export const api = {
   },
   async remove(path: string): Promise<void> {
     await send<null>({ method: 'DELETE', path });
+  },
+  /** A file answer of a GET (`/v2/contacts/export.csv`); the name falls back to the path's last segment. */
+  async download(path: string, query?: Record<string, QueryValue>): Promise<DownloadedFile> {
+    const response = await receive<null>({ method: 'GET', path, query });
+    if (response.text === undefined) throw new Error(`${path} answered no file.`);
+    return {
+      filename: response.filename ?? path.split('/').pop() ?? 'download',
+      contentType: response.contentType ?? 'application/octet-stream',
+      text: response.text,
+    };
   },
 };

@@ -1,4 +1,4 @@
-import { toQueryString, type ApiRequest, type ApiResponse, type Transport } from '../../shared/bridge.js';
+import { dispositionFilename, isJsonContentType, toQueryString, type ApiRequest, type ApiResponse, type Transport } from '../../shared/bridge.js';
 import { FIRST_PARTY_CLIENT_ID, type TokenResponse } from '../../shared/oauth.js';
 
 const STORAGE_KEY = 'outpost.tokens';
@@ -66,12 +66,16 @@ export class HttpTransport implements Transport {
       body = JSON.stringify(req.body);
     }
     const response = await fetch(req.path + toQueryString(req.query), { method: req.method, headers, body });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? (JSON.parse(text) as T) : null,
-      requestId: response.headers.get('X-Request-Id') ?? undefined,
-    };
+    // Decoded keeping a byte order mark: a CSV export may carry one for spreadsheets, and the saved file should too.
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
+    const requestId = response.headers.get('X-Request-Id') ?? undefined;
+    const contentType = response.headers.get('Content-Type') ?? undefined;
+    // By type, not by content: an export with nothing in it is still a file.
+    if (contentType && !isJsonContentType(contentType)) {
+      const filename = dispositionFilename(response.headers.get('Content-Disposition') ?? undefined);
+      return { status: response.status, body: null, requestId, text, contentType, filename };
+    }
+    return { status: response.status, body: text ? (JSON.parse(text) as T) : null, requestId };
   }
 
   /**

@@ -1,6 +1,9 @@
 import type { ApiRequest, ApiResponse, DesktopBridge, Transport } from '../../shared/bridge.js';
 
-/** The desktop transport: the preload's bridge; the main process attaches credentials. */
+/**
+ * The desktop transport: the preload's bridge; the main process attaches
+ * credentials, and hands file answers (exports) over as text (`toBridgeResponse`).
+ */
 export class IpcTransport implements Transport {
   constructor(private readonly bridge: DesktopBridge) {}
 

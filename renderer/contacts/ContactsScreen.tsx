@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react';
 import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../shared/resources/contact.js';
-import { useContactList, type ContactKind } from './contactListStore.js';
+import { toQuery, useContactList, type ContactKind } from './contactListStore.js';
 import { ContactList } from './ContactList.js';
 import { Link } from '../router/Link.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { CsvExportButton, ExportButton } from '../importExport/ExportButton.js';
+import { CSV_IMPORT_PATHS } from '../importExport/importRoutes.js';
+import { VCARD_IMPORT_PATH } from '../importExport/openedFiles.js';
 
 const SEARCH_DELAY_MS = 150;
 
@@ -27,7 +30,13 @@ export function ContactsScreen() {
     <section className="screen contacts-screen">
       <header className="screen-header">
         <h1>Contacts</h1>
-        <Link to="/contacts/new" className="button primary">New contact</Link>
+        <div className="list-actions">
+          <Link to={CSV_IMPORT_PATHS.contact} className="button">Import CSV</Link>
+          <Link to={VCARD_IMPORT_PATH} className="button">Import vCard</Link>
+          <CsvExportButton resource="contacts" query={toQuery(filters, 1)} what="contacts" />
+          <ExportButton path="/v2/contacts/export.vcf" query={toQuery(filters, 1)} label="Export vCard" description="Export the contacts shown as a vCard file" />
+          <Link to="/contacts/new" className="button primary">New contact</Link>
+        </div>
       </header>
       <div className="toolbar" role="search">
         <input type="search" placeholder="Search name, email or phone" aria-label="Search contacts" value={search} onChange={(e) => setSearch(e.target.value)} />

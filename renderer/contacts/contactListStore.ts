@@ -35,7 +35,8 @@ export const DEFAULT_FILTERS: ContactFilters = {
   q: '', kind: 'all', customer_status: '', prospect_status: '', tag: '', sortBy: 'name', descending: false,
 };
 
-function toQuery(filters: ContactFilters, page: number): Record<string, QueryValue> {
+/** The list request for a page; also what the exports send (they drop the paging). */
+export function toQuery(filters: ContactFilters, page: number): Record<string, QueryValue> {
   return {
     page,
     per_page: PAGE_SIZE,

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from '../router/Link.js';
 import { PipelineBoard } from './PipelineBoard.js';
 import { usePipelines } from './usePipelines.js';
+import { CsvExportButton } from '../importExport/ExportButton.js';
 
 /** The deals as a pipeline board: one column per stage of the pipeline chosen. */
 export function DealsScreen() {
@@ -19,6 +20,7 @@ export function DealsScreen() {
           <select aria-label="Pipeline" value={pipelineId ?? ''} onChange={(e) => setChosen(Number(e.target.value))}>
             {pipelines.pipelines.map((p) => <option key={p.id} value={p.id}>{p.name}{p.disabled ? ' (disabled)' : ''}</option>)}
           </select>
+          {pipelineId !== null && <CsvExportButton resource="deals" query={{ pipeline_id: pipelineId, sort_by: 'stage_id' }} what="deals of this pipeline" />}
           <Link to={firstStage ? `/deals/new?stage_id=${firstStage.id}` : '/deals/new'} className="button primary">New deal</Link>
         </div>
       </header>

@@ -6,11 +6,13 @@ import { formatWhen } from '../tasks/taskDates.js';
 import { ENROLLMENT_STATES, type EnrollmentState, type SequenceEnrollment } from '../../shared/resources/sequence.js';
 import { enrolledKey, useEnrolledNames } from './useEnrolledNames.js';
 import { enrolledPath, progressText } from './enrollmentText.js';
+import { CsvExportButton } from '../importExport/ExportButton.js';
 
 /** Every enrollment of the account, newest first, filtered by state. */
 export function EnrollmentsScreen() {
   const [state, setState] = useState<EnrollmentState | ''>('');
-  const list = usePagedList<SequenceEnrollment>('/v2/sequence_enrollments', { state: state || undefined, sort_by: 'id:desc' });
+  const query = { state: state || undefined, sort_by: 'id:desc' };
+  const list = usePagedList<SequenceEnrollment>('/v2/sequence_enrollments', query);
   useRefreshOnSync(list.refresh);
   const names = useEnrolledNames(list.rows);
 
@@ -18,6 +20,7 @@ export function EnrollmentsScreen() {
     <section className="screen enrollments-screen">
       <header className="screen-header">
         <h1>Enrollments</h1>
+        <CsvExportButton resource="sequence_enrollments" query={query} what="enrollments" />
       </header>
       <p className="muted">Enroll a lead or a contact from its page.</p>
       <div className="toolbar" role="search">

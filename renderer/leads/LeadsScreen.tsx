@@ -5,6 +5,8 @@ import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { LEAD_STATUSES, leadDisplayName, type Lead } from '../../shared/resources/lead.js';
 import { usePagedList } from './usePagedList.js';
+import { CsvExportButton } from '../importExport/ExportButton.js';
+import { CSV_IMPORT_PATHS } from '../importExport/importRoutes.js';
 
 const SEARCH_DELAY_MS = 150;
 const SORTS = [
@@ -53,7 +55,11 @@ export function LeadsScreen() {
     <section className="screen leads-screen">
       <header className="screen-header">
         <h1>Leads</h1>
-        <Link to="/leads/new" className="button primary">New lead</Link>
+        <div className="list-actions">
+          <Link to={CSV_IMPORT_PATHS.lead} className="button">Import CSV</Link>
+          <CsvExportButton resource="leads" query={toQuery(filters)} what="leads" />
+          <Link to="/leads/new" className="button primary">New lead</Link>
+        </div>
       </header>
       <div className="toolbar" role="search">
         <input type="search" placeholder="Search name, organization or email" aria-label="Search leads" value={search} onChange={(e) => setSearch(e.target.value)} />

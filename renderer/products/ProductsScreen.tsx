@@ -7,6 +7,7 @@ import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { formatMoney } from '../deals/money.js';
 import { ProductForm } from './ProductForm.js';
 import { CHANGES_OFF_NOTICE, useCommerceAccess } from './useCommerceAccess.js';
+import { CsvExportButton } from '../importExport/ExportButton.js';
 
 const FILTER_DELAY_MS = 150;
 
@@ -76,7 +77,10 @@ export function ProductsScreen() {
     <section className="screen products-screen">
       <header className="screen-header">
         <h1>Products</h1>
-        {canEdit && editing === null && <button type="button" className="primary" onClick={() => setEditing('new')}>New product</button>}
+        <div className="list-actions">
+          <CsvExportButton resource="products" query={toQuery(filters)} what="products" />
+          {canEdit && editing === null && <button type="button" className="primary" onClick={() => setEditing('new')}>New product</button>}
+        </div>
       </header>
       {!changesAllowed && <p className="notice" role="note">{CHANGES_OFF_NOTICE}</p>}
       {!isAdmin && <p className="muted">Only administrators change the catalog.</p>}

@@ -3,19 +3,24 @@ import { usePagedList } from '../leads/usePagedList.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { useSession } from '../session/sessionStore.js';
 import { TemplatesPanel } from './TemplatesPanel.js';
+import { CsvExportButton } from '../importExport/ExportButton.js';
 import type { Sequence } from '../../shared/resources/sequence.js';
 
 /** The sequences and the email templates they send: everyone reads them, admins manage them. */
 export function SequencesScreen() {
   const isAdmin = useSession((s) => s.user?.role === 'admin');
-  const list = usePagedList<Sequence>('/v2/sequences', { sort_by: 'name' });
+  const query = { sort_by: 'name' };
+  const list = usePagedList<Sequence>('/v2/sequences', query);
   useRefreshOnSync(list.refresh);
 
   return (
     <section className="screen sequences-screen">
       <header className="screen-header">
         <h1>Sequences</h1>
-        {isAdmin && <Link to="/sequences/new" className="button primary">New sequence</Link>}
+        <div className="list-actions">
+          <CsvExportButton resource="sequences" query={query} what="sequences" />
+          {isAdmin && <Link to="/sequences/new" className="button primary">New sequence</Link>}
+        </div>
       </header>
       {!isAdmin && <p className="muted">Only administrators change sequences and templates.</p>}
       <table className="card record-table" aria-label="Sequences">

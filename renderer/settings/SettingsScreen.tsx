@@ -4,8 +4,9 @@ import { HubConnectionCard } from './HubConnectionCard.js';
 import { AccountCard } from './AccountCard.js';
 import { isDesktop } from '../api/client.js';
 import { Link } from '../router/Link.js';
+import { CalendarFeedCard } from '../importExport/CalendarFeedCard.js';
 
-/** The account, the signed-in user, in the desktop app its hub connection, and for admins the registered OAuth applications. */
+/** The account, the signed-in user, their calendar feed, in the desktop app its hub connection, and for admins the registered OAuth applications. */
 export function SettingsScreen() {
   const { user, account } = useSession();
   return (
@@ -33,6 +34,7 @@ export function SettingsScreen() {
           <Link to="/settings/custom-objects">Custom objects</Link>
         </p>
       </section>
+      <CalendarFeedCard />
       {isDesktop && <HubConnectionCard />}
       {user?.role === 'admin' && <OAuthClientsCard />}
     </section>

@@ -6,6 +6,7 @@ import { isDesktop } from '../api/client.js';
 import { followReplicaStatus } from '../sync/replicaStore.js';
 import { SyncIndicator } from '../sync/SyncIndicator.js';
 import { CustomObjectsNav } from '../customObjects/CustomObjectsNav.js';
+import { CommandLayer, PaletteButton } from '../commands/CommandLayer.js';
 
 const SECTIONS = [
   { to: '/contacts', label: 'Contacts' },
@@ -28,6 +29,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
         <div className="brand">Outpost</div>
+        <PaletteButton />
         <ul>
           {SECTIONS.map((s) => (
             <li key={s.to}>
@@ -43,6 +45,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </nav>
       <main className="content">{children}</main>
+      <CommandLayer />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { TaskForm } from './TaskForm.js';
 import { TaskItem } from './TaskItem.js';
 import { bucketOf, type TaskBucket } from './taskDates.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { CsvExportButton, ExportButton } from '../importExport/ExportButton.js';
 
 const SECTIONS: { bucket: TaskBucket; title: string }[] = [
   { bucket: 'overdue', title: 'Overdue' },
@@ -43,7 +44,15 @@ export function TasksScreen() {
   const now = new Date();
   return (
     <section className="screen tasks-screen">
-      <header className="screen-header"><h1>Tasks</h1></header>
+      <header className="screen-header">
+        <h1>Tasks</h1>
+        {me && (
+          <div className="list-actions">
+            <CsvExportButton resource="tasks" query={{ owner_id: me.id, sort_by: 'due_date' }} what="tasks" />
+            <ExportButton path="/v2/tasks/export.ics" query={{ owner_id: me.id, sort_by: 'due_date' }} label="Export calendar (.ics)" description="Export your tasks with a due date as an iCalendar file" />
+          </div>
+        )}
+      </header>
       <TaskForm onCreated={load} />
       {SECTIONS.map(({ bucket, title }) => {
         const tasks = open.filter((t) => bucketOf(t.due_date, now) === bucket);

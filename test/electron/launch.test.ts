@@ -68,4 +68,21 @@ describe('desktop app launch', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it.skipIf(skipReason !== null)('opens the screen of an outpost:// link given at launch, with the native menu', { timeout: 60_000 }, async () => {
+    const { _electron } = await import('playwright-core');
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-electron-'));
+    const args = [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), bundle, 'outpost://tasks'];
+    const app = await _electron.launch({ executablePath: binary!, args, env: { ...process.env, OUTPOST_SQLITE_BINDING: binding!, OUTPOST_DATA_DIR: dataDir } });
+    try {
+      const window = await app.firstWindow();
+      await window.waitForLoadState();
+      expect(window.url()).toBe('app://outpost/tasks');
+      const menus = await app.evaluate(({ Menu }) => Menu.getApplicationMenu()?.items.map((item) => item.label));
+      expect(menus).toEqual(expect.arrayContaining(['File', 'Edit', 'View', 'Go', 'Window', 'Help']));
+    } finally {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

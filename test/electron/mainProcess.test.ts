@@ -1,115 +1,17 @@
 // The bundled main process (dist/electron/main.cjs as scripts/build-electron.mjs
 // makes it) run under Node against a recording stand-in for the 'electron'
-// module. This checks what can be checked without the Electron binary: the
-// bundle loads with its externals, opens the engine in the user-data folder,
-// creates the local user, hardens the window, serves app:// and answers the
-// IPC bridge only for its own window. launch.test.ts covers the real runtime.
+// module (support/fakeElectron.ts). This checks what can be checked without the
+// Electron binary: the bundle loads with its externals, opens the engine in the
+// user-data folder, creates the local user, hardens the window, serves app://
+// and answers the IPC bridge only for its own window. desktopShell.test.ts
+// covers deep links, files, the menu, the window state and the badge;
+// launch.test.ts the real runtime.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openEngine } from '../../electron/engine/engine.js';
 import { IPC_CHANNELS } from '../../shared/bridge.js';
-
-const ROOT = join(import.meta.dirname, '../..');
-
-type Listener = (...args: any[]) => unknown;
-
-class FakeEmitter {
-  readonly listeners = new Map<string, Listener[]>();
-  on(event: string, listener: Listener) {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
-    return this;
-  }
-  once(event: string, listener: Listener) {
-    return this.on(event, listener);
-  }
-  emit(event: string, ...args: unknown[]) {
-    for (const listener of this.listeners.get(event) ?? []) listener(...args);
-  }
-}
-
-function fakeElectron() {
-  const recorded = {
-    schemes: [] as unknown[],
-    protocolHandlers: new Map<string, (request: { url: string }) => Promise<Response>>(),
-    ipcHandlers: new Map<string, Listener>(),
-    windows: [] as FakeWindow[],
-    permissionRequest: undefined as Listener | undefined,
-    permissionCheck: undefined as Listener | undefined,
-    opened: [] as string[],
-    menu: undefined as unknown,
-    exitCode: undefined as number | undefined,
-    errors: [] as string[],
-    paths: new Map<string, string>(),
-  };
-  const app = Object.assign(new FakeEmitter(), {
-    requestSingleInstanceLock: () => true,
-    whenReady: () => Promise.resolve(),
-    isReady: () => true,
-    quit: () => undefined,
-    exit: (code: number) => {
-      recorded.exitCode = code;
-    },
-    getPath: (name: string) => recorded.paths.get(name) ?? join(tmpdir(), 'outpost-unexpected-default-path'),
-    setPath: (name: string, value: string) => recorded.paths.set(name, value),
-    showAboutPanel: () => undefined,
-  });
-  let nextId = 1;
-  class FakeContents extends FakeEmitter {
-    readonly id = nextId++;
-    openHandler: Listener | undefined;
-    downloads: string[] = [];
-    setWindowOpenHandler(handler: Listener) {
-      this.openHandler = handler;
-    }
-    downloadURL(url: string) {
-      this.downloads.push(url);
-    }
-  }
-  class FakeWindow extends FakeEmitter {
-    readonly webContents = new FakeContents();
-    loaded: string[] = [];
-    constructor(readonly options: { webPreferences: Record<string, unknown> }) {
-      super();
-      recorded.windows.push(this);
-      app.emit('web-contents-created', {}, this.webContents);
-    }
-    loadURL(url: string) {
-      this.loaded.push(url);
-      return Promise.resolve();
-    }
-    show() {}
-    focus() {}
-    isMinimized() {
-      return false;
-    }
-  }
-  const electron = {
-    app,
-    BrowserWindow: FakeWindow,
-    dialog: { showErrorBox: (_title: string, message: string) => recorded.errors.push(message) },
-    ipcMain: { handle: (channel: string, handler: Listener) => recorded.ipcHandlers.set(channel, handler) },
-    Menu: { buildFromTemplate: (template: unknown) => template, setApplicationMenu: (menu: unknown) => (recorded.menu = menu) },
-    Notification: Object.assign(class {}, { isSupported: () => false }),
-    protocol: {
-      registerSchemesAsPrivileged: (schemes: unknown[]) => recorded.schemes.push(...schemes),
-      handle: (scheme: string, handler: (request: { url: string }) => Promise<Response>) => recorded.protocolHandlers.set(scheme, handler),
-    },
-    session: {
-      defaultSession: {
-        setPermissionRequestHandler: (handler: Listener) => (recorded.permissionRequest = handler),
-        setPermissionCheckHandler: (handler: Listener) => (recorded.permissionCheck = handler),
-      },
-    },
-    shell: { openExternal: (url: string) => recorded.opened.push(url) },
-    // No OS keychain in the stand-in: hub credentials would be kept in memory only (the app starts unconnected).
-    safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
-  };
-  return { electron, recorded, app, FakeContents };
-}
+import { fakeElectron, ROOT, runMainBundle } from './support/fakeElectron.js';
 
 describe('the bundled main process (with a stand-in for Electron)', () => {
   // Inside the project, so the bundle's external packages resolve from node_modules as in dist/.
@@ -118,25 +20,14 @@ describe('the bundled main process (with a stand-in for Electron)', () => {
   const dataDir = join(dir, 'user-data');
   const fake = fakeElectron();
   const { recorded } = fake;
-  const moduleInternals = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
-  const originalLoad = moduleInternals._load;
+  let restore: (() => void) | undefined;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build-electron.mjs', '--outdir', join(dir, 'electron')], { cwd: ROOT, stdio: 'inherit' });
-    mkdirSync(join(dir, 'renderer'));
-    writeFileSync(join(dir, 'renderer/index.html'), '<!doctype html><title>Outpost</title>');
-    process.env.OUTPOST_DATA_DIR = dataDir;
-    moduleInternals._load = function (request: string, ...rest: unknown[]) {
-      return request === 'electron' ? fake.electron : originalLoad.call(this, request, ...rest);
-    };
-    createRequire(import.meta.url)(join(dir, 'electron/main.cjs'));
-    for (let i = 0; i < 200 && recorded.windows.length === 0 && recorded.exitCode === undefined; i++) await new Promise((r) => setTimeout(r, 25));
-    if (recorded.exitCode !== undefined) throw new Error(`main exited ${recorded.exitCode}: ${recorded.errors.join('; ')}`);
+    restore = await runMainBundle(fake, dir, dataDir);
   });
 
   afterAll(() => {
-    moduleInternals._load = originalLoad;
-    delete process.env.OUTPOST_DATA_DIR;
+    restore?.();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -2,7 +2,7 @@ import type { Db } from './database.js';
 
 /**
  * The full-text indexes (FTS5) behind `q`, kept current row by row by the
- * triggers of migrations 1–3 and 13, and how to build each one for a whole table at
+ * triggers of migrations 1–3, 13 and 20, and how to build each one for a whole table at
  * once (a bulk load turns the triggers off and calls `rebuildSearchIndexes`).
  */
 const SEARCH_INDEXES = [
@@ -13,6 +13,7 @@ const SEARCH_INDEXES = [
     fts: 'leads_fts', columns: 'name, email, phones',
     rows: "SELECT id, concat_ws(' ', first_name, last_name, organization_name), email, phone_terms(phone, mobile) FROM leads",
   },
+  { fts: 'deals_fts', columns: 'name', rows: 'SELECT id, name FROM deals' },
 ] as const;
 
 export function rebuildSearchIndexes(db: Db): void {

@@ -34,7 +34,7 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   lead_conversion: { table: 'lead_conversions' },
   pipeline: { table: 'pipelines' },
   stage: { table: 'stages' },
-  deal: { table: 'deals' },
+  deal: { table: 'deals', fts: { table: 'deals_fts', columns: ['name'] } },
   associated_contact: { table: 'associated_contacts' },
   source: { table: 'sources' },
   loss_reason: { table: 'loss_reasons' },

@@ -14,7 +14,12 @@ export function ftsPrefixQuery(ftsTable: string, idColumn: string, text: string)
 
 /** The FTS5 expression for what a user typed (each word a quoted prefix), or null when it has no words. */
 export function ftsMatchExpression(text: string): string | null {
+  const words = searchWords(text);
+  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
+}
+
+/** The words of what a user typed (letters and digits, at most 8), each safe to quote in an FTS5 expression. */
+export function searchWords(text: string): string[] {
   if (text.length > 200) throw invalidParam('q', 'must be at most 200 characters');
-  const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length === 0 ? null : words.slice(0, 8).map((w) => `"${w}"*`).join(' ');
+  return (text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
 }

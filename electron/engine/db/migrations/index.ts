@@ -16,6 +16,8 @@ import { sql as commerce } from './0015_commerce.js';
 import { sql as sequences } from './0016_sequences.js';
 import { sql as enrollments } from './0017_enrollments.js';
 import { sql as customObjects } from './0018_custom_objects.js';
+import { sql as calendarFeeds } from './0019_calendar_feeds.js';
+import { sql as recordSearch } from './0020_record_search.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -42,6 +44,8 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 16, name: 'email templates and sequences', sql: sequences },
   { version: 17, name: 'sequence enrollments and mail settings', sql: enrollments },
   { version: 18, name: 'custom objects', sql: customObjects },
+  { version: 19, name: 'calendar feeds', sql: calendarFeeds },
+  { version: 20, name: 'record search (deal names)', sql: recordSearch },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
