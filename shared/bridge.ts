@@ -50,6 +50,25 @@ export interface CommandEvent {
   name: DesktopCommand;
 }
 
+/**
+ * The desktop menu's keys for its commands (Ctrl, or ⌘ on a Mac, plus the
+ * letter): defined once here, so the menu (electron/desktop/appMenu.ts) and
+ * the palette, which lists them in the desktop app, agree.
+ */
+export const MENU_SHORTCUTS: Readonly<Record<DesktopCommand, { key: string; shift?: boolean }>> = {
+  'command-palette': { key: 'K' },
+  'new-contact': { key: 'N' },
+  'new-task': { key: 'T' },
+  'new-note': { key: 'N', shift: true },
+  'sync-now': { key: 'S', shift: true },
+};
+
+/** A menu shortcut as Electron's accelerator string (`CmdOrCtrl+Shift+N`). */
+export function menuAccelerator(name: DesktopCommand): string {
+  const { key, shift } = MENU_SHORTCUTS[name];
+  return `CmdOrCtrl+${shift ? 'Shift+' : ''}${key}`;
+}
+
 /** A deep link (`outpost://contacts/12`) as the app path to show (payload of 'open-path'); already checked by the shell. */
 export interface OpenPathEvent {
   path: string;

@@ -5,6 +5,7 @@
 // same way as its own keyboard shortcuts in a browser.
 import type { MenuItemConstructorOptions } from 'electron';
 import { command, openPath, type ShellMessage } from './shellEvents.js';
+import { menuAccelerator } from '../../shared/bridge.js';
 
 export interface MenuActions {
   /** Sends the window a bridge event. */
@@ -54,14 +55,14 @@ export function appMenuTemplate(options: MenuOptions, actions: MenuActions): Men
   const file: MenuItemConstructorOptions = {
     label: 'File',
     submenu: [
-      { label: 'New Contact', accelerator: 'CmdOrCtrl+N', click: send(command('new-contact')) },
-      { label: 'New Task', accelerator: 'CmdOrCtrl+T', click: send(command('new-task')) },
-      { label: 'New Note', accelerator: 'CmdOrCtrl+Shift+N', click: send(command('new-note')) },
+      { label: 'New Contact', accelerator: menuAccelerator('new-contact'), click: send(command('new-contact')) },
+      { label: 'New Task', accelerator: menuAccelerator('new-task'), click: send(command('new-task')) },
+      { label: 'New Note', accelerator: menuAccelerator('new-note'), click: send(command('new-note')) },
       { type: 'separator' },
       { label: 'Import Contacts…', accelerator: 'CmdOrCtrl+O', click: () => actions.importContacts() },
       // CSV files go through the column-mapping screen (renderer/importExport/importRoutes.tsx).
       { label: 'Import Contacts from CSV…', click: send(openPath('/contacts/import')) },
-      ...(options.connectedToHub ? [{ type: 'separator' as const }, { label: 'Sync Now', accelerator: 'CmdOrCtrl+Shift+S', click: send(command('sync-now')) }] : []),
+      ...(options.connectedToHub ? [{ type: 'separator' as const }, { label: 'Sync Now', accelerator: menuAccelerator('sync-now'), click: send(command('sync-now')) }] : []),
       { type: 'separator' },
       ...(isMac ? [] : [settings, { type: 'separator' as const }]),
       { role: 'close' },
@@ -85,7 +86,7 @@ export function appMenuTemplate(options: MenuOptions, actions: MenuActions): Men
   const go: MenuItemConstructorOptions = {
     label: 'Go',
     submenu: [
-      { label: 'Command Palette…', accelerator: 'CmdOrCtrl+K', click: send(command('command-palette')) },
+      { label: 'Command Palette…', accelerator: menuAccelerator('command-palette'), click: send(command('command-palette')) },
       { type: 'separator' },
       ...GO_TO.map(({ label, path, accelerator }) => ({ label, accelerator, click: send(openPath(path)) })),
     ],

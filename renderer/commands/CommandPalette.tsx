@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useRouter } from '../router/routerStore.js';
 import type { SearchResult, SearchResultType } from '../../shared/resources/recordSearch.js';
-import { matchingCommands, PALETTE_SHORTCUT, shortcutLabel, type Command } from './commands.js';
+import { listedShortcut, matchingCommands, PALETTE_SHORTCUT, shortcutLabel, type Command, type Shortcut } from './commands.js';
 import { useCommands } from './commandStore.js';
 import { useModalDialog } from './useModalDialog.js';
 import { useRecordSearch, type RecordSearchState } from './useRecordSearch.js';
@@ -137,7 +137,7 @@ function paletteGroups(text: string, results: SearchResult[], openRecord: (r: Se
     group.options.push({ id: `palette-${result.type}-${result.id}`, label: result.name || '(no name)', detail: result.detail, run: () => openRecord(result) });
   }
   const commands = matchingCommands(typed).map((command) => ({
-    id: `palette-command-${command.id}`, label: command.title, detail: command.shortcut ? shortcutLabel(command.shortcut) : null, run: () => runCommand(command),
+    id: `palette-command-${command.id}`, label: command.title, detail: shortcutText(listedShortcut(command)), run: () => runCommand(command),
   }));
   if (commands.length === 0) return records;
   const group: Group = { id: 'palette-commands', label: 'Commands', options: commands };
@@ -152,3 +152,5 @@ function statusText(text: string, search: RecordSearchState): string {
   const n = search.results.length;
   return n === 0 ? 'No records match.' : `${n} record${n === 1 ? '' : 's'} found.`;
 }
+
+const shortcutText = (shortcut: Shortcut | undefined) => (shortcut ? shortcutLabel(shortcut) : null);

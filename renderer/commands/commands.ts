@@ -1,4 +1,4 @@
-import type { DesktopCommand } from '../../shared/bridge.js';
+import { MENU_SHORTCUTS, type DesktopCommand } from '../../shared/bridge.js';
 import { matchRoute, useRouter } from '../router/routerStore.js';
 import { useReplica } from '../sync/replicaStore.js';
 import { useCommands } from './commandStore.js';
@@ -72,6 +72,15 @@ export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut): boole
   const other = isMac ? event.ctrlKey : event.metaKey;
   return event.code === shortcut.code && primary === Boolean(shortcut.primary) && !other
     && event.altKey === Boolean(shortcut.alt) && event.shiftKey === Boolean(shortcut.shift);
+}
+
+/**
+ * The shortcut the palette lists for a command: in the desktop app the menu's
+ * (Ctrl/⌘+N, which the menu catches before the page), in a browser the page's own.
+ */
+export function listedShortcut(command: Command): Shortcut | undefined {
+  const menu = window.outpost && (MENU_SHORTCUTS as Partial<Record<string, { key: string; shift?: boolean }>>)[command.id];
+  return menu ? { code: `Key${menu.key}`, primary: true, shift: menu.shift } : command.shortcut;
 }
 
 /** How a shortcut is written for this platform: "Alt+Shift+T", "⌥⇧T"; "Ctrl+K", "⌘K". */

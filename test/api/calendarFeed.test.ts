@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
 import { call, codes, startTestHub, type TestHub } from '../support/testHub.js';
-import { openEngine } from '../../electron/engine/engine.js';
-import { createHttpApp } from '../../electron/engine/http/app.js';
-import { Replica } from '../../electron/engine/replica/replica.js';
+import { startTestReplica } from '../support/testReplica.js';
 
 let hub: TestHub;
 const FEED = '/v2/users/self/calendar_feed';
@@ -121,12 +116,8 @@ describe('the per-user calendar feed', () => {
   });
 
   it('is the hub\'s only: a desktop replica answers 409', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
-    const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
-    const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(hub.agentId, ['read', 'write', 'profile', 'sync']), fetch });
-    const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
-    const local = { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
-    const token = engine.tokens.createPersonal(hub.agentId, ['read', 'write', 'profile']);
+    const device = await startTestReplica(hub, hub.agentId);
+    const { replica, local, token } = device;
     try {
       await replica.sync();
       for (const method of ['GET', 'POST', 'DELETE']) {
@@ -135,9 +126,7 @@ describe('the per-user calendar feed', () => {
         expect(codes(answer)).toEqual(['conflict']);
       }
     } finally {
-      await app.close();
-      engine.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await device.close();
     }
   });
 });

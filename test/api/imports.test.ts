@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, codes, fields, startTestHub, type TestHub } from '../support/testHub.js';
-import { openEngine } from '../../electron/engine/engine.js';
-import { createHttpApp } from '../../electron/engine/http/app.js';
-import { Replica } from '../../electron/engine/replica/replica.js';
+import { startTestReplica } from '../support/testReplica.js';
 
 let hub: TestHub;
 const preview = (data: unknown, token = hub.agentToken) => call(hub, 'POST', '/v2/imports/preview', { token, data });
@@ -295,12 +290,8 @@ describe('the request', () => {
 
 describe('on a desktop replica', () => {
   it('imports locally, queues each record (and a new organization) for the hub, and previews without queueing', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
-    const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
-    const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(hub.agentId, ['read', 'write', 'profile', 'sync']), fetch });
-    const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
-    const local = { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
-    const token = engine.tokens.createPersonal(hub.agentId, ['read', 'write', 'profile']);
+    const device = await startTestReplica(hub, hub.agentId);
+    const { engine, replica, local, token } = device;
     try {
       await replica.sync();
       const csv = lines('First,Last,Company', 'Rita,Replica,Offline Org');
@@ -317,9 +308,7 @@ describe('on a desktop replica', () => {
       const org = (await get(`/v2/contacts/${onHub[0].contact_id}`)).body.data;
       expect(org).toMatchObject({ is_organization: true, name: 'Offline Org' });
     } finally {
-      await app.close();
-      engine.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await device.close();
     }
   });
 });

@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, codes, startTestHub, type TestHub } from '../support/testHub.js';
-import { openEngine } from '../../electron/engine/engine.js';
-import { createHttpApp } from '../../electron/engine/http/app.js';
-import { Replica } from '../../electron/engine/replica/replica.js';
+import { startTestReplica } from '../support/testReplica.js';
 import { SEQUENCE_SYNC } from '../../electron/engine/resources/sequences.js';
 
 let hub: TestHub;
@@ -208,12 +203,8 @@ describe('sequences on devices', () => {
   });
 
   it('reach a desktop replica with their steps and unsubscribe settings, and follow edits and deletes', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
-    const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
-    const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(hub.agentId, ['read', 'write', 'profile', 'sync']), fetch });
-    const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
-    const local = { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
-    const token = engine.tokens.createPersonal(hub.agentId, ['read', 'write', 'profile']);
+    const device = await startTestReplica(hub, hub.agentId);
+    const { engine, replica, local, token } = device;
     const view = async (target: { url: string }, path: string, as: string) => (await call(target, 'GET', `${path}?per_page=100`, { token: as })).body.items.map((i: any) => i.data);
     try {
       await replica.sync();
@@ -232,9 +223,7 @@ describe('sequences on devices', () => {
       expect(codes(await call(local, 'GET', `/v2/sequences/${id}`, { token }))).toEqual(['not_found']);
       expect(engine.db.prepare('SELECT COUNT(*) FROM sequence_steps WHERE sequence_id = ?').pluck().get(id)).toBe(0);
     } finally {
-      await app.close();
-      engine.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await device.close();
     }
   });
 });

@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { startTestHub, type TestHub } from '../support/testHub.js';
+import { startTestReplica, type TestReplica } from '../support/testReplica.js';
 import { bearer, supportCall } from '../support/supportApi.js';
-import { openEngine, type Engine } from '../../electron/engine/engine.js';
-import { createHttpApp } from '../../electron/engine/http/app.js';
-import { Replica } from '../../electron/engine/replica/replica.js';
 
 /**
  * Custom objects are the hub's only: a desktop replica (here the agent's, a
@@ -16,35 +10,28 @@ import { Replica } from '../../electron/engine/replica/replica.js';
  * in the replica's fetch that the test turns off to be offline.
  */
 let hub: TestHub;
-let engine: Engine;
-let app: FastifyInstance;
-let replica: Replica;
+let device: TestReplica;
 let local: { url: string };
 let agentHere: string;
 const net = { online: true };
-const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
 
 beforeAll(async () => {
   hub = await startTestHub();
-  engine = openEngine({ dataDir, clock: hub.clock, replica: true });
   const cable: typeof fetch = async (input, init) => {
     if (!net.online) throw new TypeError('fetch failed: the network is down');
     return fetch(input, init);
   };
-  replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(hub.agentId, ['read', 'write', 'profile', 'sync']), fetch: cable });
-  app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
-  local = { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
-  await replica.sync();
-  agentHere = bearer(engine.tokens.createPersonal(hub.agentId, ['read', 'write', 'profile']));
+  device = await startTestReplica(hub, hub.agentId, { fetch: cable });
+  local = device.local;
+  await device.replica.sync();
+  agentHere = bearer(device.token);
   const admin = bearer(hub.adminToken);
   await supportCall(hub, 'POST', '/api/v2/custom_objects', { auth: admin, body: { custom_object: { key: 'car', title: 'Car', title_pluralized: 'Cars' } } });
   await supportCall(hub, 'POST', '/api/v2/custom_objects/car/fields', { auth: admin, body: { custom_object_field: { key: 'make', title: 'Make', type: 'text' } } });
 });
 afterAll(async () => {
-  await app.close();
-  engine.close();
+  await device.close();
   await hub.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the custom-objects interface on a replica', () => {
@@ -80,7 +67,7 @@ describe('the custom-objects interface on a replica', () => {
   });
 
   it('refuses a user other than the one the replica is connected as', async () => {
-    const otherHere = bearer(engine.tokens.createPersonal(hub.adminId, ['read', 'write', 'profile']));
+    const otherHere = bearer(device.engine.tokens.createPersonal(hub.adminId, ['read', 'write', 'profile']));
     const refused = await supportCall(local, 'GET', '/api/v2/custom_objects', { auth: otherHere });
     expect(refused.status).toBe(403);
     expect(refused.body.description).toMatch(/another user/);

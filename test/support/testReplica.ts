@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { openEngine, type Engine } from '../../electron/engine/engine.js';
+import { createHttpApp } from '../../electron/engine/http/app.js';
+import { Replica } from '../../electron/engine/replica/replica.js';
+import type { TestHub } from './testHub.js';
+
+/**
+ * A desktop replica of a test hub for one of its users: a real replica
+ * engine on its own SQLite file, syncing with the hub over real HTTP, and
+ * its own REST interface on 127.0.0.1 (`local`) with a token of that user
+ * (`token`), as its UI uses it. `fetch` is the replica's network cable (a
+ * test may pass a switch to be offline). Not synced yet: call `replica.sync()`.
+ */
+export interface TestReplica {
+  engine: Engine;
+  replica: Replica;
+  app: FastifyInstance;
+  local: { url: string };
+  token: string;
+  close(): Promise<void>;
+}
+
+export async function startTestReplica(hub: TestHub, userId: number, options: { fetch?: typeof fetch } = {}): Promise<TestReplica> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
+  const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
+  const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(userId, ['read', 'write', 'profile', 'sync']), fetch: options.fetch ?? fetch });
+  const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
+  const local = { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+  return {
+    engine, replica, app, local,
+    token: engine.tokens.createPersonal(userId, ['read', 'write', 'profile']),
+    close: async () => {
+      await app.close();
+      engine.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
