@@ -169,6 +169,9 @@ export function asarEntries(archive) {
   return entries;
 }
 
+/** Packages the main process loads by name at run time rather than through the bundle's requires. */
+const RUNTIME_PACKAGES = ['electron-updater'];
+
 /** Bare package names a CommonJS bundle requires (not node: built-ins, not electron). */
 export function requiredPackages(bundleText) {
   const names = new Set();
@@ -276,6 +279,8 @@ async function verify({ keep }) {
     const read = (path) => asar.extractFile(archive, path).toString('utf8');
     const packed = JSON.parse(read('package.json'));
     const layoutProblems = checkLayout(entries, read);
+    // Loaded by name at run time (electron/desktop/autoUpdate.ts), so the bundle's requires do not show it.
+    layoutProblems.push(...checkDependencies(entries, read, RUNTIME_PACKAGES));
     const unpackedBinding = join(appDir, 'resources/app.asar.unpacked', NATIVE_SQLITE);
     if (!existsSync(unpackedBinding)) layoutProblems.push(`${NATIVE_SQLITE} is not in app.asar.unpacked`);
     const updateConfig = join(appDir, 'resources/app-update.yml');
