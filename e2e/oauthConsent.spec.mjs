@@ -2,8 +2,12 @@
 // the application sends the browser to the hub's consent page, the user signs
 // in and allows (or denies), and the browser lands on the application's
 // redirect URI — here a small HTTP server on 127.0.0.1 playing the application.
+// The installed desktop app's redirect, `outpost://oauth/callback`, is not a
+// web page: Chromium hands it to the OS (here there is no handler, so the
+// navigation is aborted), and the attempt is what the test observes.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { HUB, launch, screenshot } from './browser.mjs';
 
@@ -99,6 +103,38 @@ describe('OAuth consent page', () => {
     assert.equal(back.searchParams.get('error'), 'access_denied');
     assert.equal(back.searchParams.get('state'), 'e2e-state-2');
     assert.equal(back.searchParams.get('code'), null);
+    await context.close();
+  });
+
+  it('sends the desktop app back through its outpost: link, which the page\'s policy admits, and the code buys tokens', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const blocked = [];
+    page.on('console', (message) => message.text().includes('Content Security Policy') && blocked.push(message.text()));
+    const verifier = randomBytes(32).toString('base64url');
+    const appRedirect = 'outpost://oauth/callback';
+    await page.goto(`${HUB}/oauth2/authorize?${new URLSearchParams({
+      response_type: 'code', client_id: 'outpost-app', redirect_uri: appRedirect, scope: 'read write profile sync', state: 'e2e-app-1',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    })}`);
+    await page.getByLabel('Email').fill(process.env.OUTPOST_E2E_EMAIL);
+    await page.getByLabel('Password').fill(process.env.OUTPOST_E2E_PASSWORD);
+    // Were `outpost:` missing from form-action, Chromium would block the form post (its redirect is checked too) and never try the link.
+    const [handedOver] = await Promise.all([
+      page.waitForEvent('request', (request) => request.url().startsWith(`${appRedirect}?`)),
+      page.getByRole('button', { name: 'Allow' }).click(),
+    ]);
+    assert.deepEqual(blocked, []);
+    const back = new URL(handedOver.url());
+    assert.equal(back.searchParams.get('state'), 'e2e-app-1');
+    const exchange = await fetch(`${HUB}/oauth2/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: appRedirect, code_verifier: verifier }),
+    });
+    const tokens = await exchange.json();
+    assert.equal(exchange.status, 200, JSON.stringify(tokens));
+    assert.equal(tokens.scope, 'read write profile sync');
     await context.close();
   });
 

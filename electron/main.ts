@@ -12,6 +12,7 @@ import { decideNavigation, decideNewWindow, type NavigationDecision } from './de
 import { localAccessToken, replicaAccessToken } from './desktop/localUser.js';
 import { CredentialStore, type Cipher, type HubCredentials } from './desktop/credentialStore.js';
 import { hubRoutes } from './desktop/hubRoutes.js';
+import { AppRedirects } from './desktop/hubSignIn.js';
 import { DEEP_LINK_SCHEME, launchTargetOf, readVcardFile, type LaunchTarget } from './desktop/deepLinks.js';
 import { openPath, ShellEventQueue } from './desktop/shellEvents.js';
 import { captureWindowState, loadWindowState, MIN_SIZE, saveWindowState, WINDOW_STATE_FILE, windowPlacement } from './desktop/windowState.js';
@@ -44,6 +45,8 @@ let startPath = HOME_PATH;
 let shellReady = false;
 /** Menu commands, deep links and opened files on their way to the window (see shellEvents.ts for when they are sent). */
 const shellEvents = new ShellEventQueue((message) => mainWindow?.webContents.send(IPC_CHANNELS.event, message));
+/** Hub sign-ins in the system browser waiting for the OS to hand back their `outpost://oauth/callback` link. */
+const appRedirects = new AppRedirects();
 
 function registerAppProtocol(http: FastifyInstance): void {
   protocol.handle(APP_SCHEME, async (request) => {
@@ -148,7 +151,13 @@ async function openVcardFile(file: string): Promise<void> {
 
 function openLaunchTarget(target: LaunchTarget | null): void {
   if (target?.kind === 'link') openAppPath(target.path);
+  else if (target?.kind === 'oauth-callback') answerSignIn(target.link);
   else if (target?.kind === 'file') void openVcardFile(target.file);
+}
+
+/** The hub's redirect back from a browser sign-in: to the sign-in waiting for it, never to the window (it carries the code). */
+function answerSignIn(link: string): void {
+  if (appRedirects.deliver(link) && mainWindow) reveal(mainWindow);
 }
 
 /** The file dialog behind File → Import Contacts… (vCard; CSV files are imported from the contacts screen). */
@@ -241,7 +250,9 @@ async function start(): Promise<void> {
   // Windows and Linux: the link or file this launch was started with.
   openLaunchTarget(launchTargetOf(process.argv));
   // Unpackaged runs do not claim outpost:// (they would register a temporary path); installers register it too.
-  if (app.isPackaged) app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+  // Only where the OS opens this app for outpost:// does the hub sign-in come back that way (RFC 8252 §7.1);
+  // otherwise it keeps its loopback redirect (§7.3).
+  const ownsAppScheme = app.isPackaged && app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
   app.on('web-contents-created', (_event, contents) => harden(contents));
   await app.whenReady();
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
@@ -264,6 +275,7 @@ async function start(): Promise<void> {
     replica,
     shellRoutes: (api) => hubRoutes(api, {
       openBrowser: (url) => shell.openExternal(url),
+      appRedirects: ownsAppScheme ? appRedirects : undefined,
       credentials,
       restart: () => {
         app.relaunch();

@@ -21,7 +21,7 @@
 // Exits 1 and lists every problem when a check fails. README, "Installers",
 // says what this does not verify.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -92,7 +92,9 @@ function pngSize(file) {
 function stageProject(stage) {
   for (const file of ['package.json', 'package-lock.json', CONFIG_FILE]) cpSync(join(ROOT, file), join(stage, file));
   cpSync(join(ROOT, 'build'), join(stage, 'build'), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'junction');
+  // A real copy, not a link: electron-builder asks `npm ls` which packages to pack, and npm
+  // reports every nested dependency as missing when node_modules is a link out of the project.
+  cpSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), { recursive: true, verbatimSymlinks: true });
   // The two steps of `npm run build` (build:web, build:electron), aimed at the stage.
   run(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', join(stage, 'dist/renderer'), '--emptyOutDir']);
   run(process.execPath, [join(ROOT, 'scripts/build-electron.mjs'), '--outdir', join(stage, 'dist/electron')]);

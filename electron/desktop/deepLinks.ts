@@ -3,11 +3,14 @@
 // with it. Both arrive as command-line arguments on Windows and Linux (first
 // launch, or a second launch handed over to the running app) and as
 // `open-url` / `open-file` events on macOS. Links become app paths checked
-// against the UI's routes; files become the text of a vCard for the import
-// preview. Pure Node code (no 'electron' import) so it is tested under Vitest.
+// against the UI's routes, except the hub sign-in's redirect back
+// (`outpost://oauth/callback?…`), which stays in the main process; files
+// become the text of a vCard for the import preview. Pure Node code (no
+// 'electron' import) so it is tested under Vitest.
 import { open } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import type { OpenFileEvent } from '../../shared/bridge.js';
+import { FIRST_PARTY_APP_REDIRECT_URI } from '../../shared/oauth.js';
 
 export const DEEP_LINK_SCHEME = 'outpost';
 
@@ -53,6 +56,23 @@ export function isDeepLinkRoute(path: string): boolean {
  * no screen takes parameters from a link.
  */
 export function deepLinkPath(link: string): string | null {
+  const path = linkPath(link);
+  return path !== null && isDeepLinkRoute(path) ? path : null;
+}
+
+/**
+ * Whether `link` is the hub sign-in's redirect back to the installed app
+ * (`outpost://oauth/callback?code=…&state=…`, FIRST_PARTY_APP_REDIRECT_URI,
+ * in the same spellings as other links): the main process hands it to the
+ * sign-in waiting for it (hubSignIn.ts AppRedirects); it is never a screen,
+ * and its code never reaches the renderer.
+ */
+export function isOAuthCallback(link: string): boolean {
+  return linkPath(link) === OAUTH_CALLBACK_PATH;
+}
+
+/** `outpost://contacts/12?x` → `/contacts/12`: an `outpost:` link's host and path as one path; null for anything else. */
+function linkPath(link: string): string | null {
   if (link.length > MAX_LINK_LENGTH) return null;
   let url: URL;
   try {
@@ -63,12 +83,13 @@ export function deepLinkPath(link: string): string | null {
   if (url.protocol !== `${DEEP_LINK_SCHEME}:` || url.username || url.password || url.port) return null;
   // The WHATWG parser keeps a non-special scheme's host as written, so `contacts` in `outpost://contacts/12` is the host.
   const segments = [url.hostname, ...url.pathname.split('/')].filter((segment) => segment !== '');
-  const path = `/${segments.join('/')}`;
-  return isDeepLinkRoute(path) ? path : null;
+  return `/${segments.join('/')}`;
 }
 
+const OAUTH_CALLBACK_PATH = linkPath(FIRST_PARTY_APP_REDIRECT_URI);
+
 /** What a launch asks the app to open. */
-export type LaunchTarget = { kind: 'link'; path: string } | { kind: 'file'; file: string };
+export type LaunchTarget = { kind: 'link'; path: string } | { kind: 'oauth-callback'; link: string } | { kind: 'file'; file: string };
 
 const VCARD_EXTENSIONS = new Set(['.vcf', '.vcard']);
 
@@ -77,12 +98,14 @@ const VCARD_EXTENSIONS = new Set(['.vcf', '.vcard']);
  * second instance's argv): the OS passes it as an argument (the .desktop
  * file's `%U`, the Windows registry's `"%1"`). The first argument is the
  * executable; switches (Chromium adds some) are skipped, and so is the main
- * script when running unpackaged. A link that is not one of ours is ignored.
+ * script when running unpackaged. A link that is not one of ours is ignored;
+ * the hub sign-in's redirect back is told apart from links to screens.
  */
 export function launchTargetOf(argv: readonly string[], workingDirectory = process.cwd()): LaunchTarget | null {
   for (const arg of argv.slice(1)) {
     if (arg.startsWith('-')) continue;
     if (arg.toLowerCase().startsWith(`${DEEP_LINK_SCHEME}:`)) {
+      if (isOAuthCallback(arg)) return { kind: 'oauth-callback', link: arg };
       const path = deepLinkPath(arg);
       return path ? { kind: 'link', path } : null;
     }

@@ -4,12 +4,14 @@
 // the sign-in (browser or password) and keeps the credentials; tokens never reach the renderer.
 // Pure Node: main.ts supplies shell.openExternal, the credential store and a restart.
 import type { FastifyInstance } from 'fastify';
-import { HubSignInError, signInThroughBrowser, signInWithPassword } from './hubSignIn.js';
+import { HubSignInError, signInThroughBrowser, signInWithPassword, type AppRedirects } from './hubSignIn.js';
 import type { CredentialStore } from './credentialStore.js';
 import { LOCAL_TO_REPLICA } from '../engine/http/routes/replica.js';
 
 export interface HubRoutesOptions {
   openBrowser(url: string): Promise<void>;
+  /** Given when the OS opens this app for `outpost:` links: the browser sign-in redirects there instead of to a loopback port. */
+  appRedirects?: AppRedirects;
   credentials: CredentialStore;
   /** Restarts the app so the engine opens as a replica of the hub (or stops being one). */
   restart(): void;
@@ -39,7 +41,7 @@ export function hubRoutes(app: FastifyInstance, options: HubRoutesOptions): void
     try {
       const tokens = withPassword
         ? await signInWithPassword({ hubUrl: url, email: (data.email as string).trim(), password: data.password as string, fetch: options.fetch })
-        : await signInThroughBrowser({ hubUrl: url, openBrowser: options.openBrowser, fetch: options.fetch });
+        : await signInThroughBrowser({ hubUrl: url, openBrowser: options.openBrowser, appRedirects: options.appRedirects, fetch: options.fetch });
       const self = await (options.fetch ?? fetch)(`${url}/v2/users/self`, { headers: { Authorization: `Bearer ${tokens.access_token}`, Accept: 'application/json' } });
       const user = ((await self.json()) as { data: { id: number } & Record<string, unknown> }).data;
       const kept = options.credentials.save({ hubUrl: url, access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null, user });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, call, startTestHub, type TestHub } from '../support/testHub.js';
 import { FIRST_PARTY_CLIENT_ID } from '../../shared/oauth.js';
 import { MAX_FAILED_SIGN_INS, SIGN_IN_WINDOW_SECONDS } from '../../electron/engine/auth/signIn.js';
+import { decide as decideOn, openConsent as consentOf, type ConsentPage } from '../support/consentForm.js';
 
 /**
  * The authorization server over real HTTP: the consent page is fetched and
@@ -31,27 +32,10 @@ async function tokenRequest(form: Record<string, string>, authorization: string 
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 }
 
-/** GET /oauth2/authorize as a browser: the page, its form fields and the CSRF cookie. */
-async function openConsent(params: Record<string, string>) {
-  const response = await fetch(`${hub.url}/oauth2/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
-  const html = await response.text();
-  const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescapeHtml(m[2])]));
-  const cookie = /outpost_csrf=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  return { response, html, hidden, cookie };
-}
-
-/** Posts the consent form back (Allow or Deny) as the page would, returning the answer without following redirects. */
-async function decide(page: Awaited<ReturnType<typeof openConsent>>, decision: 'approve' | 'deny', who: { email: string; password: string } = AGENT, override: Record<string, string> = {}) {
-  const form = { ...page.hidden, username: who.email, password: who.password, decision, ...override };
-  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
-  if (page.cookie) headers.Cookie = `outpost_csrf=${page.cookie}`;
-  const response = await fetch(`${hub.url}/oauth2/authorize`, { method: 'POST', headers, body: new URLSearchParams(form), redirect: 'manual' });
-  return { response, location: response.headers.get('location'), html: await response.text() };
-}
-
-function unescapeHtml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-}
+/** The consent page of this hub, and its form posted back (test/support/consentForm.ts). */
+const openConsent = (params: Record<string, string>) => consentOf(hub.url, params);
+const decide = (page: ConsentPage, decision: 'approve' | 'deny', who: { email: string; password: string } = AGENT, override: Record<string, string> = {}) =>
+  decideOn(hub.url, page, decision, who, override);
 
 const codeParams = (extra: Record<string, string> = {}) => ({ response_type: 'code', client_id: app.client_id, redirect_uri: REDIRECT, state: 'xyz 42', ...extra });
 

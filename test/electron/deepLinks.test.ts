@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deepLinkPath, isDeepLinkRoute, launchTargetOf, readVcardFile } from '../../electron/desktop/deepLinks.js';
+import { deepLinkPath, isDeepLinkRoute, isOAuthCallback, launchTargetOf, readVcardFile } from '../../electron/desktop/deepLinks.js';
 
 describe('outpost:// deep links', () => {
   it('turns links to the screens of the app into app paths, in every spelling the OSes hand over', () => {
@@ -40,6 +40,17 @@ describe('outpost:// deep links', () => {
     }
   });
 
+  it('tells the hub sign-in’s redirect back apart: it is never a screen', () => {
+    const callback = 'outpost://oauth/callback?code=ab12&state=xyz';
+    expect(isOAuthCallback(callback)).toBe(true);
+    expect(isOAuthCallback('outpost://oauth/callback/?error=access_denied&state=xyz')).toBe(true); // Windows adds a trailing slash
+    expect(isOAuthCallback('outpost:///oauth/callback?state=xyz')).toBe(true);
+    for (const link of ['outpost://oauth/callback/x', 'outpost://oauth', 'outpost://contacts/12', 'outpost://user@oauth/callback', 'https://hub.example/oauth/callback', `outpost://oauth/callback?state=${'x'.repeat(3000)}`]) {
+      expect([link, isOAuthCallback(link)]).toEqual([link, false]);
+    }
+    expect(deepLinkPath(callback)).toBeNull();
+  });
+
   it('checks paths against the routes, parameter by parameter', () => {
     expect(isDeepLinkRoute('/sequences/4')).toBe(true);
     expect(isDeepLinkRoute('/objects/Car')).toBe(false);
@@ -57,6 +68,11 @@ describe('the command line of a launch', () => {
     expect(launchTargetOf(['outpost'])).toBeNull();
     expect(launchTargetOf(['outpost', 'notes.txt'])).toBeNull();
     expect(launchTargetOf(['outpost', 'outpost://nowhere/1', 'ann.vcf'])).toBeNull(); // a bad link is ignored, not second-guessed
+  });
+
+  it('hands over the hub sign-in’s redirect back as it came, for the sign-in waiting for it', () => {
+    const link = 'outpost://oauth/callback?code=ab12&state=xyz';
+    expect(launchTargetOf(['C:\\Outpost\\Outpost.exe', '--allow-file-access-from-files', link])).toEqual({ kind: 'oauth-callback', link });
   });
 });
 

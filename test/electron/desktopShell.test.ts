@@ -3,7 +3,8 @@
 // release in the user-data folder is migrated, the launch's deep link decides
 // the first screen, the window reopens where it was, second launches and
 // macOS events hand over links and .vcf files, the menu sends its commands, and
-// the badge counts the user's overdue tasks.
+// the badge counts the user's overdue tasks. Unpackaged, the hub sign-in keeps
+// its loopback redirect (hubSignInShell.test.ts: the packaged app's outpost:// one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { join } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../electron/engine/db/migrations/index.js';
 import { IPC_CHANNELS } from '../../shared/bridge.js';
 import { fakeElectron, ROOT, runMainBundle, waitFor } from './support/fakeElectron.js';
+import { ADMIN, startTestHub } from '../support/testHub.js';
+import { decide, openConsent } from '../support/consentForm.js';
 
 const OLD_SCHEMA = 6;
 const VCARD = 'BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann Example\r\nN:Example;Ann;;;\r\nEND:VCARD\r\n';
@@ -91,7 +94,26 @@ describe('desktop integration of the main process (with a stand-in for Electron)
     app.emit('second-instance', {}, ['/opt/Outpost/outpost', 'outpost://settings/custom-objects/x/../../admin'], dir);
     app.emit('second-instance', {}, ['/opt/Outpost/outpost', 'outpost://contacts/12/edit'], dir);
     app.emit('second-instance', {}, ['/opt/Outpost/outpost', 'https://evil.example/contacts/1'], dir);
+    // A hub sign-in's redirect back carries a code: it is for a waiting sign-in (none here), never for the window.
+    app.emit('second-instance', {}, ['/opt/Outpost/outpost', 'outpost://oauth/callback?code=abc&state=xyz'], dir);
     expect(shellMessages()).toHaveLength(before);
+  });
+
+  it('keeps the loopback redirect for the hub sign-in, as outpost:// is not claimed', async () => {
+    const hub = await startTestHub();
+    try {
+      const answer = invoke({ method: 'POST', path: '/v2/desktop/hub', body: { data: { hub_url: hub.url } } });
+      await waitFor(() => recorded.opened.length > 0, 'the browser to open');
+      const authorize = new URL(recorded.opened[0]);
+      expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback$/);
+      // Denied in the browser, which follows the redirect to the loopback listener: the settings hear why.
+      const back = await decide(hub.url, await openConsent(hub.url, Object.fromEntries(authorize.searchParams)), 'deny', ADMIN);
+      await (await fetch(back.location!)).text();
+      const denied = await answer;
+      expect([denied.status, denied.body.errors[0].error.message]).toEqual([422, 'The sign-in was cancelled in the browser.']);
+    } finally {
+      await hub.close();
+    }
   });
 
   it('hands a .vcf opened by a second launch to the import preview as text', async () => {

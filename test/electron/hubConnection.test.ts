@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, startTestHub, type TestHub } from '../support/testHub.js';
-import { HubSignInError, signInThroughBrowser, signInWithPassword } from '../../electron/desktop/hubSignIn.js';
+import { AppRedirects, HubSignInError, signInThroughBrowser, signInWithPassword } from '../../electron/desktop/hubSignIn.js';
+import { launchTargetOf } from '../../electron/desktop/deepLinks.js';
+import { decide, openConsent } from '../support/consentForm.js';
+import { FIRST_PARTY_APP_REDIRECT_URI } from '../../shared/oauth.js';
 import { CredentialStore, type Cipher } from '../../electron/desktop/credentialStore.js';
 import { hubRoutes } from '../../electron/desktop/hubRoutes.js';
 import { openEngine } from '../../electron/engine/engine.js';
@@ -20,24 +23,36 @@ afterAll(async () => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
+/** Where the browser goes after the consent page: the hub's redirect Location. */
+type Follow = (location: string) => void;
+
+/** Like a browser, follow the redirect to the app's loopback address. */
+const toLoopback: Follow = (location) => void fetch(location).then((r) => r.text());
+
 /**
  * The system browser, scripted with fetch (no browser window here): it loads
  * the hub's consent page, submits its form as a person would (hidden fields,
- * CSRF cookie), and follows the redirect to the app's loopback listener.
+ * CSRF cookie), and goes where the hub redirects it (`follow`).
  */
-function scriptedBrowser(decision: 'approve' | 'deny', who = ADMIN) {
+function scriptedBrowser(decision: 'approve' | 'deny', follow: Follow = toLoopback, who = ADMIN) {
   return async (url: string) => {
-    const page = await fetch(url, { redirect: 'manual' });
-    const html = await page.text();
-    const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]));
-    const cookie = /outpost_csrf=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1];
-    const answer = await fetch(`${hub.url}/oauth2/authorize`, {
-      method: 'POST', redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: `outpost_csrf=${cookie}` },
-      body: new URLSearchParams({ ...hidden, username: who.email, password: who.password, decision }),
-    });
-    // Like a browser, follow the redirect to the app's loopback address.
-    void fetch(answer.headers.get('location')!).then((r) => r.text());
+    const page = await openConsent(hub.url, Object.fromEntries(new URL(url).searchParams));
+    const answer = await decide(hub.url, page, decision, who);
+    follow(answer.location!);
+  };
+}
+
+/**
+ * The OS, for an installed app: the browser hands it the `outpost:` link, it
+ * starts the app with the link as its argument (a second launch hands its
+ * command line to the running app), and main.ts gives the sign-in's answer to
+ * the waiting sign-in.
+ */
+function toApp(redirects: AppRedirects, delivered: boolean[] = []): Follow {
+  return (location) => {
+    const target = launchTargetOf(['/opt/Outpost/outpost', location]);
+    expect(target).toEqual({ kind: 'oauth-callback', link: location });
+    delivered.push(redirects.deliver(location));
   };
 }
 
@@ -78,6 +93,55 @@ describe('connecting the desktop app to a hub', () => {
     await expect(signInThroughBrowser({ hubUrl: hub.url, openBrowser: scriptedBrowser('deny') })).rejects.toThrow(/cancelled/);
     const forgotten = signInThroughBrowser({ hubUrl: hub.url, openBrowser: async () => undefined, timeoutMs: 200 });
     await expect(forgotten).rejects.toBeInstanceOf(HubSignInError);
+  });
+});
+
+describe('connecting an installed app: the redirect comes back as an outpost: link (RFC 8252 §7.1)', () => {
+  it('signs in with PKCE and outpost://oauth/callback, the OS handing the link back, and gets tokens that work', async () => {
+    const redirects = new AppRedirects();
+    const delivered: boolean[] = [];
+    let opened = '';
+    const tokens = await signInThroughBrowser({ hubUrl: hub.url, appRedirects: redirects, openBrowser: async (url) => {
+      opened = url;
+      expect(redirects.pending).toBe(1);
+      await scriptedBrowser('approve', toApp(redirects, delivered))(url);
+    } });
+    const asked = new URL(opened);
+    expect(asked.searchParams.get('redirect_uri')).toBe(FIRST_PARTY_APP_REDIRECT_URI);
+    expect(asked.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(delivered).toEqual([true]);
+    expect(tokens).toMatchObject({ token_type: 'bearer', scope: 'read write profile sync' });
+    expect((await call(hub, 'GET', '/v2/users/self', { token: tokens.access_token })).body.data.email).toBe(ADMIN.email);
+    expect(redirects.pending).toBe(0);
+  });
+
+  it('takes only the answer with its own state: other links are ignored and the wait goes on', async () => {
+    const redirects = new AppRedirects();
+    const delivered: boolean[] = [];
+    let state = '';
+    const tokens = await signInThroughBrowser({ hubUrl: hub.url, appRedirects: redirects, openBrowser: async (url) => {
+      state = new URL(url).searchParams.get('state')!;
+      // An old browser tab's answer, and a forged one, arrive first.
+      delivered.push(redirects.deliver(`${FIRST_PARTY_APP_REDIRECT_URI}?code=${'0'.repeat(64)}&state=an-old-sign-in`));
+      delivered.push(redirects.deliver(`${FIRST_PARTY_APP_REDIRECT_URI}?error=access_denied`));
+      await scriptedBrowser('approve', toApp(redirects, delivered))(url);
+    } });
+    expect(delivered).toEqual([false, false, true]);
+    expect(tokens.access_token).toMatch(/^[0-9a-f]{64}$/);
+    // A link that comes once the sign-in is over answers nothing.
+    expect(redirects.deliver(`${FIRST_PARTY_APP_REDIRECT_URI}?code=x&state=${state}`)).toBe(false);
+  });
+
+  it('reports a denial and a hub error like the loopback way, and gives up after the same timeout', async () => {
+    const redirects = new AppRedirects();
+    await expect(signInThroughBrowser({ hubUrl: hub.url, appRedirects: redirects, openBrowser: scriptedBrowser('deny', toApp(redirects)) })).rejects.toThrow('The sign-in was cancelled in the browser.');
+    const refused = signInThroughBrowser({ hubUrl: hub.url, appRedirects: redirects, openBrowser: async (url) => {
+      redirects.deliver(`${FIRST_PARTY_APP_REDIRECT_URI}?error=server_error&state=${new URL(url).searchParams.get('state')}`);
+    } });
+    await expect(refused).rejects.toThrow('The hub answered server_error.');
+    const forgotten = signInThroughBrowser({ hubUrl: hub.url, appRedirects: redirects, openBrowser: async () => undefined, timeoutMs: 200 });
+    await expect(forgotten).rejects.toThrow('The sign-in in the browser was not finished in time.');
+    expect(redirects.pending).toBe(0);
   });
 });
 

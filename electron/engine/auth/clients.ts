@@ -4,7 +4,7 @@ import { isoSeconds } from '../clock.js';
 import { newToken, tokenHash } from './tokens.js';
 import { FieldErrors, notFound } from '../http/problem.js';
 import { jsonBool, jsonObject } from '../resources/sqlJson.js';
-import { FIRST_PARTY_CLIENT_ID, FIRST_PARTY_REDIRECT_URI } from '../../../shared/oauth.js';
+import { FIRST_PARTY_APP_REDIRECT_URI, FIRST_PARTY_CLIENT_ID, FIRST_PARTY_REDIRECT_URI } from '../../../shared/oauth.js';
 
 export interface OAuthClient {
   client_id: string;
@@ -35,6 +35,8 @@ const CLIENT_JSON = jsonObject({
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'blob:', 'vbscript:', 'about:']);
+/** `outpost:`, the scheme the installed desktop app registers with the OS. */
+const APP_SCHEME = new URL(FIRST_PARTY_APP_REDIRECT_URI).protocol;
 
 /**
  * Registered OAuth applications. Secrets are 256 random bits, stored only as
@@ -103,10 +105,15 @@ export class OAuthClients {
 /**
  * Whether `given` is the client's registered redirect URI: the same string,
  * except that a loopback http URI may use any port (RFC 8252 §7.3: a native
- * app listens on whatever port is free).
+ * app listens on whatever port is free). The built-in client also has the
+ * installed desktop app's `outpost://oauth/callback` (RFC 8252 §7.1); no other
+ * client may send anyone to the `outpost:` scheme, whatever it registered:
+ * the OS would hand its codes to the Outpost app.
  */
 export function redirectUriMatches(client: OAuthClient, given: string | undefined): boolean {
-  if (!client.redirect_uri || given === undefined) return false;
+  if (given === undefined) return false;
+  if (parse(given)?.protocol === APP_SCHEME) return client.first_party === 1 && given === FIRST_PARTY_APP_REDIRECT_URI;
+  if (!client.redirect_uri) return false;
   if (given === client.redirect_uri) return true;
   const [registered, asked] = [parse(client.redirect_uri), parse(given)];
   if (!registered || !asked || registered.protocol !== 'http:' || !LOOPBACK_HOSTS.has(registered.hostname)) return false;
@@ -121,6 +128,8 @@ export function redirectUriProblem(value: unknown): string | null {
   if (!url || value.length > 2048) return 'redirect_uri must be an absolute URL.';
   if (url.hash || value.includes('#')) return 'redirect_uri must not have a fragment.';
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `redirect_uri cannot use the ${url.protocol} scheme.`;
+  // A native app's own private-use scheme is fine (RFC 8252 §7.1), but not the one of Outpost's desktop app.
+  if (url.protocol === APP_SCHEME) return `redirect_uri cannot use the ${APP_SCHEME} scheme: it opens the Outpost desktop app, not yours.`;
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return 'redirect_uri must use https (plain http only for 127.0.0.1, [::1] or localhost).';
   return null;
 }

@@ -104,10 +104,12 @@ function page(title: string, body: string): string {
 </html>`;
 }
 
+/** Where the redirect goes, in words: a web app's host, or the native app behind a private-use scheme. */
 function hostOf(uri: string): string {
   try {
     const url = new URL(uri);
-    return url.host || `${url.protocol}…`;
+    // `outpost://oauth/callback` has a "host" too, but it names no server: the OS hands the link to an app.
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host : `the app that opens ${url.protocol} links`;
   } catch {
     return uri;
   }

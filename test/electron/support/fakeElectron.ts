@@ -66,7 +66,7 @@ export function fakeElectron(options: { workAreas?: Rect[] } = {}) {
     getPath: (name: string) => recorded.paths.get(name) ?? join(tmpdir(), 'outpost-unexpected-default-path'),
     setPath: (name: string, value: string) => recorded.paths.set(name, value),
     showAboutPanel: () => undefined,
-    setAsDefaultProtocolClient: (scheme: string) => recorded.protocolClients.push(scheme),
+    setAsDefaultProtocolClient: (scheme: string) => recorded.protocolClients.push(scheme) > 0,
     setBadgeCount: (count: number) => recorded.badgeCounts.push(count),
   });
   let nextId = 1;
