@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, ApiFailure, isDesktop } from '../api/client.js';
 import { formatWhen } from '../tasks/taskDates.js';
+import { CopyButton } from '../shell/CopyButton.js';
 import './importExport.css';
 
 const FEED_PATH = '/v2/users/self/calendar_feed';
@@ -108,31 +109,18 @@ export function CalendarFeedCard() {
 /** The feed's URL, shown this once: selectable, with a copy button where the clipboard is available. */
 function FeedUrl({ url }: { url: string }) {
   const box = useRef<HTMLDivElement>(null);
-  const [copied, setCopied] = useState(false);
-  const canCopy = window.isSecureContext && Boolean(navigator.clipboard);
 
   useEffect(() => {
     box.current?.focus();
   }, [url]);
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
-
   return (
     <div className="secret-box" role="region" aria-label="Calendar feed URL" tabIndex={-1} ref={box}>
       <p className="warning"><strong>Copy the URL now: it is not shown again.</strong> In your calendar app, add a calendar “from URL” (or “subscribe”) and paste it.</p>
       <input type="text" readOnly value={url} aria-label="Feed URL" className="feed-url" onFocus={(e) => e.target.select()} />
-      {canCopy && (
-        <div className="actions">
-          <button type="button" onClick={() => void copy()}>{copied ? 'Copied' : 'Copy URL'}</button>
-        </div>
-      )}
+      <div className="actions">
+        <CopyButton text={url} label="Copy URL" />
+      </div>
     </div>
   );
 }

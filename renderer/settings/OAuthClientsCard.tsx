@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { OAuthClient } from '../../shared/resources/oauthClient.js';
 import { ApiFailure } from '../api/client.js';
 import { ConfirmDelete } from '../shell/ConfirmDelete.js';
+import { CopyButton } from '../shell/CopyButton.js';
 import { useOAuthClients } from './useOAuthClients.js';
 
 const FORM_FIELDS = ['name', 'redirect_uri'];
@@ -61,23 +62,11 @@ function OAuthClientItem({ client, onRemove }: { client: OAuthClient; onRemove()
 /** The client id and secret of an application just added: shown once, until dismissed. */
 function NewCredentials({ client, onDismiss }: { client: OAuthClient; onDismiss(): void }) {
   const box = useRef<HTMLDivElement>(null);
-  const [copied, setCopied] = useState(false);
-  const canCopy = window.isSecureContext && Boolean(navigator.clipboard);
   const secret = client.client_secret ?? null;
 
   useEffect(() => {
     box.current?.focus();
   }, [client]);
-
-  const copy = async () => {
-    if (secret === null) return;
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
 
   return (
     <div className="secret-box" role="region" aria-label="New application credentials" tabIndex={-1} ref={box}>
@@ -94,9 +83,7 @@ function NewCredentials({ client, onDismiss }: { client: OAuthClient; onDismiss(
         </>}
       </dl>
       <div className="actions">
-        {secret !== null && canCopy && (
-          <button type="button" onClick={() => void copy()}>{copied ? 'Copied' : 'Copy secret'}</button>
-        )}
+        {secret !== null && <CopyButton text={secret} label="Copy secret" />}
         <button type="button" className="primary" onClick={onDismiss}>{secret !== null ? 'I have copied it' : 'Done'}</button>
       </div>
     </div>
