@@ -4,13 +4,25 @@
 // 1. a fresh replica engine syncs everything from the hub (records into its own tables, search and documents);
 // 2. it makes <edits> offline changes through its own REST interface (in process), then pushes them to the hub.
 // Prints one JSON line: records, seconds and peak memory of the initial sync; edits and seconds of the push;
-// the whole run's peak memory.
+// the whole run's peak memory; the CPU seconds the push cost this process and (given HUB_PID) the hub.
+import { readFileSync } from 'node:fs';
 import { openEngine } from '../electron/engine/engine.js';
 import { createHttpApp } from '../electron/engine/http/app.js';
 import { Replica } from '../electron/engine/replica/replica.js';
 
 const [hubUrl, token, dataDir, editsArg] = process.argv.slice(2);
 const edits = Number(editsArg);
+
+/** The hub's CPU seconds so far, when the bench says which process it is (HUB_PID; Linux /proc, else NaN). */
+function hubCpuSeconds(): number {
+  try {
+    const fields = readFileSync(`/proc/${process.env.HUB_PID}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const TABLES = ['account', 'users', 'contacts', 'tags', 'tasks', 'notes', 'calls', 'call_outcomes', 'visit_outcomes', 'text_messages', 'visits', 'documents'];
 
 async function main(): Promise<void> {
@@ -36,13 +48,18 @@ async function main(): Promise<void> {
     if (answer.statusCode !== 200) throw new Error(`local edit answered ${answer.statusCode}: ${answer.body}`);
   }
   started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const hubCpuBefore = hubCpuSeconds();
   const pushed = await replica.push();
   const pushSeconds = (performance.now() - started) / 1000;
+  const pushCpu = process.cpuUsage(cpuBefore);
+  const pushCpuSeconds = (pushCpu.user + pushCpu.system) / 1e6;
+  const hubPushCpuSeconds = hubCpuSeconds() - hubCpuBefore;
   const after = replica.status();
   if (pushed !== 'done' || after.pending !== 0 || after.issues !== 0) throw new Error(`push ended ${pushed}: ${JSON.stringify(after)}`);
   await app.close();
   engine.close();
-  console.log(JSON.stringify({ records, initialSeconds, syncPeakMb, edits: taskIds.length, pushSeconds, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  console.log(JSON.stringify({ records, initialSeconds, syncPeakMb, edits: taskIds.length, pushSeconds, pushCpuSeconds, hubPushCpuSeconds, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
 }
 
 main().catch((err: unknown) => {

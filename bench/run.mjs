@@ -271,8 +271,8 @@ process.exit(0);
 // ---- Sync -------------------------------------------------------------------------------------
 
 /** Runs a client process (`node …args`) and resolves with the JSON line it printed last. */
-function runJsonChild(what, args) {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+function runJsonChild(what, args, env = {}) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   children.add(child);
   const done = new Promise((resolveRun, reject) => {
     let out = '';
@@ -292,14 +292,15 @@ function runClient(...args) {
 }
 
 /** Runs bench/replicaClient.ts, bundled like the desktop main process: a fresh replica's initial sync, then `edits` offline edits pushed. */
-async function runReplica(hubUrl, token, dir, edits) {
+async function runReplica(hubUrl, token, dir, edits, hubPid) {
   const bundle = join(root, '.cache/bench/replicaClient.cjs');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   await esbuild({
     absWorkingDir: root, entryPoints: ['bench/replicaClient.ts'], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     external: Object.keys(pkg.dependencies), logLevel: 'warning',
   });
-  return runJsonChild('replica client', [bundle, hubUrl, token, dir, String(edits)]);
+  // HUB_PID: the client reads the hub's CPU time around the push (Linux /proc), to show which side bounds it.
+  return runJsonChild('replica client', [bundle, hubUrl, token, dir, String(edits)], { HUB_PID: String(hubPid) });
 }
 
 /** Resident and peak resident memory (MB) of a process, from /proc (Linux); NaN elsewhere. */
@@ -374,11 +375,12 @@ async function syncBench() {
   line(`POST /v2/sync/start, nothing changed (204), beside GET /v2/users/self on the same hub`, startCost, 0.5, 'users/self');
 
   // The desktop replica: the same initial sync into a real replica engine (its tables, search, documents), then offline edits pushed.
-  const replica = await runReplica(full.hub.base, full.token, tempDir('outpost-replica-'), REPLICA_EDITS);
+  const replica = await runReplica(full.hub.base, full.token, tempDir('outpost-replica-'), REPLICA_EDITS, full.hub.child.pid);
   const replicaRatio = replica.initialSeconds / plain.seconds;
   console.log(`replica initial sync of ${replica.records} records: ${replica.initialSeconds.toFixed(1)} s   plain paged download ${plain.seconds.toFixed(1)} s   ratio ${replicaRatio.toFixed(2)} (target ≤ 1.50) ${replicaRatio <= 1.5 ? 'PASS' : 'MISS'}`);
   console.log(`${INDENT}replica peak memory during the sync ${mb(replica.syncPeakMb)} (target < 200 MB) ${replica.syncPeakMb < 200 ? 'PASS' : 'MISS'}; whole run, with ${replica.edits} local edits and their push: ${mb(replica.maxRssMb)}`);
   console.log(`replica push of ${replica.edits} offline edits: ${replica.pushSeconds.toFixed(1)} s (${fmt(replica.edits / replica.pushSeconds).trim()} edits/s; target < 20 s) ${replica.pushSeconds < 20 ? 'PASS' : 'MISS'}`);
+  console.log(`${INDENT}CPU during the push: replica ${replica.pushCpuSeconds.toFixed(1)} s, hub ${typeof replica.hubPushCpuSeconds === 'number' ? `${replica.hubPushCpuSeconds.toFixed(1)} s` : 'n/a'}`);
 
   await stop(full.hub.child);
 }

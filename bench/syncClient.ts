@@ -5,6 +5,7 @@
 // and print one JSON line: records, seconds, peak memory (maxRSS) of this process.
 import Database from 'better-sqlite3';
 import { pullOnce } from '../electron/engine/replica/pull.js';
+import { hubFetch } from '../electron/engine/replica/hubFetch.js';
 import { ServerState } from '../electron/engine/replica/serverState.js';
 
 const [mode, base, token, deviceUuid, file] = process.argv.slice(2);
@@ -24,7 +25,8 @@ async function plainDownload(): Promise<number> {
   let records = 0;
   for (const type of ['contact', 'task', 'note']) {
     for (let after = 0; ;) {
-      const response = await fetch(`${base}/dump/${type}?after=${after}&limit=${PLAIN_PAGE}`);
+      // The replica's own HTTP client, so the baseline differs from the replica only in what it does with the pages.
+      const response = await hubFetch(`${base}/dump/${type}?after=${after}&limit=${PLAIN_PAGE}`);
       const { items } = (await response.json()) as { items: { data: { id: number } }[] };
       if (items.length === 0) break;
       store(type, items);

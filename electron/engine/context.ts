@@ -1,5 +1,6 @@
 import type { Db } from './db/database.js';
 import type { StatementCache } from './db/statements.js';
+import type { CommitGroups } from './db/commitGroups.js';
 import type { Clock } from './clock.js';
 import type { ChangeLog } from './sync/changeLog.js';
 import type { Dependents } from './resources/dependents.js';
@@ -12,6 +13,8 @@ export interface EngineContext {
   db: Db;
   clock: Clock;
   statements: StatementCache;
+  /** The REST writes' group commit (db/commitGroups.ts). */
+  commits: CommitGroups;
   changes: ChangeLog;
   dependents: Dependents;
   /**

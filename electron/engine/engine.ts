@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Db } from './db/database.js';
 import { StatementCache } from './db/statements.js';
+import { CommitGroups } from './db/commitGroups.js';
 import { systemClock, type Clock } from './clock.js';
 import { ChangeLog } from './sync/changeLog.js';
 import type { EngineContext } from './context.js';
@@ -134,7 +135,7 @@ export function openEngine(options: EngineOptions): Engine {
     // A desktop replica shares the rep's machine: a smaller page cache keeps it well under 200 MB.
     cacheMiB: options.replica ? 16 : 64,
   });
-  const ctx: EngineContext = { db, clock, statements: new StatementCache(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
+  const ctx: EngineContext = { db, clock, statements: new StatementCache(db), commits: new CommitGroups(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
   if (options.replica) ctx.replica = { outbox: new Outbox(db, clock) };
   const users = new Users(ctx);
   const customFields = new CustomFields(ctx);
@@ -213,6 +214,7 @@ export function openEngine(options: EngineOptions): Engine {
     close: () => {
       engine.scheduler?.stop();
       engine.leadConversions.stop();
+      ctx.commits.flush();
       sync.flush();
       db.close();
     },

@@ -73,4 +73,22 @@ describe('Idempotency-Key', () => {
       else expect([answer.status, answer.text]).toEqual([200, created.text]);
     }
   });
+
+  it('keeps the answer in the write\'s own transaction: when it cannot be kept, the change is not made either', async () => {
+    const task = (await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Before' } })).body.data;
+    const { db } = hub.engine;
+    // A failing store of answers, as a full disk would make it.
+    db.exec("CREATE TEMP TRIGGER refuse_answers BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    try {
+      const refused = await call(hub, 'PUT', `/v2/tasks/${task.id}`, { token: hub.agentToken, data: { content: 'After' }, headers: withKey(randomUUID()) });
+      expect(refused.status).toBe(500);
+      expect(db.prepare('SELECT content FROM tasks WHERE id = ?').pluck().get(task.id)).toBe('Before');
+    } finally {
+      db.exec('DROP TRIGGER temp.refuse_answers');
+    }
+    const key = randomUUID();
+    const kept = await call(hub, 'PUT', `/v2/tasks/${task.id}`, { token: hub.agentToken, data: { content: 'After' }, headers: withKey(key) });
+    expect(kept.status).toBe(200);
+    expect(db.prepare('SELECT status, body FROM idempotency_keys WHERE key = ?').get(key)).toEqual({ status: 200, body: kept.text });
+  });
 });

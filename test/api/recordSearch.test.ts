@@ -6,6 +6,7 @@ import { call, codes, startTestHub, type TestHub } from '../support/testHub.js';
 import { openEngine } from '../../electron/engine/engine.js';
 import { createHttpApp } from '../../electron/engine/http/app.js';
 import { Replica } from '../../electron/engine/replica/replica.js';
+import { switchedCable } from '../support/testReplica.js';
 
 let hub: TestHub;
 const dirs: string[] = [];
@@ -154,11 +155,7 @@ describe('on a desktop replica', () => {
     dirs.push(dataDir);
     const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
     const net = { online: true };
-    const cable: typeof fetch = async (input, init) => {
-      if (!net.online) throw new TypeError('fetch failed: the network is down');
-      return fetch(input, init);
-    };
-    const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(hub.agentId, ['read', 'write', 'profile', 'sync']), fetch: cable });
+    const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(hub.agentId, ['read', 'write', 'profile', 'sync']), fetch: switchedCable(net) });
     const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
     const device = { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
     const token = engine.tokens.createPersonal(hub.agentId, ['read', 'write', 'profile']);

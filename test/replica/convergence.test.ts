@@ -7,6 +7,7 @@ import { call, startTestHub, type TestHub } from '../support/testHub.js';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { createHttpApp } from '../../electron/engine/http/app.js';
 import { Replica } from '../../electron/engine/replica/replica.js';
+import { hubFetch, type HubFetch, type HubRequest, type HubResponse } from '../../electron/engine/replica/hubFetch.js';
 import type { OutboxEntry } from '../../electron/engine/replica/outbox.js';
 
 /**
@@ -192,14 +193,14 @@ class World {
   readonly syncs = new Map<number, number>();
 
   /** Replica `who`'s network cable: fails sync requests at random while the world is flaky. */
-  cable(who: number): typeof fetch {
-    return async (input, init) => {
-      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  cable(who: number): HubFetch {
+    return async (address, init) => {
+      const url = new URL(address);
       const method = (init?.method ?? 'GET').toUpperCase();
       const kind = requestKind(method, url.pathname);
       let fate = 1;
       if (this.flaky && kind !== null) {
-        const opKey = ((init?.headers ?? {}) as Record<string, string>)['Idempotency-Key'];
+        const opKey = init?.headers?.['Idempotency-Key'] ?? '';
         const name = kind === 'push' ? `push ${this.writes.get(opKey)?.label ?? opKey}` : `r${who} sync ${this.syncs.get(who) ?? 0} ${kind}`;
         fate = this.fate(`${name} #${this.attempt(name)}`);
       }
@@ -207,10 +208,9 @@ class World {
         this.trace(`  r${who} ✗ ${method} ${url.pathname}: refused before sending`);
         throw new TypeError('fetch failed: the network is down');
       }
-      const response = await fetch(input, init);
-      if (kind === 'push') await this.pushed(`r${who}`, method as Method, url.pathname, init, response.clone());
+      const response = await hubFetch(address, init);
+      if (kind === 'push') await this.pushed(`r${who}`, method as Method, url.pathname, init, response);
       if (fate < FAILURE_RATE) {
-        await response.body?.cancel();
         this.trace(`  r${who} ✗ ${method} ${url.pathname}: handled (${response.status}), answer lost`);
         throw new TypeError('fetch failed: the connection dropped before the answer arrived');
       }
@@ -218,11 +218,11 @@ class World {
     };
   }
 
-  private async pushed(origin: string, method: Method, path: string, init: RequestInit | undefined, response: Response): Promise<void> {
+  private async pushed(origin: string, method: Method, path: string, init: HubRequest | undefined, response: HubResponse): Promise<void> {
     const text = await response.text();
     const match = RECORD_PATH.exec(path)!;
-    const headers = (init?.headers ?? {}) as Record<string, string>;
-    const body = typeof init?.body === 'string' && init.body ? (JSON.parse(init.body) as { data: Record<string, any> }).data : null;
+    const headers = init?.headers ?? {};
+    const body = init?.body ? (JSON.parse(init.body) as { data: Record<string, any> }).data : null;
     const created = method === 'POST' && response.ok ? (JSON.parse(text) as { data: { id: number } }).data.id : null;
     this.arrive({
       origin, method, kind: KIND_OF[match[1]], id: match[2] ? Number(match[2]) : created, status: response.status,

@@ -7,6 +7,8 @@ import { call, startTestHub, type TestHub } from '../support/testHub.js';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { createHttpApp } from '../../electron/engine/http/app.js';
 import { Replica } from '../../electron/engine/replica/replica.js';
+import type { HubFetch } from '../../electron/engine/replica/hubFetch.js';
+import { switchedCable } from '../support/testReplica.js';
 
 /**
  * Replicas and a hub in one process, each a real engine on its own SQLite
@@ -42,9 +44,9 @@ afterAll(async () => {
 async function device(userId: number, dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-')), net: Device['net'] = { online: true }): Promise<Device> {
   dirs.push(dataDir);
   const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
-  const cable: typeof fetch = async (input, init) => {
-    if (!net.online) throw new TypeError('fetch failed: the network is down');
-    const response = await fetch(input, init);
+  const plugged = switchedCable(net);
+  const cable: HubFetch = async (url, init) => {
+    const response = await plugged(url, init);
     if (net.loseNextAnswerTo && init?.method === net.loseNextAnswerTo) {
       net.loseNextAnswerTo = undefined;
       throw new TypeError('fetch failed: the connection dropped before the answer arrived');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHub, type TestHub } from '../support/testHub.js';
-import { startTestReplica, type TestReplica } from '../support/testReplica.js';
+import { startTestReplica, switchedCable, type TestReplica } from '../support/testReplica.js';
 import { bearer, supportCall } from '../support/supportApi.js';
 
 /**
@@ -17,11 +17,7 @@ const net = { online: true };
 
 beforeAll(async () => {
   hub = await startTestHub();
-  const cable: typeof fetch = async (input, init) => {
-    if (!net.online) throw new TypeError('fetch failed: the network is down');
-    return fetch(input, init);
-  };
-  device = await startTestReplica(hub, hub.agentId, { fetch: cable });
+  device = await startTestReplica(hub, hub.agentId, { fetch: switchedCable(net) });
   local = device.local;
   await device.replica.sync();
   agentHere = bearer(device.token);

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { createHttpApp } from '../../electron/engine/http/app.js';
 import { Replica } from '../../electron/engine/replica/replica.js';
+import { hubFetch, type HubFetch } from '../../electron/engine/replica/hubFetch.js';
 import type { TestHub } from './testHub.js';
 
 /**
@@ -23,10 +24,21 @@ export interface TestReplica {
   close(): Promise<void>;
 }
 
-export async function startTestReplica(hub: TestHub, userId: number, options: { fetch?: typeof fetch } = {}): Promise<TestReplica> {
+/**
+ * A network cable with a switch, over the replica's own HTTP client: while
+ * `net.online` is false every request fails as an unplugged cable's would.
+ */
+export function switchedCable(net: { online: boolean }): HubFetch {
+  return async (url, init) => {
+    if (!net.online) throw new TypeError('fetch failed: the network is down');
+    return hubFetch(url, init);
+  };
+}
+
+export async function startTestReplica(hub: TestHub, userId: number, options: { fetch?: HubFetch } = {}): Promise<TestReplica> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
   const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
-  const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(userId, ['read', 'write', 'profile', 'sync']), fetch: options.fetch ?? fetch });
+  const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(userId, ['read', 'write', 'profile', 'sync']), fetch: options.fetch ?? hubFetch });
   const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
   const local = { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
   return {

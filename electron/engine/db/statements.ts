@@ -3,8 +3,9 @@ import type { Statement } from 'better-sqlite3';
 
 /**
  * Prepared statements keyed by their SQL text. List queries are assembled
- * from whitelisted fragments, so the number of distinct texts is bounded;
- * the cap only guards against a pathological mix of filters.
+ * from whitelisted fragments and updates name only the columns they change,
+ * so the number of distinct texts is bounded; the cap only guards against a
+ * pathological mix of filters.
  */
 export class StatementCache {
   private readonly cache = new Map<string, Statement>();
@@ -12,11 +13,14 @@ export class StatementCache {
 
   get(sql: string): Statement {
     let stmt = this.cache.get(sql);
-    if (!stmt) {
+    if (stmt) {
+      // Least recently used goes first: a busy statement is never the one evicted.
+      this.cache.delete(sql);
+    } else {
       if (this.cache.size >= this.max) this.cache.delete(this.cache.keys().next().value as string);
       stmt = this.db.prepare(sql);
-      this.cache.set(sql, stmt);
     }
+    this.cache.set(sql, stmt);
     return stmt;
   }
 }

@@ -21,6 +21,7 @@ import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { idempotentWrites } from './idempotency.js';
+import { answerAfterCommit } from './writeRouteHooks.js';
 import { refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
 import type { Replica } from '../replica/replica.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
@@ -78,6 +79,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
 
   registerBodyParsers(app);
   registerErrorHandling(app, engine);
+  answerAfterCommit(app, engine.ctx.commits);
   await app.register(formBody, { bodyLimit: BODY_LIMIT });
   await app.register(cookie);
 

@@ -4,7 +4,9 @@ import type { LocalChange } from '../replica/outbox.js';
 import type { ListPage } from '../resources/listing.js';
 import type { RawQuery } from '../resources/params.js';
 import { actorOf } from './auth.js';
+import { resourceJson } from './envelope.js';
 import { dataOf, idParam, queryOf, sendPage, sendResource } from './reply.js';
+import { answerInTransaction } from './writeRouteHooks.js';
 
 /** What a resource module offers for the regular REST shape of the spec. */
 export interface CrudService {
@@ -36,8 +38,9 @@ export const REPLICABLE = { replicable: true } as const;
 /**
  * Registers list / create / retrieve / update / delete for a resource:
  * `GET /v2/<plural>`, `POST`, `GET /:id`, `PUT /:id`, `DELETE /:id`.
- * Creates answer 200 (as the real service does) and deletes 204. On a
- * replica each write also goes to the outbox, in the same transaction.
+ * Creates answer 200 (as the real service does) and deletes 204. A write,
+ * its answer's records (idempotency, device holds) and, on a replica, its
+ * outbox entry are one transaction.
  * `config` is added to every route's config (e.g. COMMERCE, http/commerce.ts).
  */
 export function registerCrud(app: FastifyInstance, base: string, type: string, service: CrudService, ctx: EngineContext, config: Record<string, unknown> = {}): void {
@@ -51,8 +54,10 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
     app.post(base, write, async (request, reply) => {
       const actor = actorOf(request);
       const data = dataOf(request, type);
-      const id = local(() => create(data, actor), (newId) => ({ method: 'POST', type, collection: base, id: newId, data }));
-      return sendResource(reply, type, service.json(id, actor));
+      return answerInTransaction(ctx.commits, request, reply, () => {
+        const id = local(() => create(data, actor), (newId) => ({ method: 'POST', type, collection: base, id: newId, data }));
+        return resourceJson(type, service.json(id, actor));
+      });
     });
   }
   if (service.update) {
@@ -61,16 +66,20 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
       const actor = actorOf(request);
       const id = idParam(request, type);
       const data = dataOf(request, type);
-      local(() => update(id, data, actor), () => ({ method: 'PUT', type, collection: base, id, data }));
-      return sendResource(reply, type, service.json(id, actor));
+      return answerInTransaction(ctx.commits, request, reply, () => {
+        local(() => update(id, data, actor), () => ({ method: 'PUT', type, collection: base, id, data }));
+        return resourceJson(type, service.json(id, actor));
+      });
     });
   }
   if (service.delete) {
     const remove = service.delete.bind(service);
     app.delete(`${base}/:id`, write, async (request, reply) => {
       const id = idParam(request, type);
-      local(() => remove(id, actorOf(request)), () => ({ method: 'DELETE', type, collection: base, id }));
-      return reply.code(204).send();
+      return answerInTransaction(ctx.commits, request, reply, () => {
+        local(() => remove(id, actorOf(request)), () => ({ method: 'DELETE', type, collection: base, id }));
+        return null;
+      }, 204);
     });
   }
 }

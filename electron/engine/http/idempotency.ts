@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
-import { onWriteRoutes } from './writeRouteHooks.js';
+import { onWriteRoutes, type AnswerKeeper } from './writeRouteHooks.js';
 import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
 import { ApiProblem, problem } from './problem.js';
@@ -35,10 +35,11 @@ interface StoredAnswer {
  * again gets that answer (with `Idempotent-Replayed: true`) without running
  * anything. Keys are per user. The same key on a different request is a 422;
  * while the first is still running, a 409. Answers of 5xx, 409 and 429 are not
- * kept, so a retry runs again. The answer is written when it is sent (one
- * write per request); a request still running is known to this process only,
- * which is enough with one hub per data folder. The replica sends one key per outbox entry, so
- * a create whose answer was lost is never made twice.
+ * kept, so a retry runs again. The answer is written in the write's own
+ * transaction where the route allows it, else when it is sent. A request
+ * still running is known to this process only, which is enough with one hub
+ * per data folder. The replica sends one key per outbox entry, so a create
+ * whose answer was lost is never made twice.
  */
 export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
   const { db } = engine;
@@ -88,20 +89,20 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
     request.idempotencyFingerprint = fingerprint;
   };
 
-  const onSend: onSendAsyncHookHandler = async (request, reply, payload) => {
+  // The answer is kept in the write's transaction where the route allows it (writeRouteHooks.ts), else when sent.
+  const keep: AnswerKeeper = (request, answer) => {
     const key = request.idempotencyKey;
-    if (key === null || !request.actor) return payload;
+    if (key === null || !request.actor) return;
     const userId = request.actor.userId;
-    inFlight.delete(`${userId} ${key}`);
-    const status = reply.statusCode;
-    if (status >= 500 || status === 409 || status === 429) release.run(userId, key);
-    else {
-      const type = String(reply.getHeader('content-type') ?? '') || null;
-      save.run(userId, key, request.idempotencyFingerprint, status, type, typeof payload === 'string' ? payload : null, isoSeconds(engine.clock.now()));
-    }
+    if (answer.status >= 500 || answer.status === 409 || answer.status === 429) release.run(userId, key);
+    else save.run(userId, key, request.idempotencyFingerprint, answer.status, answer.contentType, answer.body, isoSeconds(engine.clock.now()));
+  };
+  // Runs after the answer is kept (committed), so a repeat that arrives now finds it.
+  const onSend: onSendAsyncHookHandler = async (request, _reply, payload) => {
+    if (request.idempotencyKey !== null && request.actor) inFlight.delete(`${request.actor.userId} ${request.idempotencyKey}`);
     return payload;
   };
-  onWriteRoutes(app, { preHandler, onSend });
+  onWriteRoutes(app, { preHandler, onSend, keep });
 }
 
 /** The request a key stands for: method, path with query, and body. */

@@ -1,19 +1,96 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler, onSendAsyncHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, onSendAsyncHookHandler, RouteOptions } from 'fastify';
+import { CommitFailedError, type CommitGroups } from '../db/commitGroups.js';
+import { problem } from './problem.js';
+import { JSON_TYPE } from './reply.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A write's answer, as the hooks that keep a record of it see it. */
+export interface WriteAnswer {
+  status: number;
+  contentType: string | null;
+  body: string | null;
+}
+
+/** Records something about a write's answer in the database (its replay, the record a device now holds). */
+export type AnswerKeeper = (request: FastifyRequest, answer: WriteAnswer) => void;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** True once the keepers ran inside the write's own transaction (answerInTransaction). */
+    answerKept: boolean;
+  }
+  interface FastifyContextConfig {
+    answerKeepers?: AnswerKeeper[];
+  }
+}
 
 /**
  * Hooks that only concern writes (idempotency keys, what a device wrote),
  * attached to the write routes registered after this call — reads, the bulk
  * of the traffic, do not pay for them. Call before registering routes.
+ *
+ * `keep` records the answer: inside the write's transaction when the route
+ * answers through `answerInTransaction` (one commit for the change and its
+ * records, which is most of what a pushed edit costs the hub), otherwise when
+ * the answer is sent (errors, and routes that write in other ways). It runs
+ * before this call's `onSend`.
  */
-export function onWriteRoutes(app: FastifyInstance, hooks: { preHandler?: preHandlerAsyncHookHandler; onSend?: onSendAsyncHookHandler }, methods = WRITES): void {
+export function onWriteRoutes(app: FastifyInstance, hooks: { preHandler?: preHandlerAsyncHookHandler; onSend?: onSendAsyncHookHandler; keep?: AnswerKeeper }, methods = WRITES): void {
+  if (!app.hasRequestDecorator('answerKept')) app.decorateRequest('answerKept', false);
+  const { keep } = hooks;
+  const keepOnSend: onSendAsyncHookHandler | undefined = keep && (async (request, reply, payload) => {
+    if (!request.answerKept) keep(request, { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? '') || null, body: typeof payload === 'string' ? payload : null });
+    return payload;
+  });
+  const onSend = [keepOnSend, hooks.onSend].filter((hook) => hook !== undefined);
   app.addHook('onRoute', (route: RouteOptions) => {
     const routeMethods = Array.isArray(route.method) ? route.method : [route.method];
     if (!routeMethods.some((m) => methods.has(m))) return;
     if (hooks.preHandler) route.preHandler = [...asList(route.preHandler), hooks.preHandler];
-    if (hooks.onSend) route.onSend = [...asList(route.onSend), hooks.onSend];
+    if (onSend.length > 0) route.onSend = [...asList(route.onSend), ...onSend];
+    if (keep) route.config = { ...route.config, answerKeepers: [...(route.config?.answerKeepers ?? []), keep] };
   });
+}
+
+/**
+ * Runs a write and builds its JSON answer in one transaction (a savepoint of
+ * the commit group, db/commitGroups.ts), in which the route's keepers also
+ * record the answer; sends it once committed. If anything throws, all of it
+ * rolls back and the error answer is kept when sent.
+ */
+export async function answerInTransaction(commits: CommitGroups, request: FastifyRequest, reply: FastifyReply, write: () => string | null, status = 200): Promise<FastifyReply> {
+  const keepers = request.routeOptions.config.answerKeepers ?? [];
+  const body = await unsavedAsProblem(commits.run(() => {
+    const answer = write();
+    for (const keep of keepers) keep(request, { status, contentType: answer === null ? null : JSON_TYPE, body: answer });
+    return answer;
+  }));
+  request.answerKept = true;
+  reply.code(status);
+  return body === null ? reply.send() : reply.type(JSON_TYPE).send(body);
+}
+
+/**
+ * Answers wait for the commit group open when they are sent: a read may have
+ * seen its writes, which must not be shown unless they are kept.
+ */
+export function answerAfterCommit(app: FastifyInstance, commits: CommitGroups): void {
+  app.addHook('onSend', async (_request, _reply, payload) => {
+    const pending = commits.pending();
+    if (pending) await unsavedAsProblem(pending);
+    return payload;
+  });
+}
+
+/** A failed commit is the server's trouble, not the request's: a 503 to try again. */
+async function unsavedAsProblem<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (!(err instanceof CommitFailedError)) throw err;
+    throw problem('temporarily_unavailable', 'The change could not be saved, and nothing of it was kept; try again.');
+  }
 }
 
 function asList<T>(value: T | T[] | undefined): T[] {

@@ -6,6 +6,8 @@
  * the unacknowledged items to the next session (the hub serves them again).
  */
 
+import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
+
 export interface SyncItem {
   data: { id: number } & Record<string, unknown>;
   meta: { type: string; sync: { event_type: 'created' | 'updated' | 'deleted'; ack_key: string; revision: number } };
@@ -18,7 +20,7 @@ export interface PullOptions {
   deviceUuid: string;
   /** Makes one page durable; acknowledged after it returns. */
   apply(items: SyncItem[]): void | Promise<void>;
-  fetch?: typeof fetch;
+  fetch?: HubFetch;
 }
 
 export interface PullResult {
@@ -56,8 +58,10 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
   for (;;) {
     const page = await pending;
     if (!page) break;
-    // The hub serves the following page while this one is applied.
+    // The hub serves the following page while this one is applied. The request leaves in a later turn of
+    // the event loop, and applying blocks it: let it go first, or the hub idles while the page is applied.
     pending = nextPage();
+    await new Promise((resolve) => setImmediate(resolve));
     await options.apply(page.items);
     result.items += page.items.length;
     result.pages += 1;
@@ -70,10 +74,10 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
   return result;
 }
 
-type HubRequest = (method: string, path: string, body?: unknown) => Promise<Response>;
+type HubCall = (method: string, path: string, body?: unknown) => Promise<HubResponse>;
 
-function hubClient(options: PullOptions): HubRequest {
-  const fetchFn = options.fetch ?? fetch;
+function hubClient(options: PullOptions): HubCall {
+  const fetchFn = options.fetch ?? hubFetch;
   const base = options.hubUrl.replace(/\/+$/, '');
   return async (method, path, body) => {
     const headers: Record<string, string> = {
@@ -88,15 +92,14 @@ function hubClient(options: PullOptions): HubRequest {
   };
 }
 
-async function readPage(http: HubRequest, session: string): Promise<{ items: SyncItem[]; failed: number } | null> {
+async function readPage(http: HubCall, session: string): Promise<{ items: SyncItem[]; failed: number } | null> {
   const response = await http('GET', `/v2/sync/${encodeURIComponent(session)}/queues/main`);
   if (response.status === 204) return null;
   const body = (await response.json()) as { items: SyncItem[]; meta: { failed_objects?: unknown[] } };
   return { items: body.items, failed: body.meta.failed_objects?.length ?? 0 };
 }
 
-async function acknowledge(http: HubRequest, keys: string[]): Promise<void> {
+async function acknowledge(http: HubCall, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  const response = await http('POST', '/v2/sync/ack', { data: { ack_keys: keys } });
-  await response.body?.cancel();
+  await http('POST', '/v2/sync/ack', { data: { ack_keys: keys } });
 }

@@ -5,6 +5,7 @@ import { LocalRecords } from './localRecords.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 import { pullOnce, SyncHttpError, type SyncItem } from './pull.js';
 import { UpstreamCredentials } from './upstream.js';
+import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
 import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
 import type { SignInResult } from '../auth/signIn.js';
 import type { ReplicaState, ReplicaStatus, SyncIssue } from '../../../shared/resources/replica.js';
@@ -16,7 +17,8 @@ export interface ReplicaOptions {
   token?: string;
   /** …or credentials that sign in and renew (none yet: the replica connects at the first sign-in). */
   credentials?: UpstreamCredentials;
-  fetch?: typeof fetch;
+  /** The HTTP client to the hub (hubFetch; tests pass a cable they can cut). */
+  fetch?: HubFetch;
 }
 
 /** How soon after a local change the replica syncs, and how often it looks for the hub's changes otherwise. */
@@ -25,7 +27,7 @@ export const SYNC_INTERVAL_MS = 5_000;
 /** How often the status is looked at for watchers (the status events of open screens). */
 const WATCH_MS = 250;
 /** Changes in flight to the hub at once while pushing (each request costs the hub a transaction; overlapping hides the round trips). */
-export const PUSH_WINDOW = 8;
+export const PUSH_WINDOW = 32;
 
 /** How one push went: everything it could send was sent, or the hub was out of reach. */
 export type PushOutcome = 'done' | 'unreachable';
@@ -48,8 +50,10 @@ export class HubUnreachableError extends Error {}
  */
 export class Replica {
   private readonly outbox: Outbox;
+  /** Read once: it never changes, and every pushed change sends it. */
+  private knownDeviceUuid: string | null = null;
   private readonly local: LocalRecords;
-  private readonly fetch: typeof fetch;
+  private readonly fetch: HubFetch;
   private readonly credentials: UpstreamCredentials;
   private running: Promise<void> | null = null;
   private lastSyncedAt: string | null = null;
@@ -69,7 +73,7 @@ export class Replica {
     if (!engine.ctx.replica) throw new Error('Replica needs an engine opened with { replica: true }.');
     this.outbox = engine.ctx.replica.outbox;
     this.local = new LocalRecords(engine.ctx);
-    this.fetch = options.fetch ?? fetch;
+    this.fetch = options.fetch ?? hubFetch;
     this.credentials = options.credentials ?? new UpstreamCredentials(options.hubUrl, options.token ?? null, null, this.fetch);
     // A first sync that was cut off by the process ending: put its indexes right before anything reads them.
     finishBulkLoad(engine.db);
@@ -100,9 +104,12 @@ export class Replica {
 
   /** This device's UUID: created once, kept for good (across restarts and sign-ins). */
   get deviceUuid(): string {
-    const { db } = this.engine;
-    db.prepare("INSERT OR IGNORE INTO replica_settings (name, value) VALUES ('device_uuid', ?)").run(randomUUID());
-    return db.prepare("SELECT value FROM replica_settings WHERE name = 'device_uuid'").pluck().get() as string;
+    if (this.knownDeviceUuid === null) {
+      const { db } = this.engine;
+      db.prepare("INSERT OR IGNORE INTO replica_settings (name, value) VALUES ('device_uuid', ?)").run(randomUUID());
+      this.knownDeviceUuid = db.prepare("SELECT value FROM replica_settings WHERE name = 'device_uuid'").pluck().get() as string;
+    }
+    return this.knownDeviceUuid;
   }
 
   /** Pushes, then pulls. One sync at a time: a call while one runs waits for it. */
@@ -297,7 +304,7 @@ export class Replica {
 
   /** Sends one change; settles the outbox entry by the hub's answer. */
   private async send(entry: OutboxEntry, request: { path: string; body?: string }): Promise<'sent' | 'unreachable'> {
-    let response: Response;
+    let response: HubResponse;
     try {
       response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
         method: entry.method,
@@ -345,7 +352,7 @@ export class Replica {
    * is not replicated), sent with this replica's hub credentials and renewed
    * once on a 401. Null when there are no credentials yet or the hub is out of reach.
    */
-  async forward(request: { method: string; path: string; body?: string; contentType?: string }): Promise<Response | null> {
+  async forward(request: { method: string; path: string; body?: string; contentType?: string }): Promise<HubResponse | null> {
     const send = () => {
       if (this.credentials.token === null) return Promise.resolve(null);
       return this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
@@ -383,7 +390,9 @@ export class Replica {
    */
   private accepted(entry: OutboxEntry, text: string): void {
     const data = entry.method === 'DELETE' ? null : (JSON.parse(text) as { data: Record<string, unknown> & { id: number } }).data;
-    this.engine.db.transaction(() => {
+    // In the commit group with the other answers of the push window: if it is lost before the commit, the
+    // change is still in the outbox, and sending it again gets the same answer (its Idempotency-Key).
+    this.engine.ctx.commits.join(() => {
       this.outbox.done(entry.seq);
       let id = entry.record_id;
       // Removed here since (its contact deleted, say): the hub's answer must not bring it back.
@@ -395,12 +404,14 @@ export class Replica {
         this.outbox.renumber(entry.resource_type, entry.record_id, id);
       }
       if (entry.method === 'POST' && data && stillHere && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
-    })();
+    });
     this.applied += 1;
   }
 
   /** Applies one pulled page in one transaction; records with local changes in flight keep showing those. */
   private applyPulled(items: SyncItem[]): void {
+    // Its own commit, not the group's: the page is acknowledged as soon as this returns.
+    this.engine.ctx.commits.flush();
     this.engine.db.transaction(() => {
       // Most pages meet an empty outbox (a first sync always does): then no record needs the look-up.
       const { pending, rejected } = this.outbox.counts();

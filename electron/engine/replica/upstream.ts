@@ -1,4 +1,5 @@
 import { FIRST_PARTY_CLIENT_ID } from '../../../shared/oauth.js';
+import { hubFetch, type HubFetch } from './hubFetch.js';
 
 /** The scopes a replica asks the hub for: read and change data, its own profile, and sync. */
 export const REPLICA_SCOPE = 'read write profile sync';
@@ -13,7 +14,7 @@ export class UpstreamCredentials {
   /** Called with the new tokens after each renewal (the desktop app saves them for its next start). */
   onRenew: ((access: string, refresh: string | null) => void) | null = null;
 
-  constructor(private readonly hubUrl: string, private access: string | null = null, private refreshToken: string | null = null, private readonly fetchFn: typeof fetch = fetch) {}
+  constructor(private readonly hubUrl: string, private access: string | null = null, private refreshToken: string | null = null, private readonly fetchFn: HubFetch = hubFetch) {}
 
   get token(): string | null {
     return this.access;
@@ -55,7 +56,7 @@ export class UpstreamCredentials {
     const response = await this.fetchFn(`${this.base}/oauth2/token`, {
       method: 'POST',
       headers: { Authorization: `Basic ${Buffer.from(`${FIRST_PARTY_CLIENT_ID}:`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams(form),
+      body: new URLSearchParams(form).toString(),
     });
     return { ok: response.ok, body: (await response.json()) as Record<string, string> };
   }

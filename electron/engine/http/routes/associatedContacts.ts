@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { actorOf } from '../auth.js';
 import { REPLICABLE, registerCrud, writeLocally } from '../crud.js';
-import { dataOf, idParam, queryOf, sendPage, sendResource } from '../reply.js';
+import { resourceJson } from '../envelope.js';
+import { dataOf, idParam, queryOf, sendPage } from '../reply.js';
+import { answerInTransaction } from '../writeRouteHooks.js';
 
 /** Where a replica's changes to associations go on the hub: the id-addressed form (extension). */
 const FLAT = '/v2/associated_contacts';
@@ -25,16 +27,20 @@ export function associatedContactRoutes(app: FastifyInstance, engine: Engine): v
   app.post(base, { config: REPLICABLE }, async (request, reply) => {
     const dealId = dealOf(request);
     const data = dataOf(request, 'associated_contact');
-    const id = writeLocally(engine.ctx, () => service.create(dealId, data, actorOf(request)), (created) => ({
-      method: 'POST', type: 'associated_contact', collection: FLAT, id: created, data: { ...data, deal_id: dealId },
-    }));
-    return sendResource(reply, 'associated_contact', service.json(dealId, service.contactOf(id)));
+    return answerInTransaction(engine.ctx.commits, request, reply, () => {
+      const id = writeLocally(engine.ctx, () => service.create(dealId, data, actorOf(request)), (created) => ({
+        method: 'POST', type: 'associated_contact', collection: FLAT, id: created, data: { ...data, deal_id: dealId },
+      }));
+      return resourceJson('associated_contact', service.json(dealId, service.contactOf(id)));
+    });
   });
 
   app.delete(`${base}/:contact_id`, { config: REPLICABLE }, async (request, reply) => {
     const id = service.idOf(dealOf(request), idParam(request, 'associated_contact', 'contact_id'));
-    writeLocally(engine.ctx, () => service.remove(id, actorOf(request)), () => ({ method: 'DELETE', type: 'associated_contact', collection: FLAT, id }));
-    return reply.code(204).send();
+    return answerInTransaction(engine.ctx.commits, request, reply, () => {
+      writeLocally(engine.ctx, () => service.remove(id, actorOf(request)), () => ({ method: 'DELETE', type: 'associated_contact', collection: FLAT, id }));
+      return null;
+    }, 204);
   });
 
   registerCrud(app, FLAT, 'associated_contact', service.flat, engine.ctx);

@@ -3,7 +3,9 @@ import type { Engine } from '../../engine.js';
 import { actorOf } from '../auth.js';
 import { COMMERCE } from '../commerce.js';
 import { REPLICABLE, registerCrud, writeLocally } from '../crud.js';
+import { resourceJson } from '../envelope.js';
 import { dataOf, idParam, queryOf, sendPage, sendResource } from '../reply.js';
+import { answerInTransaction } from '../writeRouteHooks.js';
 
 /** Where a replica's changes to line items go on the hub: the id-addressed form (extension). */
 const FLAT = '/v2/line_items';
@@ -31,17 +33,21 @@ export function commerceRoutes(app: FastifyInstance, engine: Engine): void {
   app.post(base, write, async (request, reply) => {
     const orderId = orderOf(request);
     const data = dataOf(request, 'line_item');
-    const id = writeLocally(engine.ctx, () => service.create(orderId, data, actorOf(request)), (created) => ({
-      method: 'POST', type: 'line_item', collection: FLAT, id: created, data: { ...data, order_id: orderId },
-    }));
-    return sendResource(reply, 'line_item', service.json(orderId, id));
+    return answerInTransaction(engine.ctx.commits, request, reply, () => {
+      const id = writeLocally(engine.ctx, () => service.create(orderId, data, actorOf(request)), (created) => ({
+        method: 'POST', type: 'line_item', collection: FLAT, id: created, data: { ...data, order_id: orderId },
+      }));
+      return resourceJson('line_item', service.json(orderId, id));
+    });
   });
 
   app.delete(`${base}/:id`, write, async (request, reply) => {
     const orderId = orderOf(request);
     const id = idParam(request, 'line_item');
-    writeLocally(engine.ctx, () => service.delete(orderId, id, actorOf(request)), () => ({ method: 'DELETE', type: 'line_item', collection: FLAT, id }));
-    return reply.code(204).send();
+    return answerInTransaction(engine.ctx.commits, request, reply, () => {
+      writeLocally(engine.ctx, () => service.delete(orderId, id, actorOf(request)), () => ({ method: 'DELETE', type: 'line_item', collection: FLAT, id }));
+      return null;
+    }, 204);
   });
 
   registerCrud(app, FLAT, 'line_item', service.flat, engine.ctx, COMMERCE);

@@ -55,15 +55,14 @@ export function syncRoutes(app: FastifyInstance, engine: Engine): void {
  * requests; one that is not a UUID is no device, and ignored.
  */
 export function noteWritesByDevices(app: FastifyInstance, engine: Engine): void {
-  onWriteRoutes(app, { onSend: async (request, reply, payload) => {
-    if (reply.statusCode !== 200 || typeof payload !== 'string' || !request.actor) return payload;
+  onWriteRoutes(app, { keep: (request, answer) => {
+    if (answer.status !== 200 || answer.body === null || !request.actor) return;
     const header = DEVICE_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string') as string | undefined;
-    if (!header || !UUID.test(header.trim()) || request.url.startsWith('/v2/sync')) return payload;
-    const written = JSON.parse(payload) as { data?: { id?: unknown }; meta?: { type?: unknown } };
+    if (!header || !UUID.test(header.trim()) || request.url.startsWith('/v2/sync')) return;
+    const written = JSON.parse(answer.body) as { data?: { id?: unknown }; meta?: { type?: unknown } };
     if (typeof written.data?.id === 'number' && typeof written.meta?.type === 'string') {
       engine.sync.noteHeld(request.actor, header.trim().toLowerCase(), written.meta.type, written.data.id);
     }
-    return payload;
   } }, new Set(['POST', 'PUT']));
 }
 
