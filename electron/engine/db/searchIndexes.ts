@@ -16,10 +16,22 @@ const SEARCH_INDEXES = [
   { fts: 'deals_fts', columns: 'name', rows: 'SELECT id, name FROM deals' },
 ] as const;
 
+/**
+ * FTS5 keeps the terms of the rows it is given in memory and writes them out
+ * as one segment when they pass this size (1 MiB by default). For a whole
+ * table at once, bigger segments mean far less merging: at 100 000 contacts,
+ * tasks and notes the build took about a third less time with 8 MiB.
+ */
+const REBUILD_HASH_BYTES = 8 * 1024 * 1024;
+const DEFAULT_HASH_BYTES = 1024 * 1024;
+
 export function rebuildSearchIndexes(db: Db): void {
   for (const index of SEARCH_INDEXES) {
+    const hashSize = (bytes: number) => db.exec(`INSERT INTO ${index.fts} (${index.fts}, rank) VALUES ('hashsize', ${bytes})`);
+    hashSize(REBUILD_HASH_BYTES);
     db.exec(`DELETE FROM ${index.fts}`);
     db.exec(`INSERT INTO ${index.fts} (rowid, ${index.columns}) ${index.rows}`);
+    hashSize(DEFAULT_HASH_BYTES);
   }
 }
 

@@ -3,6 +3,14 @@ import { BULK_LOAD_SCHEMA, rebuildSearchIndexes } from '../db/searchIndexes.js';
 import { buildMissingDocuments } from '../db/documents.js';
 
 const SETTING = 'bulk_load_schema';
+/**
+ * SQLite's page cache during a bulk load, in KiB. The load writes new pages
+ * in order and rereads few, so a small cache costs little time, and it keeps
+ * the replica's peak memory well under its 200 MB target while the pages of
+ * the download are parsed beside it (16 MiB otherwise: measured at 300 000
+ * records, a peak of 199 MB with it, 186 MB with this).
+ */
+const BULK_LOAD_CACHE_KIB = 4096;
 
 /**
  * A replica's first sync is a bulk load of the hub's records (300 000 of them
@@ -16,6 +24,8 @@ const SETTING = 'bulk_load_schema';
  * puts them back and builds what is missing.
  */
 export async function asBulkLoad<T>(db: Db, load: () => Promise<T>): Promise<T> {
+  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
   const objects = db.prepare(BULK_LOAD_SCHEMA).all() as { type: 'trigger' | 'index'; name: string; sql: string }[];
   db.transaction(() => {
     db.prepare('INSERT OR REPLACE INTO replica_settings (name, value) VALUES (?, ?)').run(SETTING, JSON.stringify(objects));
@@ -25,6 +35,7 @@ export async function asBulkLoad<T>(db: Db, load: () => Promise<T>): Promise<T> 
     return await load();
   } finally {
     finishBulkLoad(db);
+    db.pragma(`cache_size = ${cacheSize}`);
   }
 }
 

@@ -117,7 +117,8 @@ interface Column {
  */
 export class LocalRecords {
   private readonly columns = new Map<string, Column[]>();
-  private readonly plans = new Map<string, RowPlan>();
+  /** Per table, the plans of the JSON shapes seen so far (their keys in order). */
+  private readonly plans = new Map<string, { keys: string[]; plan: RowPlan }[]>();
   private readonly tagging: Tagging;
   /**
    * During a first sync (a bulk load, replica/bulkLoad.ts) a contact's stored
@@ -245,9 +246,9 @@ export class LocalRecords {
    * checksum) get a neutral value on insert only.
    */
   private planFor(table: string, json: Record<string, unknown>): RowPlan {
-    const key = `${table}:${Object.keys(json).join(',')}`;
-    let plan = this.plans.get(key);
-    if (plan) return plan;
+    const known = this.plans.get(table) ?? [];
+    // Compared key by key without building a list: this runs once per record of a first sync.
+    for (const shape of known) if (hasKeys(json, shape.keys)) return shape.plan;
     const given: string[] = [];
     const fallbacks: string[] = [];
     const values: RowPlan['values'] = [];
@@ -266,10 +267,20 @@ export class LocalRecords {
     const update = given.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
     const statement = this.ctx.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
       ON CONFLICT (id) DO UPDATE SET ${update.join(', ')}`);
-    plan = { statement, values };
-    this.plans.set(key, plan);
+    const plan = { statement, values };
+    this.plans.set(table, [...known, { keys: Object.keys(json), plan }]);
     return plan;
   }
+}
+
+/** True when the object's own keys are exactly these, in this order. */
+function hasKeys(json: Record<string, unknown>, keys: string[]): boolean {
+  let i = 0;
+  for (const key in json) {
+    if (key !== keys[i]) return false;
+    i += 1;
+  }
+  return i === keys.length;
 }
 
 /** How to read a column's value from API JSON of this shape; null when the JSON has no field for it. */

@@ -50,11 +50,11 @@ export class Tagging {
    * names of the record they are about). Returns the names, trimmed and unique.
    */
   ensure(type: TaggableType, names: string[], actorId: number): Set<string> {
-    const now = isoSeconds(this.ctx.clock.now());
     const unique = new Set(names.map((n) => n.trim()));
     for (const name of unique) {
       // A new id only for a new tag (on a replica, each temporary id is used up when given).
       if (this.statements.exists.get(type, name) !== undefined) continue;
+      const now = isoSeconds(this.ctx.clock.now());
       const created = this.statements.create.run(newRecordId(this.ctx, 'tags', 'tag'), name, type, actorId, now, now);
       if (created.changes > 0) this.ctx.changes.record('tag', Number(created.lastInsertRowid), 'created', actorId);
     }
