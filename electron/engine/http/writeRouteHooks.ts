@@ -76,10 +76,11 @@ export async function answerInTransaction(commits: CommitGroups, request: Fastif
  * seen its writes, which must not be shown unless they are kept.
  */
 export function answerAfterCommit(app: FastifyInstance, commits: CommitGroups): void {
-  app.addHook('onSend', async (_request, _reply, payload) => {
+  // A callback hook, not an async one: every answer passes here, and most find no group open.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
     const pending = commits.pending();
-    if (pending) await unsavedAsProblem(pending);
-    return payload;
+    if (!pending) return done(null, payload);
+    unsavedAsProblem(pending).then(() => done(null, payload), (err: Error) => done(err));
   });
 }
 
