@@ -35,6 +35,23 @@ describe('database', () => {
     second.close();
   });
 
+  it('gives a new file the page size asked for, and an existing file keeps its own', () => {
+    const file = tempFile();
+    const created = openDatabase(file, { pageSize: 16384 });
+    expect(created.pragma('page_size', { simple: true })).toBe(16384);
+    created.close();
+    const reopened = openDatabase(file, { pageSize: 8192 });
+    expect(reopened.pragma('page_size', { simple: true })).toBe(16384);
+    reopened.close();
+    const plain = openDatabase(tempFile());
+    expect(plain.pragma('page_size', { simple: true })).toBe(4096);
+    plain.close();
+    // A desktop replica's new file: bigger pages for its first sync's bulk load.
+    const replica = openEngine({ dataDir: join(tempFile(), '..'), replica: true });
+    expect(replica.db.pragma('page_size', { simple: true })).toBe(16384);
+    replica.close();
+  });
+
   it('refuses a database written by a newer version with a clear message', () => {
     const file = tempFile();
     const raw = new Database(file);

@@ -53,6 +53,28 @@ describe('materialised contact documents', () => {
     expect(staleDocuments(reopened)).toEqual([]);
     reopened.close();
   });
+  it('are not kept on a replica: its contacts are built from their rows, as the hub stores them', async () => {
+    const { engine, dir, actor } = await engineWithAdmin();
+    seedContacts(engine, 3);
+    const person = engine.contacts.create({ last_name: 'Kept', tags: ['x'], custom_fields: { Segment: 'SMB' }, address: { city: 'Oslo' } }, actor);
+    const hubJson = engine.contacts.json(person);
+    engine.close();
+    // The same file opened as a replica (an older replica kept documents): they go, with their triggers.
+    const replica = openEngine({ dataDir: dir, replica: true });
+    const documents = () => replica.db.prepare('SELECT COUNT(*) FROM contact_docs').pluck().get();
+    const triggers = () => replica.db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'doc\\_%' ESCAPE '\\'").pluck().get();
+    expect([documents(), triggers()]).toEqual([0, 0]);
+    expect(replica.contacts.json(person)).toBe(hubJson);
+    replica.contacts.update(person, { first_name: 'Jo', tags: ['y'] }, actor);
+    expect(JSON.parse(replica.contacts.json(person))).toMatchObject({ first_name: 'Jo', last_name: 'Kept', tags: ['y'] });
+    expect(documents()).toBe(0);
+    replica.close();
+    // Opened as a hub again, every document is built afresh.
+    const hub = openEngine({ dataDir: dir });
+    expect(JSON.parse(hub.contacts.json(person))).toMatchObject({ first_name: 'Jo', tags: ['y'] });
+    expect(staleDocuments(hub)).toEqual([]);
+    hub.close();
+  });
 });
 
 describe('demo data', () => {

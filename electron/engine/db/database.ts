@@ -17,6 +17,8 @@ export interface OpenOptions {
   foreignKeys?: boolean;
   /** SQLite's page cache in MiB: 64 on a hub (100 000 contacts with their indexes fit), less on a device. */
   cacheMiB?: number;
+  /** Page size in bytes of a database file created now (SQLite's 4096 if not given); an existing file keeps its own. */
+  pageSize?: number;
 }
 
 export class SchemaTooNewError extends Error {
@@ -33,6 +35,8 @@ export class SchemaTooNewError extends Error {
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = new Database(file, { nativeBinding: options.nativeBinding, readonly: options.readonly ?? false });
   try {
+    // Before WAL mode is set: that writes the new file's header, and with it the page size for good.
+    if (options.pageSize !== undefined) db.pragma(`page_size = ${Math.trunc(options.pageSize)}`);
     db.pragma('journal_mode = WAL');
     db.pragma(`foreign_keys = ${options.foreignKeys === false ? 'OFF' : 'ON'}`);
     db.pragma('busy_timeout = 5000');

@@ -21,6 +21,16 @@ export interface DocumentSpec {
   dependencies: DocumentDependency[];
 }
 
+/** How a resource reads its records' API JSON, stored or built (`installDocuments`). */
+export interface DocumentReads {
+  /** Where records' JSON is read by id (the shape of a sync source): a FROM clause, its id column and JSON expression. */
+  from: string;
+  idColumn: string;
+  json: string;
+  /** SQL expression over the spec's alias: the JSON of the record of that row (a list's rows). */
+  ofRow: string;
+}
+
 /**
  * Materialised API documents: each record's JSON is kept in a documents table,
  * rebuilt by triggers whenever the record or something it shows changes,
@@ -29,10 +39,25 @@ export interface DocumentSpec {
  * current, so no write path can forget. The triggers are re-created from
  * the code's JSON expression on every open; when that expression changed,
  * every document is rebuilt once.
+ *
+ * Stored documents pay off on a hub, where many readers share each write.
+ * A desktop replica serves one person and loads a whole hub on its first
+ * sync, where writing every contact twice (row and a ~1 KB document) was a
+ * third of the work and of the file: with `stored` false the table is kept
+ * empty and the JSON is built from the row when read (the same expression,
+ * so the same JSON).
  */
 const installed = new WeakMap<Db, Map<string, DocumentSpec>>();
 
-export function installDocuments(db: Db, spec: DocumentSpec): void {
+export function installDocuments(db: Db, spec: DocumentSpec, stored = true): DocumentReads {
+  if (!stored) {
+    db.transaction(() => {
+      replaceTriggers(db, spec.table, []);
+      db.exec(`DELETE FROM ${spec.docTable}`);
+      db.prepare('DELETE FROM document_versions WHERE name = ?').run(spec.table);
+    })();
+    return { from: `${spec.table} ${spec.alias}`, idColumn: `${spec.alias}.id`, json: spec.json, ofRow: spec.json };
+  }
   const triggers = triggersOf(spec);
   const version = createHash('sha256').update(triggers.join('\n')).digest('hex');
   db.transaction(() => {
@@ -45,6 +70,8 @@ export function installDocuments(db: Db, spec: DocumentSpec): void {
   })();
   if (!installed.has(db)) installed.set(db, new Map());
   installed.get(db)!.set(spec.table, spec);
+  // A scalar subquery rather than a join: SQLite reads the document only for rows past a list's OFFSET.
+  return { from: `${spec.docTable} d`, idColumn: 'd.id', json: 'd.doc', ofRow: `(SELECT doc FROM ${spec.docTable} WHERE id = ${spec.alias}.id)` };
 }
 
 /**
@@ -60,11 +87,6 @@ export function loadWithDeferredDocuments<T>(db: Db, table: string, firstNewId: 
   rebuildWhere(db, spec, `${spec.alias}.id >= ${Number(firstNewId)}`);
   replaceTriggers(db, table, triggersOf(spec));
   return result;
-}
-
-/** Builds the stored documents that are missing (after a bulk load that ran without the triggers). */
-export function buildMissingDocuments(db: Db): void {
-  for (const spec of installed.get(db)?.values() ?? []) rebuildWhere(db, spec, `${spec.alias}.id NOT IN (SELECT id FROM ${spec.docTable})`);
 }
 
 /** The statement that rebuilds the documents of the records matching `condition` (over the alias). */

@@ -37,10 +37,11 @@ export function rebuildSearchIndexes(db: Db): void {
 
 /**
  * What a bulk load turns off and builds again at the end: the triggers that
- * keep the search indexes and stored documents current row by row, and the
- * secondary indexes of the big tables (built once, sorted, instead of row by
- * row). Indexes that back a UNIQUE constraint have no SQL and stay.
+ * keep the search indexes current row by row, and the secondary indexes of
+ * the big tables (built once, sorted, instead of row by row). Indexes that
+ * back a UNIQUE constraint have no SQL and stay. (A replica, the one place
+ * that bulk-loads, keeps no stored documents: db/documents.ts.)
  */
 export const BULK_LOAD_SCHEMA = `SELECT type, name, sql FROM sqlite_master
-  WHERE (type = 'trigger' AND (name LIKE '%\\_fts\\_%' ESCAPE '\\' OR name LIKE 'doc\\_%' ESCAPE '\\'))
+  WHERE (type = 'trigger' AND name LIKE '%\\_fts\\_%' ESCAPE '\\')
      OR (type = 'index' AND sql IS NOT NULL AND tbl_name IN ('contacts', 'tasks', 'notes', 'calls', 'taggings', 'leads'))`;

@@ -1,6 +1,5 @@
 import type { Db } from '../db/database.js';
 import { BULK_LOAD_SCHEMA, rebuildSearchIndexes } from '../db/searchIndexes.js';
-import { buildMissingDocuments } from '../db/documents.js';
 
 const SETTING = 'bulk_load_schema';
 /**
@@ -14,12 +13,10 @@ const BULK_LOAD_CACHE_KIB = 4096;
 
 /**
  * A replica's first sync is a bulk load of the hub's records (300 000 of them
- * for a large team). Keeping the search indexes and stored documents current
- * row by row costs several times the load itself (a contact's document was
- * rebuilt once per tag) and the big tables' secondary indexes more again,
- * so the first sync runs with those triggers and indexes off,
- * takes each contact's document as the hub sent it, and builds the search
- * indexes (and any document still missing) once at the end, as seeding does. The triggers' SQL is saved
+ * for a large team). Keeping the search indexes current row by row costs
+ * several times the load itself, and the big tables' secondary indexes more
+ * again, so the first sync runs with those triggers and indexes off and
+ * builds them once at the end, sorted, as seeding does. Their SQL is saved
  * first: if the process dies meanwhile, `finishBulkLoad` at the next start
  * puts them back and builds what is missing.
  */
@@ -39,14 +36,13 @@ export async function asBulkLoad<T>(db: Db, load: () => Promise<T>): Promise<T> 
   }
 }
 
-/** Puts the indexes and triggers back and builds the search indexes and missing documents, if a bulk load was under way. */
+/** Puts the indexes and triggers back and builds the search indexes, if a bulk load was under way. */
 export function finishBulkLoad(db: Db): void {
   const saved = db.prepare('SELECT value FROM replica_settings WHERE name = ?').pluck().get(SETTING) as string | undefined;
   if (saved === undefined) return;
   db.transaction(() => {
     for (const { sql } of JSON.parse(saved) as { sql: string }[]) db.exec(sql.replace(/^CREATE (TRIGGER|INDEX) /i, 'CREATE $1 IF NOT EXISTS '));
     rebuildSearchIndexes(db);
-    buildMissingDocuments(db);
     db.prepare('DELETE FROM replica_settings WHERE name = ?').run(SETTING);
   })();
 }

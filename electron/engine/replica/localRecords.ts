@@ -11,8 +11,6 @@ interface LocalTable {
   table: string;
   /** Its full-text index, keyed by rowid = record id. */
   fts?: { table: string; columns: string[] };
-  /** Its stored documents table (db/documents.ts), keyed by id. */
-  docs?: string;
   /** Parts of the record kept outside its row (a sequence's steps), written after the row and removed with it. */
   parts?: { write(ctx: EngineContext, json: Record<string, unknown>): void; remove(ctx: EngineContext, id: number): void };
 }
@@ -20,7 +18,7 @@ interface LocalTable {
 const LOCAL_TABLES: Record<string, LocalTable> = {
   account: { table: 'account' },
   user: { table: 'users' },
-  contact: { table: 'contacts', fts: { table: 'contacts_fts', columns: ['name', 'email', 'phones'] }, docs: 'contact_docs' },
+  contact: { table: 'contacts', fts: { table: 'contacts_fts', columns: ['name', 'email', 'phones'] } },
   tag: { table: 'tags' },
   task: { table: 'tasks', fts: { table: 'tasks_fts', columns: ['content'] } },
   note: { table: 'notes', fts: { table: 'notes_fts', columns: ['content'] } },
@@ -109,7 +107,7 @@ interface Column {
 
 /**
  * The replica's copy of hub records in its ordinary tables, so its REST
- * interface, search and stored documents work on them as on a hub. A record
+ * interface and search work on them as on a hub. A record
  * is written from the JSON the hub serves: each column takes the field of
  * its name (booleans as 0/1, arrays and objects as JSON, `address.city` into
  * `address_city`); fields without a column (computed ones like `overdue`)
@@ -120,12 +118,6 @@ export class LocalRecords {
   /** Per table, the plans of the JSON shapes seen so far (their keys in order). */
   private readonly plans = new Map<string, { keys: string[]; plan: RowPlan }[]>();
   private readonly tagging: Tagging;
-  /**
-   * During a first sync (a bulk load, replica/bulkLoad.ts) a contact's stored
-   * document is the JSON the hub sent, written as it comes, instead of being
-   * rebuilt from the row by triggers.
-   */
-  bulk = false;
 
   constructor(private readonly ctx: EngineContext) {
     this.tagging = new Tagging(ctx);
@@ -141,11 +133,9 @@ export class LocalRecords {
     if (!local) return;
     if (type === 'tag') this.adoptTag(json);
     const plan = this.planFor(local.table, json);
-    // Tags first: for a new contact the document is then built once, with them, when its row arrives.
     if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
     plan.statement.run(plan.values.map((value) => value(json)));
     local.parts?.write(this.ctx, json);
-    if (this.bulk && local.docs) this.ctx.statements.get(`INSERT OR REPLACE INTO ${local.docs} (id, doc) VALUES (?, ?)`).run(json.id, JSON.stringify(json));
   }
 
   /** Removes a record the hub deleted (or no longer shows this user). Call inside a transaction. */
@@ -158,8 +148,8 @@ export class LocalRecords {
   }
 
   /**
-   * A record created here got its hub id: the row, its search entry and
-   * stored document move to it, and so does every reference to it. A copy
+   * A record created here got its hub id: the row and its search entry
+   * move to it, and so does every reference to it. A copy
    * of the same record already pulled under the hub id gives way.
    */
   remap(type: string, from: number, to: number): void {
@@ -168,7 +158,6 @@ export class LocalRecords {
     const { db } = this.ctx;
     db.prepare(`DELETE FROM ${local.table} WHERE id = ?`).run(to);
     db.prepare(`UPDATE ${local.table} SET id = ? WHERE id = ?`).run(to, from);
-    if (local.docs) db.prepare(`DELETE FROM ${local.docs} WHERE id = ?`).run(from);
     if (local.fts) {
       const cols = local.fts.columns.join(', ');
       db.prepare(`DELETE FROM ${local.fts.table} WHERE rowid = ?`).run(to);

@@ -235,12 +235,9 @@ export class Replica {
       // created here never also arrives as a stranger under its hub id.
       if ((await this.push()) === 'done') {
         const pull = () => pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
-        // The first sync copies the whole hub: a bulk load (search indexes and documents built once at the end).
+        // The first sync copies the whole hub: a bulk load (search and secondary indexes built once at the end).
         if (this.neverSynced()) {
-          this.local.bulk = true;
-          await asBulkLoad(this.engine.db, pull).finally(() => {
-            this.local.bulk = false;
-          });
+          await asBulkLoad(this.engine.db, pull);
           this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
         } else await pull();
         this.lastSyncedAt = isoSeconds(this.engine.clock.now());

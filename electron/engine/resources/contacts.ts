@@ -92,12 +92,11 @@ const WRITABLE_COLUMNS = [
 /** Full name of an individual, kept in `name` so filters, sorting and search treat both kinds alike. */
 const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || null;
 
-/** Contacts as devices receive them (sync/): their stored documents, as GET serves them. */
-export const CONTACT_SYNC: SyncSource = { type: 'contact', from: 'contact_docs cd', idColumn: 'cd.id', json: 'cd.doc' };
-
 export class Contacts {
   private readonly byIdJson;
   private readonly byId;
+  /** Contacts as devices receive them (sync/): the JSON GET serves. */
+  readonly syncSource: SyncSource;
   private readonly list: ListDefinition;
   private readonly store: RecordStore;
 
@@ -107,7 +106,8 @@ export class Contacts {
     private readonly customFields: CustomFields,
     private readonly tagging: Tagging,
   ) {
-    installDocuments(ctx.db, {
+    // Stored on a hub; a replica builds each contact's JSON when read (db/documents.ts says why).
+    const documents = installDocuments(ctx.db, {
       table: 'contacts',
       docTable: 'contact_docs',
       alias: 'c',
@@ -117,11 +117,12 @@ export class Contacts {
         { table: 'taggings', event: 'DELETE', ids: "SELECT OLD.resource_id WHERE OLD.resource_type = 'contact'" },
         { table: 'tags', event: 'UPDATE', ids: "SELECT resource_id FROM taggings WHERE tag_id = NEW.id AND resource_type = 'contact'" },
       ],
-    });
-    this.byIdJson = ctx.db.prepare('SELECT doc FROM contact_docs WHERE id = ?').pluck();
+    }, !ctx.replica);
+    this.byIdJson = ctx.db.prepare(`SELECT ${documents.json} FROM ${documents.from} WHERE ${documents.idColumn} = ?`).pluck();
+    this.syncSource = { type: 'contact', from: documents.from, idColumn: documents.idColumn, json: documents.json };
     this.store = new RecordStore(ctx, 'contacts', 'contact', WRITABLE_COLUMNS);
     this.byId = ctx.db.prepare('SELECT * FROM contacts WHERE id = ?');
-    this.list = this.listDefinition();
+    this.list = this.listDefinition(documents.ofRow);
   }
 
   json(id: number): string {
@@ -268,7 +269,7 @@ export class Contacts {
     }
   }
 
-  private listDefinition(): ListDefinition {
+  private listDefinition(json: string): ListDefinition {
     const addressFilters = Object.fromEntries(
       ADDRESS_FIELDS.flatMap((f: AddressField) =>
         ADDRESS_KEYS.map((k) => [`${f}[${k}]`, { kind: 'string' as const, column: `c.${f}_${k}` }]),
@@ -277,8 +278,7 @@ export class Contacts {
     return {
       resource: 'contact',
       from: 'contacts c',
-      // A scalar subquery rather than a join: SQLite reads the document only for rows past OFFSET.
-      json: '(SELECT doc FROM contact_docs WHERE id = c.id)',
+      json,
       idColumn: 'c.id',
       filters: {
         creator_id: { kind: 'id', column: 'c.creator_id' },
