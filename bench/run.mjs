@@ -298,6 +298,8 @@ async function runReplica(hubUrl, token, dir, edits, hubPid) {
   await esbuild({
     absWorkingDir: root, entryPoints: ['bench/replicaClient.ts'], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     external: Object.keys(pkg.dependencies), logLevel: 'warning',
+    // As scripts/build-electron.mjs: bundled as CommonJS, the engine finds its file by __filename.
+    logOverride: { 'empty-import-meta': 'silent' },
   });
   // HUB_PID: the client reads the hub's CPU time around the push (Linux /proc), to show which side bounds it.
   return runJsonChild('replica client', [bundle, hubUrl, token, dir, String(edits)], { HUB_PID: String(hubPid) });

@@ -13,7 +13,12 @@ import { parseArgs } from 'node:util';
 const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: join(root, 'dist/electron') } } });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const common = { absWorkingDir: root, bundle: true, platform: 'node', format: 'cjs', target: 'node22', sourcemap: true, logLevel: 'warning' };
+// The engine is ES modules; bundled as CommonJS, where import.meta is empty, it finds its own file
+// by __filename instead (db/sqlWorker.ts), so esbuild's warning about import.meta is not wanted.
+const common = {
+  absWorkingDir: root, bundle: true, platform: 'node', format: 'cjs', target: 'node22', sourcemap: true, logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'silent' },
+};
 
 try {
   await build({

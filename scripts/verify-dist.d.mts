@@ -20,6 +20,8 @@ export interface BuilderConfig {
 }
 
 export const EXPECTED_FILES: readonly string[];
+/** The driver files a worker thread loads from app.asar.unpacked. */
+export const WORKER_DRIVER_FILES: readonly string[];
 export function loadConfig(projectDir?: string): Promise<BuilderConfig>;
 /** Throws electron-builder's own message when the configuration does not match its schema. */
 export function validateConfig(config: BuilderConfig): Promise<void>;

@@ -36,6 +36,11 @@ export const EXPECTED_FILES = ['package.json', 'dist/electron/main.cjs', 'dist/e
 /** The only project files (outside node_modules) that belong in app.asar. */
 const ALLOWED_APP_FILE = /^(package\.json|dist\/electron\/(main|preload)\.cjs|dist\/renderer\/.+)$/;
 const NATIVE_SQLITE = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+/**
+ * The driver's JavaScript and what it requires to find its .node file: a worker thread loads them
+ * (electron/engine/db/sqlWorker.ts) from app.asar.unpacked, without counting on asar support in workers.
+ */
+export const WORKER_DRIVER_FILES = ['node_modules/better-sqlite3/lib/index.js', 'node_modules/bindings/bindings.js', 'node_modules/file-uri-to-path/index.js'];
 
 // ---------------------------------------------------------------- configuration
 
@@ -198,6 +203,9 @@ export function checkLayout(entries, read) {
   }
   if (!entries.has(NATIVE_SQLITE)) problems.push(`${NATIVE_SQLITE} is missing`);
   else if (!entries.get(NATIVE_SQLITE)) problems.push(`${NATIVE_SQLITE} is inside app.asar: a native module must be unpacked`);
+  for (const file of WORKER_DRIVER_FILES) {
+    if (entries.has(file) && !entries.get(file)) problems.push(`${file} is inside app.asar: a worker thread loads the driver from app.asar.unpacked`);
+  }
   if (entries.has('package.json')) {
     const pkg = JSON.parse(read('package.json'));
     if (pkg.main !== 'dist/electron/main.cjs') problems.push(`package.json main is ${pkg.main}, not dist/electron/main.cjs`);
@@ -296,6 +304,7 @@ async function verify({ keep }) {
       appFiles: files.filter((f) => !f.startsWith('node_modules/')).sort(),
       packages: requiredPackages(read('dist/electron/main.cjs')),
       unpacked: files.filter((f) => entries.get(f)).length,
+      unpackedDriver: WORKER_DRIVER_FILES.filter((f) => entries.get(f)),
       packageJson: { name: packed.name, productName: packed.productName, main: packed.main, desktopName: packed.desktopName },
       updateFeed: existsSync(updateConfig) ? readFileSync(updateConfig, 'utf8') : null,
       desktopEntry: desktop.fields,

@@ -22,7 +22,11 @@ export interface EngineContext {
    * until the hub answers, and every change through the REST interface is
    * also written to the outbox in its transaction.
    */
-  replica?: { outbox: Outbox };
+  replica?: {
+    outbox: Outbox;
+    /** The driver build the engine opened its database with, for a second connection on a worker thread (replica/bulkLoad.ts). */
+    nativeBinding?: string;
+  };
 }
 
 /**

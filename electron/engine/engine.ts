@@ -138,7 +138,7 @@ export function openEngine(options: EngineOptions): Engine {
     pageSize: options.replica ? 16384 : undefined,
   });
   const ctx: EngineContext = { db, clock, statements: new StatementCache(db), commits: new CommitGroups(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
-  if (options.replica) ctx.replica = { outbox: new Outbox(db, clock) };
+  if (options.replica) ctx.replica = { outbox: new Outbox(db, clock), nativeBinding: options.nativeBinding };
   const users = new Users(ctx);
   const customFields = new CustomFields(ctx);
   const callOutcomes = new NamedList(ctx, CALL_OUTCOMES);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { call, startTestHub, type TestHub } from '../support/testHub.js';
-import { pullOnce, SyncHttpError, type SyncItem } from '../../electron/engine/replica/pull.js';
+import { PAGES_AHEAD, pullOnce, SyncHttpError, type SyncItem } from '../../electron/engine/replica/pull.js';
+import { hubFetch, type HubFetch } from '../../electron/engine/replica/hubFetch.js';
 import { ServerState } from '../../electron/engine/replica/serverState.js';
 import { QUEUE_PAGE_SIZE } from '../../electron/engine/sync/sessions.js';
 
@@ -32,8 +33,8 @@ function device() {
   const db = new Database(join(deviceDir, `${randomUUID()}.sqlite`));
   const state = new ServerState(db);
   const uuid = randomUUID();
-  const pull = (apply: (items: SyncItem[]) => void = (items) => state.apply(items)) =>
-    pullOnce({ hubUrl: hub.url, token, deviceUuid: uuid, apply });
+  const pull = (apply: (items: SyncItem[]) => void = (items) => state.apply(items), fetch?: HubFetch) =>
+    pullOnce({ hubUrl: hub.url, token, deviceUuid: uuid, apply, fetch });
   return { db, state, pull };
 }
 
@@ -87,6 +88,48 @@ describe('pulling into a device', () => {
     await expectConverged(state);
     expect(state.get('contact', contactId)?.tags).toEqual(['field', 'key-account']);
     expect(await pull()).toEqual({ items: 0, pages: 0, failed: 0 });
+  });
+
+  it('asks for the next pages while it applies one, and loses none when the hub answers them out of order', async () => {
+    const { state, pull } = device();
+    // Queue requests go through this cable; the first of a pull leaves only once the second was answered,
+    // so the hub hands the page to the second request and "nothing more" (204) to the first.
+    let queueRequests = 0;
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let answeredSecond = () => undefined as void;
+    const secondAnswered = new Promise<void>((resolve) => (answeredSecond = resolve));
+    const cable: HubFetch = async (url, init) => {
+      if (!url.endsWith('/queues/main')) return hubFetch(url, init);
+      const n = ++queueRequests;
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      try {
+        if (n === 1) await secondAnswered;
+        const answer = await hubFetch(url, init);
+        if (n === 2) answeredSecond();
+        return answer;
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const contact = await call(hub, 'POST', '/v2/contacts', { token: hub.agentToken, data: { last_name: 'Out of order' } });
+    for (const content of ['First', 'Second']) {
+      await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content, resource_type: 'contact', resource_id: contact.body.data.id } });
+    }
+    // Everything the hub has for this user fits one page only after the first pull: pull once plainly, then change three records.
+    await pull();
+    await call(hub, 'PUT', `/v2/contacts/${contact.body.data.id}`, { token: hub.agentToken, data: { title: 'Buyer' } });
+    const tasks = state.all('task') as { id: number; content: string }[];
+    for (const task of tasks.filter((t) => t.content === 'First' || t.content === 'Second')) {
+      await call(hub, 'PUT', `/v2/tasks/${task.id}`, { token: hub.agentToken, data: { completed: true } });
+    }
+    const result = await pull(undefined, cable);
+    expect(result).toMatchObject({ items: 3, pages: 1 });
+    expect(mostInFlight).toBe(PAGES_AHEAD);
+    expect(PAGES_AHEAD).toBeGreaterThan(1);
+    await expectConverged(state);
+    expect((state.get('contact', contact.body.data.id) as { title: string }).title).toBe('Buyer');
   });
 
   it('surfaces a refused request as an error with the status', async () => {

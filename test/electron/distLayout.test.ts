@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { checkConfig, checkDesktopEntry, checkLayout, loadConfig, requiredPackages, validateConfig, type BuilderConfig } from '../../scripts/verify-dist.mjs';
+import { checkConfig, checkDesktopEntry, checkLayout, loadConfig, requiredPackages, validateConfig, WORKER_DRIVER_FILES, type BuilderConfig } from '../../scripts/verify-dist.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -55,8 +55,11 @@ describe('the packaged layout', () => {
     'node_modules/cookie/package.json': '{}',
     'node_modules/better-sqlite3/package.json': '{}',
     'node_modules/better-sqlite3/build/Release/better_sqlite3.node': '',
+    'node_modules/better-sqlite3/lib/index.js': '',
+    'node_modules/bindings/bindings.js': '',
   };
-  const layout = (files: Record<string, string>, unpacked = ['node_modules/better-sqlite3/build/Release/better_sqlite3.node']) => {
+  const UNPACKED = ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/better-sqlite3/lib/index.js', 'node_modules/bindings/bindings.js'];
+  const layout = (files: Record<string, string>, unpacked = UNPACKED) => {
     const entries = new Map(Object.keys(files).map((path) => [path, unpacked.includes(path)]));
     return checkLayout(entries, (path) => files[path]);
   };
@@ -80,7 +83,11 @@ describe('the packaged layout', () => {
       'dist/renderer/index.html refers to /assets/index-1.css, which is not packaged',
       'cookie (required by node_modules/fastify/node_modules/light-my-request) is not packaged',
     ]);
-    expect(layout(GOOD, [])).toEqual(['node_modules/better-sqlite3/build/Release/better_sqlite3.node is inside app.asar: a native module must be unpacked']);
+    expect(layout(GOOD, [])).toEqual([
+      'node_modules/better-sqlite3/build/Release/better_sqlite3.node is inside app.asar: a native module must be unpacked',
+      'node_modules/better-sqlite3/lib/index.js is inside app.asar: a worker thread loads the driver from app.asar.unpacked',
+      'node_modules/bindings/bindings.js is inside app.asar: a worker thread loads the driver from app.asar.unpacked',
+    ]);
   });
 
   it('checks the .desktop entry for the link and vCard handlers', () => {
@@ -104,5 +111,7 @@ describe('the packaged layout', () => {
     expect(report.layout.packageJson).toEqual({ name: 'outpost', productName: 'Outpost', main: 'dist/electron/main.cjs', desktopName: 'outpost.desktop' });
     expect(report.layout.desktopEntry).toMatchObject({ Name: 'Outpost', MimeType: 'text/vcard;x-scheme-handler/outpost;', Categories: 'Office;' });
     expect(report.layout.updateFeed).toContain('provider: generic');
+    // What a worker thread loads the driver from is packed, and unpacked.
+    expect(report.layout.unpackedDriver).toEqual(WORKER_DRIVER_FILES);
   });
 });

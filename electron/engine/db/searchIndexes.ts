@@ -35,6 +35,44 @@ export function rebuildSearchIndexes(db: Db): void {
   }
 }
 
+/** FTS5's tables behind each search index that hold the index and its copy of the text (`_config` keeps its settings). */
+const SHADOW_PARTS = ['data', 'idx', 'content', 'docsize'];
+/** The schema name the search indexes are built under, aside. */
+export const SEARCH_BUILD_SCHEMA = 'search_build';
+
+/**
+ * Builds every search index in the database file `aside` (made anew; no
+ * journal, since it is thrown away if anything goes wrong) from this
+ * database's tables, and returns the statements that copy them in. Building
+ * aside only reads this database, so another connection may write it
+ * meanwhile (a bulk load's worker builds the secondary indexes so). The copy
+ * must run on another connection, with `aside` attached as SEARCH_BUILD_SCHEMA
+ * and shadow-table writes allowed: FTS5 caches an index's structure per
+ * connection and reads it again only after another connection's commit.
+ */
+export function buildSearchIndexesAside(db: Db, aside: string): string[] {
+  const schema = SEARCH_BUILD_SCHEMA;
+  db.prepare(`ATTACH ? AS ${schema}`).run(aside);
+  try {
+    db.pragma(`${schema}.journal_mode = OFF`);
+    db.pragma(`${schema}.synchronous = OFF`);
+    // As small as this connection's own page cache (the default would add 16 MB): the build writes pages once, in order.
+    db.pragma(`${schema}.cache_size = ${db.pragma('main.cache_size', { simple: true }) as number}`);
+    for (const index of SEARCH_INDEXES) {
+      const sql = db.prepare("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(index.fts) as string;
+      db.exec(sql.replace(/^CREATE VIRTUAL TABLE /i, `CREATE VIRTUAL TABLE ${schema}.`));
+      db.exec(`INSERT INTO ${schema}.${index.fts} (${index.fts}, rank) VALUES ('hashsize', ${REBUILD_HASH_BYTES})`);
+      db.exec(`INSERT INTO ${schema}.${index.fts} (rowid, ${index.columns}) ${index.rows}`);
+    }
+  } finally {
+    db.exec(`DETACH ${schema}`);
+  }
+  return SEARCH_INDEXES.flatMap(({ fts }) => SHADOW_PARTS.flatMap((part) => [
+    `DELETE FROM main.${fts}_${part}`,
+    `INSERT INTO main.${fts}_${part} SELECT * FROM ${schema}.${fts}_${part}`,
+  ]));
+}
+
 /**
  * What a bulk load turns off and builds again at the end: the triggers that
  * keep the search indexes current row by row, and the secondary indexes of

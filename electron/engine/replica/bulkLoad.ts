@@ -1,5 +1,7 @@
+import { rmSync } from 'node:fs';
 import type { Db } from '../db/database.js';
-import { BULK_LOAD_SCHEMA, rebuildSearchIndexes } from '../db/searchIndexes.js';
+import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, buildSearchIndexesAside, rebuildSearchIndexes } from '../db/searchIndexes.js';
+import { SqlWorker } from '../db/sqlWorker.js';
 
 const SETTING = 'bulk_load_schema';
 /**
@@ -20,10 +22,10 @@ const BULK_LOAD_CACHE_KIB = 4096;
  * first: if the process dies meanwhile, `finishBulkLoad` at the next start
  * puts them back and builds what is missing.
  */
-export async function asBulkLoad<T>(db: Db, load: () => Promise<T>): Promise<T> {
+export async function asBulkLoad<T>(db: Db, load: () => Promise<T>, options: { nativeBinding?: string } = {}): Promise<T> {
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
-  const objects = db.prepare(BULK_LOAD_SCHEMA).all() as { type: 'trigger' | 'index'; name: string; sql: string }[];
+  const objects = db.prepare(BULK_LOAD_SCHEMA).all() as SchemaObject[];
   db.transaction(() => {
     db.prepare('INSERT OR REPLACE INTO replica_settings (name, value) VALUES (?, ?)').run(SETTING, JSON.stringify(objects));
     for (const { type, name } of objects) db.exec(`DROP ${type === 'index' ? 'INDEX' : 'TRIGGER'} IF EXISTS ${name}`);
@@ -31,18 +33,69 @@ export async function asBulkLoad<T>(db: Db, load: () => Promise<T>): Promise<T> 
   try {
     return await load();
   } finally {
-    finishBulkLoad(db);
+    await finishInParallel(db, options.nativeBinding).catch((err: unknown) => {
+      // Slower, not wrong: said where a developer looks (a packaged app whose worker cannot load the driver, say).
+      console.warn(`Outpost: the first sync's indexes could not be built on a worker thread (${(err as Error).message}); building them on this one.`);
+      finishBulkLoad(db);
+    });
     db.pragma(`cache_size = ${cacheSize}`);
   }
 }
 
-/** Puts the indexes and triggers back and builds the search indexes, if a bulk load was under way. */
-export function finishBulkLoad(db: Db): void {
+interface SchemaObject {
+  type: 'trigger' | 'index';
+  name: string;
+  sql: string;
+}
+
+/** The saved indexes and triggers of a bulk load under way, or null. */
+function savedSchema(db: Db): SchemaObject[] | null {
   const saved = db.prepare('SELECT value FROM replica_settings WHERE name = ?').pluck().get(SETTING) as string | undefined;
-  if (saved === undefined) return;
+  return saved === undefined ? null : (JSON.parse(saved) as SchemaObject[]);
+}
+
+/** Their SQL, safe to run again over a part already built. */
+const recreate = (objects: SchemaObject[]) => objects.map(({ sql }) => sql.replace(/^CREATE (TRIGGER|INDEX) /i, 'CREATE $1 IF NOT EXISTS '));
+const FORGET_BULK_LOAD = `DELETE FROM replica_settings WHERE name = '${SETTING}'`;
+
+/** Puts the indexes and triggers back and builds the search indexes, if a bulk load was under way (on this thread). */
+export function finishBulkLoad(db: Db): void {
+  const objects = savedSchema(db);
+  if (objects === null) return;
   db.transaction(() => {
-    for (const { sql } of JSON.parse(saved) as { sql: string }[]) db.exec(sql.replace(/^CREATE (TRIGGER|INDEX) /i, 'CREATE $1 IF NOT EXISTS '));
+    for (const sql of recreate(objects)) db.exec(sql);
     rebuildSearchIndexes(db);
-    db.prepare('DELETE FROM replica_settings WHERE name = ?').run(SETTING);
+    db.exec(FORGET_BULK_LOAD);
   })();
+}
+
+/**
+ * The end of a bulk load on two threads, each about half of it (at 300 000
+ * records ~1 s each): a worker's connection builds the secondary indexes
+ * while this one builds the search indexes in a file aside; then the worker
+ * copies them in, all in the one transaction that ends the bulk load. Rejects
+ * if anything fails (nothing of it kept); `finishBulkLoad` then does it all
+ * on this thread (also where a worker cannot load the driver).
+ */
+async function finishInParallel(db: Db, nativeBinding: string | undefined): Promise<void> {
+  const objects = savedSchema(db);
+  if (objects === null) return;
+  const aside = `${db.name}-search-build`;
+  const worker = new SqlWorker({ file: db.name, nativeBinding, cacheKiB: BULK_LOAD_CACHE_KIB });
+  try {
+    rmSync(aside, { force: true });
+    // The worker's transaction writes first, taking the write lock until it commits: a write made here
+    // meanwhile waits for it and finds the triggers back, so none falls between the search indexes built
+    // aside (from the tables as they are now) and their copy.
+    await worker.run({ attach: { file: aside, name: SEARCH_BUILD_SCHEMA }, statements: [FORGET_BULK_LOAD], keepOpen: true });
+    const indexed = worker.run({ statements: recreate(objects), keepOpen: true });
+    // Its failure is awaited below; until then this thread is busy, and it must not count as unhandled.
+    indexed.catch(() => undefined);
+    const copy = buildSearchIndexesAside(db, aside);
+    await indexed;
+    await worker.run({ statements: copy, shadowTables: true });
+  } finally {
+    await worker.close();
+    rmSync(aside, { force: true });
+  }
 }

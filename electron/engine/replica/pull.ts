@@ -8,6 +8,17 @@
 
 import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
 
+/**
+ * Queue pages asked for ahead of the one being applied. With one, the hub
+ * and the replica took turns: each waited for the other about a fifth of a
+ * 300 000-record first sync. With two, the hub always has a request to answer
+ * while a page is applied (one more page, ~2 MB, held in memory). The hub
+ * hands pages out in the order it reads the requests, which may differ from
+ * the order they were sent; that is harmless, since a session serves each
+ * record at most once (its latest revision), so pages do not depend on each other.
+ */
+export const PAGES_AHEAD = 2;
+
 export interface SyncItem {
   data: { id: number } & Record<string, unknown>;
   meta: { type: string; sync: { event_type: 'created' | 'updated' | 'deleted'; ack_key: string; revision: number } };
@@ -52,15 +63,20 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
     return promise;
   };
   const nextPage = () => handled(readPage(http, session));
-  let pending = nextPage();
+  // Pages requested and not yet applied, in the order they were asked for.
+  const requested = Array.from({ length: PAGES_AHEAD }, nextPage);
+  let drained = false;
   let acking: Promise<unknown> = Promise.resolve();
   // On a failure, whatever else is in flight no longer matters: its items come again next session.
-  for (;;) {
-    const page = await pending;
-    if (!page) break;
-    // The hub serves the following page while this one is applied. The request leaves in a later turn of
-    // the event loop, and applying blocks it: let it go first, or the hub idles while the page is applied.
-    pending = nextPage();
+  while (requested.length > 0) {
+    const page = await requested.shift()!;
+    // The hub has nothing more; a request it answered before this one may still hold the last page.
+    if (!page) {
+      drained = true;
+      continue;
+    }
+    if (!drained) requested.push(nextPage());
+    // Requests leave in a later turn of the event loop, and applying blocks it: let the new one go first.
     await new Promise((resolve) => setImmediate(resolve));
     await options.apply(page.items);
     result.items += page.items.length;

@@ -1,0 +1,99 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openEngine, type Engine } from '../../electron/engine/engine.js';
+import { asBulkLoad } from '../../electron/engine/replica/bulkLoad.js';
+import { BULK_LOAD_SCHEMA } from '../../electron/engine/db/searchIndexes.js';
+
+/**
+ * A replica's first sync as a bulk load on a real replica engine and its
+ * SQLite file: indexes and search triggers off while rows arrive, then put
+ * back, the secondary indexes built by a worker thread's connection while
+ * this one builds the search indexes aside, and those copied in.
+ */
+const engines: Engine[] = [];
+const dirs: string[] = [];
+
+function replicaEngine(): Engine {
+  const dataDir = mkdtempSync(join(tmpdir(), 'outpost-bulk-'));
+  dirs.push(dataDir);
+  const engine = openEngine({ dataDir, replica: true });
+  engines.push(engine);
+  return engine;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  engines.splice(0).forEach((e) => e.close());
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+const schemaOf = (engine: Engine) => engine.db.prepare(`${BULK_LOAD_SCHEMA} ORDER BY name`).all();
+const RECORDS = 3000;
+
+/** Rows as a first sync writes them (straight into the tables), a third of them about pricing. */
+function loadRows(engine: Engine): void {
+  const { db } = engine;
+  db.transaction(() => {
+    const contact = db.prepare(`INSERT INTO contacts (id, creator_id, owner_id, last_name, name, phone, created_at, updated_at)
+      VALUES (?, 1, 1, ?, ?, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`);
+    const task = db.prepare(`INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at)
+      VALUES (?, 1, 1, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`);
+    for (let i = 1; i <= RECORDS; i++) {
+      contact.run(i, `Surname${i}`, `Surname${i}`, `+1 555 ${String(i).padStart(4, '0')}`);
+      task.run(i, i % 3 === 0 ? `Send the pricing sheet ${i}` : `Call back ${i}`);
+    }
+  })();
+}
+
+function expectSearchable(engine: Engine): void {
+  const { db } = engine;
+  expect(db.prepare("SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().get()).toBe(RECORDS / 3);
+  expect(db.prepare("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH 'Surname1234'").pluck().all()).toEqual([1234]);
+  // phone_terms (the engine's own SQL function) made the digits-only term.
+  expect(db.prepare("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH '15550042'").pluck().all()).toEqual([42]);
+  for (const fts of ['contacts_fts', 'tasks_fts', 'notes_fts', 'leads_fts', 'deals_fts']) {
+    db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 1)`);
+  }
+  expect(db.prepare("SELECT value FROM replica_settings WHERE name = 'bulk_load_schema'").get()).toBeUndefined();
+  expect(existsSync(`${db.name}-search-build`)).toBe(false);
+}
+
+describe('a bulk load', () => {
+  it('loads with indexes and search triggers off, then has them all back and every row searchable', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const engine = replicaEngine();
+    const before = schemaOf(engine);
+    expect(before.length).toBeGreaterThan(30);
+    // A search before the load: this connection's FTS5 now holds the index's structure in memory.
+    expect(engine.db.prepare("SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().get()).toBe(0);
+
+    await asBulkLoad(engine.db, async () => {
+      expect(schemaOf(engine)).toEqual([]);
+      loadRows(engine);
+    });
+
+    // Finished on two threads: the fallback to this thread alone says so.
+    expect(warn).not.toHaveBeenCalled();
+    expect(schemaOf(engine)).toEqual(before);
+    expectSearchable(engine);
+    // The triggers are back: a record written now is searchable at once.
+    engine.db.prepare(`INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (99999, 1, 1, 'pricing again', 'x', 'x')`).run();
+    expect(engine.db.prepare("SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().get()).toBe(RECORDS / 3 + 1);
+    // The planner uses the rebuilt indexes.
+    const plan = engine.db.prepare("EXPLAIN QUERY PLAN SELECT id FROM contacts WHERE last_name = 'Surname7' ORDER BY id").all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/INDEX contacts_last_name|INDEX contacts_kind/);
+  });
+
+  it('finishes on this thread alone when the worker cannot open the database', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const engine = replicaEngine();
+    const before = schemaOf(engine);
+    // A driver build that does not exist: the worker fails at once, and nothing it began is kept.
+    await asBulkLoad(engine.db, async () => loadRows(engine), { nativeBinding: join(dirs[0], 'missing.node') });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/could not be built on a worker thread/));
+    expect(schemaOf(engine)).toEqual(before);
+    expectSearchable(engine);
+  });
+});
