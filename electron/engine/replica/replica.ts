@@ -7,7 +7,7 @@ import { pullOnce, SyncHttpError, type SyncItem } from './pull.js';
 import { UpstreamCredentials } from './upstream.js';
 import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
 import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
-import { withBoundedHeapGrowth } from './heapGrowth.js';
+import { boundHeapGrowth } from './heapGrowth.js';
 import type { SignInResult } from '../auth/signIn.js';
 import type { ReplicaState, ReplicaStatus, SyncIssue } from '../../../shared/resources/replica.js';
 
@@ -78,6 +78,7 @@ export class Replica {
     this.credentials = options.credentials ?? new UpstreamCredentials(options.hubUrl, options.token ?? null, null, this.fetch);
     // A first sync that was cut off by the process ending: put its indexes right before anything reads them.
     finishBulkLoad(engine.db);
+    boundHeapGrowth();
   }
 
   /**
@@ -235,8 +236,7 @@ export class Replica {
       // Pull only after a push that reached the hub: an answer lost in flight is replayed first, so a record
       // created here never also arrives as a stranger under its hub id.
       if ((await this.push()) === 'done') {
-        const pull = () => withBoundedHeapGrowth(() =>
-          pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch }));
+        const pull = () => pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
         // The first sync copies the whole hub: a bulk load (search and secondary indexes built once at the end).
         if (this.neverSynced()) {
           await asBulkLoad(this.engine.db, pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
