@@ -25,7 +25,21 @@ export class ManualClock implements Clock {
   }
 }
 
-/** The wire format of every date-time: UTC, ISO 8601, whole seconds (`2026-01-05T09:00:00Z`). */
+/** The last second formatted, and its text: most calls in a busy second ask for the same one. */
+let lastSecond = Number.NaN;
+let lastText = '';
+
+/**
+ * The wire format of every date-time: UTC, ISO 8601, whole seconds
+ * (`2026-01-05T09:00:00Z`). SQL's now_utc() calls this for every row a list
+ * reads (a task's `overdue`), so the text of the current second is kept.
+ * An invalid date throws RangeError, as toISOString does.
+ */
 export function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace(/\.000Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }

@@ -118,6 +118,24 @@ describe('sync: sessions and the main queue', () => {
     expect((await start(agentSync, uuid)).status).toBe(204);
   });
 
+  it('writes nothing when a current device starts again within the same second, and notes it seen once the clock moves on', async () => {
+    const uuid = randomUUID();
+    await sync(agentSync, uuid);
+    const { db } = hub.engine;
+    const writes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
+    const seen = () => db.prepare('SELECT last_seen_at FROM sync_devices WHERE uuid = ?').pluck().get(uuid) as string;
+    expect((await start(agentSync, uuid)).status).toBe(204);
+    const before = writes();
+    expect((await start(agentSync, uuid)).status).toBe(204);
+    expect((await start(agentSync, uuid)).status).toBe(204);
+    expect(writes()).toBe(before);
+    const lastSeen = seen();
+    hub.clock.advance(2000);
+    expect((await start(agentSync, uuid)).status).toBe(204);
+    expect(writes()).toBe(before + 1);
+    expect(Date.parse(seen()) - Date.parse(lastSeen)).toBe(2000);
+  });
+
   it('serves records as their GET does, a create and its updates once in the latest form, and deletes as ids', async () => {
     const uuid = randomUUID();
     await sync(agentSync, uuid);
