@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -382,8 +382,12 @@ describe('the desktop replica', () => {
     db.prepare("INSERT INTO replica_settings (name, value) VALUES ('bulk_load_schema', ?)").run(JSON.stringify(triggers));
     for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
     db.prepare("INSERT INTO contacts (id, creator_id, owner_id, last_name, name, created_at, updated_at) VALUES (987654, 1, 1, 'Halfway', 'Halfway', 'x', 'x')").run();
+    // It died while building the search indexes aside: that file is left behind.
+    const aside = `${db.name}-search-build`;
+    writeFileSync(aside, 'half-built');
     d.net.online = false;
     d = await d.reopen();
+    expect(existsSync(aside)).toBe(false);
     expect((await local(d, 'GET', '/v2/contacts?q=Halfway')).body.items.map((i: any) => i.data.id)).toEqual([987654]);
     expect((await local(d, 'GET', '/v2/contacts/987654')).body.data.last_name).toBe('Halfway');
     const restored = d.engine.db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%fts%'").pluck().get();

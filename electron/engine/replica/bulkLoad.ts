@@ -58,10 +58,15 @@ function savedSchema(db: Db): SchemaObject[] | null {
 const recreate = (objects: SchemaObject[]) => objects.map(({ sql }) => sql.replace(/^CREATE (TRIGGER|INDEX) /i, 'CREATE $1 IF NOT EXISTS '));
 const FORGET_BULK_LOAD = `DELETE FROM replica_settings WHERE name = '${SETTING}'`;
 
+/** Where the search indexes are built aside at the end of a bulk load (beside the database; removed after). */
+const asideFile = (db: Db) => `${db.name}-search-build`;
+
 /** Puts the indexes and triggers back and builds the search indexes, if a bulk load was under way (on this thread). */
 export function finishBulkLoad(db: Db): void {
   const objects = savedSchema(db);
   if (objects === null) return;
+  // Left by a process that ended while building aside.
+  rmSync(asideFile(db), { force: true });
   db.transaction(() => {
     for (const sql of recreate(objects)) db.exec(sql);
     rebuildSearchIndexes(db);
@@ -80,7 +85,7 @@ export function finishBulkLoad(db: Db): void {
 async function finishInParallel(db: Db, nativeBinding: string | undefined): Promise<void> {
   const objects = savedSchema(db);
   if (objects === null) return;
-  const aside = `${db.name}-search-build`;
+  const aside = asideFile(db);
   const worker = new SqlWorker({ file: db.name, nativeBinding, cacheKiB: BULK_LOAD_CACHE_KIB });
   try {
     rmSync(aside, { force: true });

@@ -118,6 +118,8 @@ export class SyncSessions {
       const device = this.device(actor, uuid);
       this.retireSessions(actor.userId, device.id);
       const snapshot = this.ctx.changes.currentRevision();
+      // Nothing changed since the device last held everything (a device polling an idle hub): nothing to count.
+      if (device.watermark >= snapshot) return null;
       const bounds = { device: device.id, user: actor.userId, after: device.watermark, snapshot };
       const { total, first } = this.summary.get(bounds) as { total: number; first: number | null };
       // Everything up to just before the first item is held: later starts look only above it.

@@ -18,6 +18,7 @@ import { sql as enrollments } from './0017_enrollments.js';
 import { sql as customObjects } from './0018_custom_objects.js';
 import { sql as calendarFeeds } from './0019_calendar_feeds.js';
 import { sql as recordSearch } from './0020_record_search.js';
+import { sql as syncSessionPurge } from './0021_sync_session_purge.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 18, name: 'custom objects', sql: customObjects },
   { version: 19, name: 'calendar feeds', sql: calendarFeeds },
   { version: 20, name: 'record search (deal names)', sql: recordSearch },
+  { version: 21, name: 'sync sessions by user and last use', sql: syncSessionPurge },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
