@@ -40,11 +40,13 @@ export function collectionJson(type: string, dataJson: string[], links: Collecti
 
 /** Collection links of the real service: `self` always, neighbours where they exist. */
 export function pageLinks(url: URL, page: number, perPage: number, hasMore: boolean): CollectionLinks {
+  // One copy of the URL, its page changed for each link (`set` keeps a parameter where it was).
+  const link = new URL(url);
+  link.searchParams.set('page', String(page));
+  link.searchParams.set('per_page', String(perPage));
   const at = (p: number) => {
-    const u = new URL(url);
-    u.searchParams.set('page', String(p));
-    u.searchParams.set('per_page', String(perPage));
-    return u.toString();
+    link.searchParams.set('page', String(p));
+    return link.toString();
   };
   const links: CollectionLinks = { self: at(page), first_page: at(1) };
   if (page > 1) links.prev_page = at(page - 1);
