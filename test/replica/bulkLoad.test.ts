@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
-import { asBulkLoad } from '../../electron/engine/replica/bulkLoad.js';
+import { asBulkLoad, PARALLEL_FINISH_ROWS } from '../../electron/engine/replica/bulkLoad.js';
 import { BULK_LOAD_SCHEMA } from '../../electron/engine/db/searchIndexes.js';
 
 /**
@@ -30,6 +30,7 @@ afterEach(() => {
 });
 
 const schemaOf = (engine: Engine) => engine.db.prepare(`${BULK_LOAD_SCHEMA} ORDER BY name`).all();
+/** Contacts and tasks each: together enough rows for the two-thread end. */
 const RECORDS = 3000;
 
 /** Rows as a first sync writes them (straight into the tables), a third of them about pricing. */
@@ -62,6 +63,7 @@ function expectSearchable(engine: Engine): void {
 
 describe('a bulk load', () => {
   it('loads with indexes and search triggers off, then has them all back and every row searchable', async () => {
+    expect(2 * RECORDS).toBeGreaterThanOrEqual(PARALLEL_FINISH_ROWS);
     const warn = vi.spyOn(console, 'warn');
     const engine = replicaEngine();
     const before = schemaOf(engine);
@@ -84,6 +86,19 @@ describe('a bulk load', () => {
     // The planner uses the rebuilt indexes.
     const plan = engine.db.prepare("EXPLAIN QUERY PLAN SELECT id FROM contacts WHERE last_name = 'Surname7' ORDER BY id").all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/INDEX contacts_last_name|INDEX contacts_kind/);
+  });
+
+  it('finishes a small load on this thread, without a worker', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const engine = replicaEngine();
+    const before = schemaOf(engine);
+    // A worker would fail here (no such driver build), and say so: a small load never starts one.
+    await asBulkLoad(engine.db, async () => {
+      engine.db.prepare(`INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (1, 1, 1, 'Small pricing note', 'x', 'x')`).run();
+    }, { nativeBinding: join(dirs[0], 'missing.node') });
+    expect(warn).not.toHaveBeenCalled();
+    expect(schemaOf(engine)).toEqual(before);
+    expect(engine.db.prepare("SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().all()).toEqual([1]);
   });
 
   it('finishes on this thread alone when the worker cannot open the database', async () => {

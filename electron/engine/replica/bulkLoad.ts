@@ -12,6 +12,13 @@ const SETTING = 'bulk_load_schema';
  * records, a peak of 199 MB with it, 186 MB with this).
  */
 const BULK_LOAD_CACHE_KIB = 4096;
+/**
+ * Rows a bulk load must have written for its end to run on two threads
+ * (finishInParallel): a worker costs ~50 ms and ~12 MB to start, and the
+ * indexes of a few thousand rows take milliseconds. A replica that is offline
+ * before its first sync tries one every few seconds, writing nothing.
+ */
+export const PARALLEL_FINISH_ROWS = 5000;
 
 /**
  * A replica's first sync is a bulk load of the hub's records (300 000 of them
@@ -30,16 +37,28 @@ export async function asBulkLoad<T>(db: Db, load: () => Promise<T>, options: { n
     db.prepare('INSERT OR REPLACE INTO replica_settings (name, value) VALUES (?, ?)').run(SETTING, JSON.stringify(objects));
     for (const { type, name } of objects) db.exec(`DROP ${type === 'index' ? 'INDEX' : 'TRIGGER'} IF EXISTS ${name}`);
   })();
+  const changes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
+  const before = changes();
   try {
     return await load();
   } finally {
-    await finishInParallel(db, options.nativeBinding).catch((err: unknown) => {
-      // Slower, not wrong: said where a developer looks (a packaged app whose worker cannot load the driver, say).
-      console.warn(`Outpost: the first sync's indexes could not be built on a worker thread (${(err as Error).message}); building them on this one.`);
-      finishBulkLoad(db);
-    });
+    await finish(db, changes() - before, options.nativeBinding);
     db.pragma(`cache_size = ${cacheSize}`);
   }
+}
+
+/** Ends a bulk load that wrote `rows`: on two threads when that is worth a worker, otherwise (or if the worker fails) on this one. */
+async function finish(db: Db, rows: number, nativeBinding: string | undefined): Promise<void> {
+  if (rows >= PARALLEL_FINISH_ROWS) {
+    try {
+      await finishInParallel(db, nativeBinding);
+      return;
+    } catch (err) {
+      // Slower, not wrong: said where a developer looks (a packaged app whose worker cannot load the driver, say).
+      console.warn(`Outpost: the first sync's indexes could not be built on a worker thread (${(err as Error).message}); building them on this one.`);
+    }
+  }
+  finishBulkLoad(db);
 }
 
 interface SchemaObject {
