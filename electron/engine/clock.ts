@@ -31,9 +31,9 @@ let lastText = '';
 
 /**
  * The wire format of every date-time: UTC, ISO 8601, whole seconds
- * (`2026-01-05T09:00:00Z`). SQL's now_utc() calls this for every row a list
- * reads (a task's `overdue`), so the text of the current second is kept.
- * An invalid date throws RangeError, as toISOString does.
+ * (`2026-01-05T09:00:00Z`). A request formats "now" several times (its
+ * token's expiry, SQL's now_utc(), the timestamps it writes), so the text of
+ * the current second is kept. An invalid date throws RangeError, as toISOString does.
  */
 export function isoSeconds(date: Date): string {
   const second = Math.floor(date.getTime() / 1000);

@@ -25,13 +25,23 @@ const SEARCH_INDEXES = [
 const REBUILD_HASH_BYTES = 8 * 1024 * 1024;
 const DEFAULT_HASH_BYTES = 1024 * 1024;
 
+type SearchIndex = (typeof SEARCH_INDEXES)[number];
+
+/** Sets the FTS5 index `table` (`fts`, or `schema.fts`) to flush its terms at `bytes`. */
+const setHashSize = (db: Db, table: string, index: SearchIndex, bytes: number) =>
+  db.exec(`INSERT INTO ${table} (${index.fts}, rank) VALUES ('hashsize', ${bytes})`);
+
+/** Fills the empty FTS5 index `table` from all of its source table's rows, in big segments. */
+function fillSearchIndex(db: Db, table: string, index: SearchIndex): void {
+  setHashSize(db, table, index, REBUILD_HASH_BYTES);
+  db.exec(`INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows}`);
+}
+
 export function rebuildSearchIndexes(db: Db): void {
   for (const index of SEARCH_INDEXES) {
-    const hashSize = (bytes: number) => db.exec(`INSERT INTO ${index.fts} (${index.fts}, rank) VALUES ('hashsize', ${bytes})`);
-    hashSize(REBUILD_HASH_BYTES);
     db.exec(`DELETE FROM ${index.fts}`);
-    db.exec(`INSERT INTO ${index.fts} (rowid, ${index.columns}) ${index.rows}`);
-    hashSize(DEFAULT_HASH_BYTES);
+    fillSearchIndex(db, index.fts, index);
+    setHashSize(db, index.fts, index, DEFAULT_HASH_BYTES);
   }
 }
 
@@ -61,8 +71,8 @@ export function buildSearchIndexesAside(db: Db, aside: string): string[] {
     for (const index of SEARCH_INDEXES) {
       const sql = db.prepare("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(index.fts) as string;
       db.exec(sql.replace(/^CREATE VIRTUAL TABLE /i, `CREATE VIRTUAL TABLE ${schema}.`));
-      db.exec(`INSERT INTO ${schema}.${index.fts} (${index.fts}, rank) VALUES ('hashsize', ${REBUILD_HASH_BYTES})`);
-      db.exec(`INSERT INTO ${schema}.${index.fts} (rowid, ${index.columns}) ${index.rows}`);
+      // Its hash size stays behind with the file: only the index's data is copied, not its _config.
+      fillSearchIndex(db, `${schema}.${index.fts}`, index);
     }
   } finally {
     db.exec(`DETACH ${schema}`);
