@@ -336,8 +336,8 @@ const KEYCHAIN: Cipher = {
 /** The replica of the connected hub; renewed tokens are saved for the next start. */
 function replicaOf(engine: Engine, connection: HubCredentials, store: CredentialStore): Replica {
   const upstream = new UpstreamCredentials(connection.hubUrl, connection.access_token, connection.refresh_token);
-  upstream.onRenew = (access, refresh) => store.save({ ...connection, access_token: access, refresh_token: refresh });
-  return new Replica(engine, { hubUrl: connection.hubUrl, credentials: upstream });
+  upstream.onNewTokens = (access, refresh) => store.save({ ...connection, access_token: access, refresh_token: refresh });
+  return new Replica(engine, { hubUrl: connection.hubUrl, credentials: upstream, log: (line) => console.warn(line) });
 }
 
 start().catch((error: unknown) => {

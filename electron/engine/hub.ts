@@ -6,7 +6,7 @@ import { createHttpApp, type HttpOptions } from './http/app.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { mkdirSync } from 'node:fs';
 import { Replica } from './replica/replica.js';
-import { UpstreamCredentials } from './replica/upstream.js';
+import { keptCredentials, UpstreamCredentials } from './replica/upstream.js';
 
 export interface HubOptions extends HttpOptions {
   dataDir: string;
@@ -60,7 +60,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
   let engine: Engine | undefined;
   try {
     engine = openEngine({ dataDir: options.dataDir, replica: Boolean(options.upstream) });
-    const replica = options.upstream ? replicaOf(engine, options.upstream) : undefined;
+    const replica = options.upstream ? replicaOf(engine, options.upstream, (line) => console.warn(line)) : undefined;
     if (!replica) await bootstrapAdmin(engine, options.env ?? process.env, options.print ?? console.log);
     const app = await createHttpApp(engine, { ...options, replica });
     const address = await app.listen({ host: options.host, port: options.port });
@@ -86,9 +86,10 @@ export async function startHub(options: HubOptions): Promise<Hub> {
 }
 
 /** A replica of the upstream hub: people sign in with their hub account, checked by the hub. */
-function replicaOf(engine: Engine, upstream: { url: string; token?: string }): Replica {
-  const credentials = new UpstreamCredentials(upstream.url, upstream.token ?? null);
-  const replica = new Replica(engine, { hubUrl: upstream.url, credentials });
+function replicaOf(engine: Engine, upstream: { url: string; token?: string }, log: (line: string) => void): Replica {
+  // A token given on the command line is used as it is; otherwise the one kept since the last sign-in, if any.
+  const credentials = upstream.token ? new UpstreamCredentials(upstream.url, upstream.token) : keptCredentials(engine.db, upstream.url);
+  const replica = new Replica(engine, { hubUrl: upstream.url, credentials, log });
   engine.signIn.delegate = (email, password) => replica.signIn(email, password);
   return replica;
 }

@@ -5,12 +5,12 @@ import { useReplica } from './replicaStore.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The one word or two the sidebar shows for a status. */
+/** The few words the sidebar shows for a status: the state, and the changes still to reach the hub whenever there are any. */
 function label(status: ReplicaStatus, syncing: boolean): string {
-  if (syncing || status.state === 'syncing') return 'Syncing…';
-  if (status.state === 'offline') return 'Offline';
-  if (status.state === 'pending') return `${status.pending} pending`;
-  return 'Up to date';
+  const waiting = status.pending > 0 ? `${status.pending} pending` : '';
+  if (syncing || status.state === 'syncing') return waiting ? `Syncing · ${waiting}` : 'Syncing…';
+  if (status.state === 'offline') return waiting ? `Offline · ${waiting}` : 'Offline';
+  return waiting || 'Up to date';
 }
 
 /** The longer story, as the tooltip (and accessible description). */

@@ -58,7 +58,7 @@ export function SyncIssuesScreen() {
 
   useEffect(() => {
     let live = true;
-    api.list<SyncIssue>('/v2/replica/issues').then(
+    api.list<SyncIssue>('/v2/replica/issues', { per_page: 100 }).then(
       (page) => {
         if (!live) return;
         setIssues(page.items.map((i) => i.data));

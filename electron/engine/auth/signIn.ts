@@ -7,7 +7,8 @@ import type { Users } from '../resources/users.js';
 export const MAX_FAILED_SIGN_INS = 5;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
-export type SignInResult = { ok: true; userId: number } | { ok: false; message: string; retryAfter?: number };
+/** `unavailable`: the password could not be checked at all (a replica whose hub is out of reach), which is not a wrong password. */
+export type SignInResult = { ok: true; userId: number } | { ok: false; message: string; retryAfter?: number; unavailable?: boolean };
 
 const WRONG = 'The email or password is incorrect.';
 

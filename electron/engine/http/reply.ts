@@ -23,9 +23,9 @@ export function queryOf(request: FastifyRequest): RawQuery {
   return request.query as RawQuery;
 }
 
-/** Endpoints that take no query parameters answer unknown ones with 400 (as the real service does). */
-export function rejectQuery(query: RawQuery): void {
-  const name = Object.keys(query)[0];
+/** Endpoints that take no query parameters (or only the `allowed` ones) answer unknown ones with 400 (as the real service does). */
+export function rejectQuery(query: RawQuery, allowed: readonly string[] = []): void {
+  const name = Object.keys(query).find((key) => !allowed.includes(key));
   if (name !== undefined) throw invalidParam(name, 'unknown parameter');
 }
 

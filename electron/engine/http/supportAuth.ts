@@ -68,6 +68,7 @@ export class SupportAuthenticator {
     const result = await this.engine.signIn.check(credentials.slice(0, colon), credentials.slice(colon + 1));
     if (!result.ok) {
       if (result.retryAfter) throw new SupportProblem(429, { error: 'TooManyRequests', description: result.message }, { 'Retry-After': String(result.retryAfter) });
+      if (result.unavailable) throw new SupportProblem(503, { error: 'HubUnreachable', description: result.message });
       throw unauthorized();
     }
     const user = this.engine.users.find(result.userId);

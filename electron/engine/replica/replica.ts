@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { errors as undiciErrors } from 'undici';
 import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
 import { LocalRecords } from './localRecords.js';
@@ -8,6 +9,7 @@ import { UpstreamCredentials } from './upstream.js';
 import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
 import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
 import { boundHeapGrowth } from './heapGrowth.js';
+import { HubEvents } from './hubEvents.js';
 import type { SignInResult } from '../auth/signIn.js';
 import type { ReplicaState, ReplicaStatus, SyncIssue } from '../../../shared/resources/replica.js';
 
@@ -20,7 +22,12 @@ export interface ReplicaOptions {
   credentials?: UpstreamCredentials;
   /** The HTTP client to the hub (hubFetch; tests pass a cable they can cut). */
   fetch?: HubFetch;
+  /** Where the technical side of sync failures goes (the screens get plain words); default: nowhere. */
+  log?: (line: string) => void;
 }
+
+/** What the rep is told when the hub is out of reach; the technical reason goes to the log. */
+export const HUB_UNREACHABLE = 'The hub cannot be reached. Your changes are kept on this device and sent when it is back.';
 
 /** How soon after a local change the replica syncs, and how often it looks for the hub's changes otherwise. */
 export const SYNC_DELAY_AFTER_CHANGE_MS = 1000;
@@ -32,6 +39,9 @@ export const PUSH_WINDOW = 32;
 
 /** How one push went: everything it could send was sent, or the hub was out of reach. */
 export type PushOutcome = 'done' | 'unreachable';
+
+/** How long a sync status may keep "up to date" after the hub's change stream dropped, while it is asked again. */
+export const HUB_LOST_GRACE_MS = 500;
 
 /** The hub could not be asked for something an operation needs (a discard, while offline). */
 export class HubUnreachableError extends Error {}
@@ -57,7 +67,9 @@ export class Replica {
   private readonly fetch: HubFetch;
   private readonly credentials: UpstreamCredentials;
   private running: Promise<void> | null = null;
-  private lastSyncedAt: string | null = null;
+  /** A sync asked for while one ran: it runs right after, so a change made meanwhile is not left to the next poll. */
+  private queued: Promise<ReplicaStatus> | null = null;
+  private lastSyncedAt: string | null;
   private lastError: string | null = null;
   private reachable = true;
   private readonly watchers = new Set<(status: ReplicaStatus) => void>();
@@ -69,6 +81,11 @@ export class Replica {
   /** The hub user the credentials belong to, once asked (`connectedAs`). */
   private hubUserId: number | null = null;
   private soon: NodeJS.Timeout | null = null;
+  /** The hub's change stream, while started. */
+  private events: HubEvents | null = null;
+  private lostTimer: NodeJS.Timeout | null = null;
+  /** The last technical failure logged, so a hub that stays down is logged once, not every few seconds. */
+  private lastLogged = '';
 
   constructor(private readonly engine: Engine, private readonly options: ReplicaOptions) {
     if (!engine.ctx.replica) throw new Error('Replica needs an engine opened with { replica: true }.');
@@ -79,6 +96,7 @@ export class Replica {
     // A first sync that was cut off by the process ending: put its indexes right before anything reads them.
     finishBulkLoad(engine.db);
     boundHeapGrowth();
+    this.lastSyncedAt = this.setting('last_synced_at');
   }
 
   /**
@@ -90,8 +108,9 @@ export class Replica {
     let answer;
     try {
       answer = await this.credentials.signIn(email, password);
-    } catch {
-      return { ok: false, message: 'The hub cannot be reached to check the password; try again when online.' };
+    } catch (err) {
+      this.log(`sign-in: the hub cannot be reached (${(err as Error).message})`);
+      return { ok: false, unavailable: true, message: 'The hub cannot be reached to check your password. Try again when this device is online.' };
     }
     if (!answer.user) return { ok: false, message: answer.message };
     this.adoptUser(answer.user);
@@ -116,7 +135,14 @@ export class Replica {
 
   /** Pushes, then pulls. One sync at a time: a call while one runs waits for it. */
   sync(): Promise<ReplicaStatus> {
-    this.running ??= this.syncNow().finally(() => {
+    if (this.running) {
+      this.queued ??= this.running.then(() => {
+        this.queued = null;
+        return this.sync();
+      });
+      return this.queued;
+    }
+    this.running = this.syncNow().finally(() => {
       this.running = null;
     });
     return this.running.then(() => this.status());
@@ -124,7 +150,8 @@ export class Replica {
 
   status(): ReplicaStatus {
     const { pending, rejected } = this.outbox.counts();
-    const state: ReplicaState = this.running ? 'syncing' : !this.reachable ? 'offline' : pending > 0 ? 'pending' : 'up_to_date';
+    // Offline wins over syncing: a retry while the hub is out of reach is not news to the rep.
+    const state: ReplicaState = !this.reachable ? 'offline' : this.running ? 'syncing' : pending > 0 ? 'pending' : 'up_to_date';
     return { state, pending, issues: rejected, last_synced_at: this.lastSyncedAt, last_error: this.lastError, local_revision: this.engine.ctx.changes.currentRevision() + this.applied };
   }
 
@@ -153,9 +180,12 @@ export class Replica {
     };
   }
 
-  /** Syncs now, every SYNC_INTERVAL_MS, and shortly after every local change, until stopped. */
+  /**
+   * Syncs now, every SYNC_INTERVAL_MS, shortly after every local change, and
+   * whenever the hub's change stream says its data changed, until stopped.
+   */
   start(intervalMs = SYNC_INTERVAL_MS): void {
-    this.stop();
+    void this.stop();
     this.outbox.onAdd = () => {
       this.soon ??= setTimeout(() => {
         this.soon = null;
@@ -163,16 +193,53 @@ export class Replica {
       }, SYNC_DELAY_AFTER_CHANGE_MS);
     };
     this.timer = setInterval(() => void this.sync(), intervalMs);
+    this.events = new HubEvents({
+      url: `${this.hubBase}/v2/sync/events`,
+      headers: () => (this.credentials.token === null ? null : { Authorization: `Bearer ${this.credentials.token}`, 'X-Service-Device-UUID': this.deviceUuid }),
+      renew: () => this.renewQuietly(),
+      log: (line) => this.log(line),
+    }, {
+      opened: () => {
+        this.clearLostTimer();
+        void this.sync();
+      },
+      changed: () => void this.sync(),
+      lost: () => this.hubLost(),
+    });
+    this.events.start();
     void this.sync();
   }
 
-  /** Stops the timers; resolves once a sync in progress has finished. */
+  /** Stops the timers and the change stream; resolves once a sync in progress (and one asked for after it) has finished. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.soon) clearTimeout(this.soon);
+    this.clearLostTimer();
     this.timer = this.soon = null;
+    this.events?.stop();
+    this.events = null;
     this.outbox.onAdd = null;
     await this.running;
+    await this.queued;
+  }
+
+  /**
+   * The change stream lost the hub: it stopped, crashed, or the network fell
+   * silent. Shown as offline after a short grace, unless the stream is back
+   * by then (a hub restarting in place, a busy moment here).
+   */
+  private hubLost(): void {
+    this.lostTimer ??= setTimeout(() => {
+      this.lostTimer = null;
+      this.reachable = false;
+      this.lastError = HUB_UNREACHABLE;
+    }, HUB_LOST_GRACE_MS);
+    this.lostTimer.unref?.();
+  }
+
+  private clearLostTimer(): void {
+    if (this.lostTimer) clearTimeout(this.lostTimer);
+    this.lostTimer = null;
   }
 
   issues(): SyncIssue[] {
@@ -217,7 +284,7 @@ export class Replica {
   private async hubStateOf(entry: OutboxEntry): Promise<({ id: number } & Record<string, unknown>) | null> {
     const id = this.hubId(entry.resource_type, entry.record_id);
     if (id === null) return null;
-    const response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${entry.collection}/${id}`, {
+    const response = await this.fetch(`${this.hubBase}${entry.collection}/${id}`, {
       headers: { Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}` },
     });
     if (response.status === 404) return null;
@@ -229,7 +296,7 @@ export class Replica {
     const token = this.credentials.token;
     if (token === null) {
       this.reachable = false;
-      this.lastError = 'Not connected to a hub yet: sign in with your hub account.';
+      this.lastError = 'Not connected to the hub yet: sign in with your hub account.';
       return;
     }
     try {
@@ -242,15 +309,40 @@ export class Replica {
           await asBulkLoad(this.engine.db, pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
           this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
         } else await pull();
-        this.lastSyncedAt = isoSeconds(this.engine.clock.now());
-        this.reachable = true;
-        this.lastError = null;
+        this.synced();
       }
     } catch (err) {
       if (err instanceof SyncHttpError && err.status === 401) await this.renewQuietly();
-      this.reachable = !(err instanceof TypeError) && !(err instanceof SyncHttpError && err.status >= 500);
-      this.lastError = (err as Error).message;
+      this.reachable = !isNetworkError(err) && !(err instanceof SyncHttpError && err.status >= 500);
+      this.lastError = syncFailure(err);
+      this.log(`sync failed: ${(err as Error).message}`);
     }
+  }
+
+  /** A sync reached the hub and finished: when is kept (across restarts, for the screens that say it). */
+  private synced(): void {
+    this.lastSyncedAt = isoSeconds(this.engine.clock.now());
+    this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('last_synced_at', ?)").run(this.lastSyncedAt);
+    this.clearLostTimer();
+    this.reachable = true;
+    this.lastError = null;
+    this.lastLogged = '';
+  }
+
+  /** A replica setting, or null. */
+  private setting(name: string): string | null {
+    return (this.engine.db.prepare('SELECT value FROM replica_settings WHERE name = ?').pluck().get(name) as string | undefined) ?? null;
+  }
+
+  /** Logs a technical failure once while it stays the same. */
+  private log(line: string): void {
+    if (line === this.lastLogged) return;
+    this.lastLogged = line;
+    this.options.log?.(`replica: ${line}`);
+  }
+
+  private get hubBase(): string {
+    return this.options.hubUrl.replace(/\/+$/, '');
   }
 
   /**
@@ -305,7 +397,7 @@ export class Replica {
   private async send(entry: OutboxEntry, request: { path: string; body?: string }): Promise<'sent' | 'unreachable'> {
     let response: HubResponse;
     try {
-      response = await this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
+      response = await this.fetch(`${this.hubBase}${request.path}`, {
         method: entry.method,
         headers: {
           Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}`, 'Idempotency-Key': entry.op_key,
@@ -318,7 +410,8 @@ export class Replica {
     } catch (err) {
       this.outbox.tried(entry.seq);
       this.reachable = false;
-      this.lastError = `The hub is out of reach: ${(err as Error).message}`;
+      this.lastError = HUB_UNREACHABLE;
+      this.log(`push: ${(err as Error).message}`);
       return 'unreachable';
     }
     const text = await response.text();
@@ -326,10 +419,13 @@ export class Replica {
       // Not a verdict on the change: try again later (401: the token needs renewing).
       this.outbox.tried(entry.seq);
       if (response.status === 401) await this.renewQuietly();
-      this.lastError = `The hub answered ${response.status} to a change; it is kept and sent again later.`;
+      this.lastError = 'The hub could not take a change just now. It is kept on this device and sent again shortly.';
+      this.log(`push: the hub answered ${response.status} to ${entry.method} ${request.path}`);
       return 'unreachable';
     }
-    if (response.ok) this.accepted(entry, text);
+    // Deleting what the hub has deleted already: the rep's wish is the hub's state, nothing to report.
+    const alreadyGone = entry.method === 'DELETE' && response.status === 404;
+    if (response.ok || alreadyGone) this.accepted(entry, text);
     else this.outbox.reject(entry.seq, text);
     return 'sent';
   }
@@ -354,7 +450,7 @@ export class Replica {
   async forward(request: { method: string; path: string; body?: string; contentType?: string }): Promise<HubResponse | null> {
     const send = () => {
       if (this.credentials.token === null) return Promise.resolve(null);
-      return this.fetch(`${this.options.hubUrl.replace(/\/+$/, '')}${request.path}`, {
+      return this.fetch(`${this.hubBase}${request.path}`, {
         method: request.method,
         headers: { Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}`, ...(request.body ? { 'Content-Type': request.contentType ?? 'application/json' } : {}) },
         body: request.body,
@@ -473,6 +569,23 @@ function parseError(text: string | null): unknown {
   } catch {
     return { message: text };
   }
+}
+
+/** What the rep is told of a failed sync: plain words; the technical reason goes to the log. */
+function syncFailure(err: unknown): string {
+  if (isNetworkError(err)) return HUB_UNREACHABLE;
+  if (!(err instanceof SyncHttpError)) return 'Syncing stopped on a problem on this device. It is tried again shortly.';
+  if (err.status === 401) return 'The hub no longer accepts this device’s sign-in. Sign out and sign in again.';
+  if (err.status === 403) return 'Your hub account may not sync this device. Ask your hub’s administrator.';
+  if (err.status >= 500) return 'The hub ran into a problem. Syncing again shortly.';
+  return 'The hub refused to sync. Syncing again shortly.';
+}
+
+/** The hub was not reached at all: refused, reset, timed out, not found (fetch's TypeError, undici's errors, socket codes). */
+function isNetworkError(err: unknown): boolean {
+  if (err instanceof TypeError || err instanceof undiciErrors.UndiciError) return true;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }
 
 /** A refusal decided here, in the shape of the hub's error envelope, so the issues view reads both alike. */

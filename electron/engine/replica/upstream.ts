@@ -1,5 +1,6 @@
 import { FIRST_PARTY_CLIENT_ID } from '../../../shared/oauth.js';
 import { hubFetch, type HubFetch } from './hubFetch.js';
+import type { Db } from '../db/database.js';
 
 /** The scopes a replica asks the hub for: read and change data, its own profile, and sync. */
 export const REPLICA_SCOPE = 'read write profile sync';
@@ -11,8 +12,8 @@ export const REPLICA_SCOPE = 'read write profile sync';
  * runs the replica; the renderer never sees them.
  */
 export class UpstreamCredentials {
-  /** Called with the new tokens after each renewal (the desktop app saves them for its next start). */
-  onRenew: ((access: string, refresh: string | null) => void) | null = null;
+  /** Called with the new tokens after the first sign-in and each renewal (kept for the next start). */
+  onNewTokens: ((access: string, refresh: string | null) => void) | null = null;
 
   constructor(private readonly hubUrl: string, private access: string | null = null, private refreshToken: string | null = null, private readonly fetchFn: HubFetch = hubFetch) {}
 
@@ -33,6 +34,7 @@ export class UpstreamCredentials {
     if (this.access === null) {
       this.access = answer.body.access_token;
       this.refreshToken = answer.body.refresh_token ?? null;
+      this.onNewTokens?.(this.access, this.refreshToken);
     }
     return { user };
   }
@@ -44,7 +46,7 @@ export class UpstreamCredentials {
     if (!answer.ok) return false;
     this.access = answer.body.access_token;
     this.refreshToken = answer.body.refresh_token ?? this.refreshToken;
-    this.onRenew?.(this.access, this.refreshToken);
+    this.onNewTokens?.(this.access, this.refreshToken);
     return true;
   }
 
@@ -60,4 +62,26 @@ export class UpstreamCredentials {
     });
     return { ok: response.ok, body: (await response.json()) as Record<string, string> };
   }
+}
+
+const KEPT = 'hub_credentials';
+
+/**
+ * The credentials of a headless replica (`outpost serve --upstream`), kept in
+ * its own database so that after a restart it syncs again without anyone
+ * signing in, also when it starts offline. (The desktop app keeps its own in
+ * the OS keychain instead.) They are the replica's credentials at another
+ * service, so they cannot be kept as hashes: they are as secret as the data
+ * folder itself, which holds the team's data. Kept per hub address: pointed at
+ * another hub, the replica asks for a sign-in again.
+ */
+export function keptCredentials(db: Db, hubUrl: string, fetchFn: HubFetch = hubFetch): UpstreamCredentials {
+  const text = db.prepare('SELECT value FROM replica_settings WHERE name = ?').pluck().get(KEPT) as string | undefined;
+  const kept = text ? (JSON.parse(text) as { hubUrl: string; access: string; refresh: string | null }) : null;
+  const same = kept !== null && kept.hubUrl === hubUrl;
+  const credentials = new UpstreamCredentials(hubUrl, same ? kept.access : null, same ? kept.refresh : null, fetchFn);
+  credentials.onNewTokens = (access, refresh) => {
+    db.prepare('INSERT OR REPLACE INTO replica_settings (name, value) VALUES (?, ?)').run(KEPT, JSON.stringify({ hubUrl, access, refresh }));
+  };
+  return credentials;
 }

@@ -64,8 +64,7 @@ export interface ListPage {
 const PAGING = new Set(['page', 'per_page', 'sort_by', 'inclusive']);
 
 export function runList(def: ListDefinition, query: RawQuery, statements: StatementCache): ListPage {
-  const page = pageParam(query, 'page', def.maxPage ?? Number.MAX_SAFE_INTEGER, 1);
-  const perPage = pageParam(query, 'per_page', def.maxPerPage ?? 100, 25);
+  const { page, perPage } = pagingParams(query, def.maxPerPage, def.maxPage);
   for (const [a, b] of def.together ?? []) {
     if ((query[a] === undefined) !== (query[b] === undefined)) {
       const missing = query[a] === undefined ? a : b;
@@ -108,6 +107,11 @@ export function runList(def: ListDefinition, query: RawQuery, statements: Statem
 function searchDriven(index: string, text: string): { clause: Clause } {
   const match = ftsMatchExpression(text);
   return { clause: match === null ? { sql: '1', params: [] } : { sql: `${index} MATCH ?`, params: [match] } };
+}
+
+/** A list's `page` (from 1) and `per_page` (25 unless given, at most `maxPerPage`). */
+export function pagingParams(query: RawQuery, maxPerPage = 100, maxPage = Number.MAX_SAFE_INTEGER): { page: number; perPage: number } {
+  return { page: pageParam(query, 'page', maxPage, 1), perPage: pageParam(query, 'per_page', maxPerPage, 25) };
 }
 
 function pageParam(query: RawQuery, name: string, max: number, fallback: number): number {

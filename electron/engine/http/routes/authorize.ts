@@ -57,7 +57,7 @@ export function authorizeRoutes(app: FastifyInstance, engine: Engine): void {
       const signIn = await engine.signIn.check(form.username ?? '', form.password ?? '');
       if (!signIn.ok) {
         if (signIn.retryAfter) reply.header('Retry-After', String(signIn.retryAfter));
-        return showConsent(engine, reply.code(signIn.retryAfter ? 429 : 401), auth, { error: signIn.message, email: form.username });
+        return showConsent(engine, reply.code(signIn.unavailable ? 503 : signIn.retryAfter ? 429 : 401), auth, { error: signIn.message, email: form.username });
       }
       return redirectBack(reply, auth, grant(engine, auth, signIn.userId));
     });

@@ -138,6 +138,8 @@ async function passwordGrant(engine: Engine, client: OAuthClient, form: Form) {
   const scope = requestedScope(form);
   const signIn = await engine.signIn.check(form.username, form.password);
   if (!signIn.ok) {
+    // RFC 6749 names temporarily_unavailable for the authorization endpoint; the token endpoint answers alike.
+    if (signIn.unavailable) throw new OAuthError(503, 'temporarily_unavailable', signIn.message, { 'Retry-After': '5' });
     const headers: Record<string, string> = signIn.retryAfter ? { 'Retry-After': String(signIn.retryAfter) } : {};
     throw new OAuthError(400, 'invalid_grant', signIn.message, headers);
   }

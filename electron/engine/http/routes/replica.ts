@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HubUnreachableError, type Replica } from '../../replica/replica.js';
-import { JSON_TYPE, queryOf, rejectQuery, sendResource } from '../reply.js';
-import { collectionJson } from '../envelope.js';
+import { queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 import { problem } from '../problem.js';
-import { requestUrl } from '../reply.js';
+import { pagingParams } from '../../resources/listing.js';
+import { eventStreams } from '../eventStream.js';
 
 /** Route config of a replica's own endpoints (local to the device, never replayed on the hub). */
 export const LOCAL_TO_REPLICA = { localToReplica: true } as const;
@@ -16,7 +16,7 @@ export const LOCAL_TO_REPLICA = { localToReplica: true } as const;
 export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
   const options = { config: LOCAL_TO_REPLICA };
   const status = () => JSON.stringify(replica.status());
-  const streams = new Set<import('node:http').ServerResponse>();
+  const openStream = eventStreams(app);
 
   app.get('/v2/replica/status', async (request, reply) => {
     rejectQuery(queryOf(request));
@@ -27,24 +27,9 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
   // screens refresh when a pull (or anything else) changes what they show, without asking every few seconds.
   app.get('/v2/replica/events', async (request, reply) => {
     rejectQuery(queryOf(request));
-    reply.hijack();
-    const out = reply.raw;
-    out.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    const send = (json: string) => out.write(`event: status\ndata: ${json}\n\n`);
-    send(status());
-    const unwatch = replica.watch((changed) => send(JSON.stringify(changed)));
-    // A comment now and then keeps proxies from closing an idle stream.
-    const heartbeat = setInterval(() => out.write(': still here\n\n'), 25_000);
-    streams.add(out);
-    request.raw.on('close', () => {
-      unwatch();
-      clearInterval(heartbeat);
-      streams.delete(out);
-    });
-  });
-  // Open streams end when the server closes (they would otherwise hold it open).
-  app.addHook('preClose', async () => {
-    for (const stream of streams) stream.end();
+    const stream = openStream(request, reply, 25_000);
+    stream.send('status', status());
+    stream.onClose(replica.watch((changed) => stream.send('status', JSON.stringify(changed))));
   });
 
   app.post('/v2/replica/sync', options, async (request, reply) => {
@@ -61,10 +46,15 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
     return sendResource(reply, 'replica_id', JSON.stringify({ resource_type: type, temp_id: Number(raw), hub_id: hubId }));
   });
 
+  // Paged like every list (`page`, `per_page`), oldest first.
   app.get('/v2/replica/issues', async (request, reply) => {
-    rejectQuery(queryOf(request));
-    const items = replica.issues().map((issue) => JSON.stringify(issue));
-    return reply.type(JSON_TYPE).send(collectionJson('sync_issue', items, { self: requestUrl(request).toString() }));
+    const query = queryOf(request);
+    rejectQuery(query, ['page', 'per_page']);
+    const paging = pagingParams(query);
+    const from = (paging.page - 1) * paging.perPage;
+    const issues = replica.issues().slice(from, from + paging.perPage + 1);
+    const rows = issues.slice(0, paging.perPage).map((issue) => JSON.stringify(issue));
+    return sendPage(request, reply, 'sync_issue', { rows, ...paging, hasMore: issues.length > paging.perPage });
   });
 
   app.post('/v2/replica/issues/:id/retry', options, async (request, reply) => {

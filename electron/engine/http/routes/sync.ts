@@ -5,6 +5,15 @@ import { dataOf, JSON_TYPE, queryOf, rejectQuery, requestUrl } from '../reply.js
 import { FieldErrors, notFound, problem } from '../problem.js';
 import { parseAckKey, type AckKey } from '../../sync/acks.js';
 import { onWriteRoutes } from '../writeRouteHooks.js';
+import { eventStreams } from '../eventStream.js';
+import { ChangeSignal } from '../../sync/changeSignal.js';
+
+/**
+ * How often the hub's change stream sends a heartbeat. A replica that hears
+ * nothing for a few of these takes the hub as lost (a silent network sends
+ * no reset), so it can say "offline" within two seconds.
+ */
+export const CHANGE_STREAM_HEARTBEAT_MS = 500;
 
 /** The spec's device header, and the name the real service's clients send (Ruby sends `X-Basecrm-Device-Uuid`). */
 export const DEVICE_HEADERS = ['x-service-device-uuid', 'x-basecrm-device-uuid'] as const;
@@ -16,6 +25,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * authenticated scope; every route needs the `sync` scope (auth/scopes.ts).
  */
 export function syncRoutes(app: FastifyInstance, engine: Engine): void {
+  const openStream = eventStreams(app);
+  const signal = new ChangeSignal(engine.ctx.changes);
+
+  // An Outpost extension: `ready` at once, then `change` whenever the hub's change log moves (the data is
+  // the newest revision). A device holding it open pulls within a moment of an edit; it still polls, since
+  // a stream can drop or be buffered away by a proxy.
+  app.get('/v2/sync/events', async (request, reply) => {
+    rejectQuery(queryOf(request));
+    const stream = openStream(request, reply, CHANGE_STREAM_HEARTBEAT_MS);
+    stream.send('ready', JSON.stringify({ revision: signal.revision }));
+    stream.onClose(signal.listen((revision) => stream.send('change', JSON.stringify({ revision }))));
+  });
+
   app.post('/v2/sync/start', async (request, reply) => {
     rejectQuery(queryOf(request));
     const session = engine.sync.start(actorOf(request), deviceUuid(request));
