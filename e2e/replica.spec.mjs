@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, screenshot, signIn, signInAt } from './browser.mjs';
+import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 const ADMIN = { email: 'replica-admin@example.com', password: 'replica-e2e-password' };
@@ -262,5 +262,58 @@ describe('a replica', () => {
     assert.equal(await page.getByTestId('contact-scroller').getByRole('link', { name: 'Odile Offlander' }).count(), 0);
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
     await screenshot(page, '57-replica-discarded');
+  });
+
+  it('edits a seeded contact with custom fields while the hub is down; the edit lands when it is back', async () => {
+    // Demo data seeded on the hub by another process: custom field definitions and contacts that use them.
+    execFileSync(process.execPath, [CLI, 'seed', '--contacts', '20', '--data-dir', hubDir], { stdio: 'ignore' });
+    const people = (await hubApi('GET', '/v2/contacts?is_organization=false&per_page=100')).body.items.map((i) => i.data);
+    const seeded = people.find((c) => Object.keys(c.custom_fields).length >= 2);
+    assert.ok(seeded, 'the seed gives people custom field values');
+    // The hub's change stream wakes the replica's pull: no "Sync now" needed.
+    const deadline = Date.now() + 20_000;
+    while ((await pageApi(page, 'GET', `/v2/contacts/${seeded.id}`)).status !== 200) {
+      assert.ok(Date.now() < deadline, 'the seeded contact reached the replica');
+      await page.waitForTimeout(200);
+    }
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+    await page.goto(`${replica.url}/contacts/${seeded.id}`);
+    await page.getByRole('heading', { name: seeded.name }).waitFor(WAIT);
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Title').waitFor(WAIT);
+
+    await stop(hub.child);
+    // Offline shows by itself, without pressing Sync now.
+    await status.filter({ hasText: 'Offline' }).waitFor(WAIT);
+    await page.getByLabel('Title').fill('Buyer, edited offline');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Buyer, edited offline').first().waitFor(WAIT);
+    // The waiting change is counted in the indicator itself, and no socket error is shown.
+    await status.filter({ hasText: 'Offline · 1 pending' }).waitFor(WAIT);
+    assert.doesNotMatch(await status.getAttribute('title'), /ECONN|fetch failed|socket/i);
+    await screenshot(page, '58-replica-offline-edit-pending');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, '58-replica-offline-edit-pending-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Someone signing in to the replica meanwhile is told the hub is out of reach, not that the password is wrong.
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const signInPage = await other.newPage();
+    await signInPage.goto(replica.url);
+    await signInPage.getByLabel('Email').fill(ADMIN.email);
+    await signInPage.getByLabel('Password').fill(ADMIN.password);
+    await signInPage.getByRole('button', { name: 'Sign in' }).click();
+    const alert = signInPage.getByRole('alert');
+    await alert.waitFor(WAIT);
+    assert.match(await alert.textContent(), /hub cannot be reached/i);
+    await screenshot(signInPage, '58-replica-sign-in-hub-down');
+    await other.close();
+
+    hub = await startHub();
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+    const onHub = (await hubApi('GET', `/v2/contacts/${seeded.id}`)).body.data;
+    assert.equal(onHub.title, 'Buyer, edited offline');
+    assert.deepEqual(onHub.custom_fields, seeded.custom_fields, 'the custom field values came through unchanged');
+    await screenshot(page, '59-replica-offline-edit-landed');
   });
 });

@@ -10,6 +10,7 @@ import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
 import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
 import { boundHeapGrowth } from './heapGrowth.js';
 import { HubEvents } from './hubEvents.js';
+import { WatchedValue } from '../watchedValue.js';
 import type { SignInResult } from '../auth/signIn.js';
 import type { ReplicaState, ReplicaStatus, SyncIssue } from '../../../shared/resources/replica.js';
 
@@ -72,9 +73,7 @@ export class Replica {
   private lastSyncedAt: string | null;
   private lastError: string | null = null;
   private reachable = true;
-  private readonly watchers = new Set<(status: ReplicaStatus) => void>();
-  private watchTimer: ReturnType<typeof setInterval> | null = null;
-  private lastWatched = '';
+  private readonly watched = new WatchedValue(() => this.status(), WATCH_MS, (status) => JSON.stringify(status));
   /** Pages pulled and changes accepted in this run: with the change log's revision, what `local_revision` is made of. */
   private applied = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -162,22 +161,7 @@ export class Replica {
    * (two counts), so one check every WATCH_MS serves every watcher. Returns the unsubscribe.
    */
   watch(listener: (status: ReplicaStatus) => void): () => void {
-    this.watchers.add(listener);
-    this.watchTimer ??= setInterval(() => {
-      const status = this.status();
-      const text = JSON.stringify(status);
-      if (text === this.lastWatched) return;
-      this.lastWatched = text;
-      for (const watcher of this.watchers) watcher(status);
-    }, WATCH_MS);
-    this.watchTimer.unref?.();
-    return () => {
-      this.watchers.delete(listener);
-      if (this.watchers.size === 0 && this.watchTimer) {
-        clearInterval(this.watchTimer);
-        this.watchTimer = null;
-      }
-    };
+    return this.watched.listen(listener);
   }
 
   /**

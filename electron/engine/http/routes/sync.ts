@@ -6,7 +6,7 @@ import { FieldErrors, notFound, problem } from '../problem.js';
 import { parseAckKey, type AckKey } from '../../sync/acks.js';
 import { onWriteRoutes } from '../writeRouteHooks.js';
 import { eventStreams } from '../eventStream.js';
-import { ChangeSignal } from '../../sync/changeSignal.js';
+import { changeSignal } from '../../sync/changeSignal.js';
 
 /**
  * How often the hub's change stream sends a heartbeat. A replica that hears
@@ -26,7 +26,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function syncRoutes(app: FastifyInstance, engine: Engine): void {
   const openStream = eventStreams(app);
-  const signal = new ChangeSignal(engine.ctx.changes);
+  const signal = changeSignal(engine.ctx.changes);
 
   // An Outpost extension: `ready` at once, then `change` whenever the hub's change log moves (the data is
   // the newest revision). A device holding it open pulls within a moment of an edit; it still polls, since
@@ -34,7 +34,7 @@ export function syncRoutes(app: FastifyInstance, engine: Engine): void {
   app.get('/v2/sync/events', async (request, reply) => {
     rejectQuery(queryOf(request));
     const stream = openStream(request, reply, CHANGE_STREAM_HEARTBEAT_MS);
-    stream.send('ready', JSON.stringify({ revision: signal.revision }));
+    stream.send('ready', JSON.stringify({ revision: engine.ctx.changes.currentRevision() }));
     stream.onClose(signal.listen((revision) => stream.send('change', JSON.stringify({ revision }))));
   });
 
