@@ -9,7 +9,7 @@ import type { EngineContext } from './context.js';
 import { Users } from './resources/users.js';
 import { Accounts } from './resources/account.js';
 import { Contacts } from './resources/contacts.js';
-import { CustomFields } from './resources/customFields.js';
+import { CustomFields, CUSTOM_FIELD_SYNC } from './resources/customFields.js';
 import { Tagging, Tags } from './resources/tags.js';
 import { Tokens } from './auth/tokens.js';
 import { OAuthClients } from './auth/clients.js';
@@ -160,7 +160,7 @@ export function openEngine(options: EngineOptions): Engine {
   const customObjectFields = new CustomObjectFields(ctx, accounts);
   // Every type a device can read; the change log's other types (none today) would be reported as failed objects.
   const syncSources = new SyncSources(db, [
-    ACCOUNT_SYNC, USER_SYNC, contacts.syncSource, TAG_SYNC, TASK_SYNC, NOTE_SYNC, CALL_SYNC, callOutcomes.syncSource,
+    ACCOUNT_SYNC, USER_SYNC, CUSTOM_FIELD_SYNC, contacts.syncSource, TAG_SYNC, TASK_SYNC, NOTE_SYNC, CALL_SYNC, callOutcomes.syncSource,
     visitOutcomes.syncSource, TEXT_MESSAGE_SYNC, VISIT_SYNC, documents.syncSource, lossReasons.syncSource,
     dealUnqualifiedReasons.syncSource, leadUnqualifiedReasons.syncSource, sources.syncSource, COLLABORATION_SYNC,
     LEAD_SYNC, LEAD_CONVERSION_SYNC, PIPELINE_SYNC, STAGE_SYNC, DEAL_SYNC, ASSOCIATED_CONTACT_SYNC,

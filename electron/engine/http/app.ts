@@ -49,6 +49,13 @@ export interface HttpOptions {
   supportBaseUrl?: string;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route the app registered (method, URL), for tests that must cover them all (a new route cannot be forgotten). */
+    routeList: { method: string; url: string }[];
+  }
+}
+
 /** Strict CSP for the web UI: only our own scripts, styles and API. */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
@@ -72,6 +79,10 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     rewriteUrl: (request) => withoutJsonSuffix(request.url ?? '/'),
   });
   app.decorateRequest('actor', null);
+  app.decorate('routeList', [] as FastifyInstance['routeList']);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) app.routeList.push({ method, url: route.url });
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id).header('Content-Language', 'en');

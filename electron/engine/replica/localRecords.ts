@@ -3,6 +3,7 @@ import type { EngineContext } from '../context.js';
 import { Tagging, TAGGABLE_TYPES, type TaggableType } from '../resources/tags.js';
 import { SEQUENCE_PARTS } from '../resources/sequences.js';
 import { ENROLLMENT_PARTS } from '../resources/enrollments.js';
+import { ACCOUNT_PARTS } from '../resources/account.js';
 
 const isTaggable = (type: string): type is TaggableType => (TAGGABLE_TYPES as readonly string[]).includes(type);
 
@@ -11,13 +12,24 @@ interface LocalTable {
   table: string;
   /** Its full-text index, keyed by rowid = record id. */
   fts?: { table: string; columns: string[] };
-  /** Parts of the record kept outside its row (a sequence's steps), written after the row and removed with it. */
+  /**
+   * Parts of the record kept outside its row (a sequence's steps), or columns its JSON only implies (the
+   * account's SMTP URL): written after the row, removed with it.
+   */
   parts?: { write(ctx: EngineContext, json: Record<string, unknown>): void; remove(ctx: EngineContext, id: number): void };
+  /**
+   * Columns unique together besides the id (a custom field's type and name). The hub keeps them unique,
+   * but a queue serves each record once, at its latest revision: a field that gave its name away and
+   * changed again later comes after the field that took the name. The row still holding it gives way
+   * (removed here); its own later state comes further on.
+   */
+  uniqueKey?: string[];
 }
 
 const LOCAL_TABLES: Record<string, LocalTable> = {
-  account: { table: 'account' },
+  account: { table: 'account', parts: ACCOUNT_PARTS },
   user: { table: 'users' },
+  custom_field: { table: 'custom_field_definitions', uniqueKey: ['resource_type', 'name'] },
   contact: { table: 'contacts', fts: { table: 'contacts_fts', columns: ['name', 'email', 'phones'] } },
   tag: { table: 'tags' },
   task: { table: 'tasks', fts: { table: 'tasks_fts', columns: ['content'] } },
@@ -132,6 +144,7 @@ export class LocalRecords {
     const local = LOCAL_TABLES[type];
     if (!local) return;
     if (type === 'tag') this.adoptTag(json);
+    if (local.uniqueKey) this.giveWay(local.table, local.uniqueKey, json);
     const plan = this.planFor(local.table, json);
     if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
     plan.statement.run(plan.values.map((value) => value(json)));
@@ -215,6 +228,11 @@ export class LocalRecords {
     db.prepare('DELETE FROM tags WHERE id = ?').run(twin);
     db.prepare('UPDATE OR IGNORE taggings SET tag_id = ? WHERE tag_id = ?').run(json.id, twin);
     db.prepare('DELETE FROM taggings WHERE tag_id = ?').run(twin);
+  }
+
+  /** Removes another row holding the record's unique key (see LocalTable.uniqueKey). */
+  private giveWay(table: string, key: string[], json: Record<string, unknown>): void {
+    this.ctx.statements.get(`DELETE FROM ${table} WHERE ${key.map((c) => `${c} = ?`).join(' AND ')} AND id <> ?`).run(...key.map((c) => json[c]), json.id);
   }
 
   private columnsOf(table: string): Column[] {

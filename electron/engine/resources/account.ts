@@ -19,6 +19,21 @@ const ACCOUNT_JSON = jsonObject({
 /** The account as devices receive it (sync/). */
 export const ACCOUNT_SYNC: SyncSource = { type: 'account', from: 'account a', idColumn: 'a.id', json: ACCOUNT_JSON };
 
+/**
+ * A replica stores the account from the hub's JSON, which never carries the
+ * SMTP URL (it holds a password): an empty URL stands for "set on the hub",
+ * so the replica's `smtp_configured` answers as the hub's. A replica sends no
+ * mail (its hub runs the sequences), so the URL itself is never needed there.
+ */
+export const ACCOUNT_PARTS = {
+  write(ctx: EngineContext, json: Record<string, unknown>): void {
+    ctx.statements.get('UPDATE account SET smtp_url = ? WHERE id = ?').run(json.smtp_configured ? '' : null, json.id);
+  },
+  remove(): void {
+    // The account is never deleted.
+  },
+};
+
 /** What an admin may change (PUT /v2/accounts/self, `outpost account set`); read-only fields sent back are ignored. */
 const settingsSchema = z.strictObject({
   id: z.unknown(), created_at: z.unknown(), updated_at: z.unknown(), smtp_configured: z.unknown(),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { EngineContext } from '../context.js';
+import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, invalidParam, notFound, problem } from '../http/problem.js';
 import { collectionJson } from '../http/envelope.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { Clause } from './listing.js';
+import type { SyncSource } from '../sync/sources.js';
 import {
   CUSTOM_FIELD_TYPES, type CustomFieldDefinition, type CustomFieldResourceType, type CustomFieldValue,
 } from '../../../shared/resources/customField.js';
@@ -15,6 +16,13 @@ const DEFINITION_JSON = jsonObject({
   for_organization: jsonBool('d.for_organization'), choices: 'json(d.choices)',
   created_at: 'd.created_at', updated_at: 'd.updated_at',
 });
+
+/**
+ * Definitions as devices receive them (sync/): a replica checks the custom
+ * field values of its local writes against them, as the hub does. One type
+ * for contacts, leads and deals: their ids share one table.
+ */
+export const CUSTOM_FIELD_SYNC: SyncSource = { type: 'custom_field', from: 'custom_field_definitions d', idColumn: 'd.id', json: DEFINITION_JSON };
 
 /** Names become JSON paths and sort expressions: quotes and backslashes are not allowed in them. */
 const nameSchema = z.string().trim().min(1).max(255).regex(/^[^"'\\]+$/, 'must not contain quotes or backslashes');
@@ -68,23 +76,28 @@ export class CustomFields {
     return row;
   }
 
-  create(type: CustomFieldResourceType, data: unknown): number {
+  create(type: CustomFieldResourceType, data: unknown, actorId: number | null = null): number {
     const input = parseOrThrow(createSchema, data);
     const listType = input.type === 'list' || input.type === 'multi_select_list';
     if (listType && !input.choices) throw problem('missing', 'choices are required for list fields.', '/choices', 'custom_field');
     if (!listType && input.choices) throw problem('incorrect_value', 'choices apply only to list fields.', '/choices', 'custom_field');
     if (this.definitions(type).has(input.name)) throw problem('already_exists', `A ${type} custom field named ${input.name} already exists.`, '/name', 'custom_field');
     const now = isoSeconds(this.ctx.clock.now());
-    const info = this.ctx.db.prepare(`INSERT INTO custom_field_definitions
-      (resource_type, name, type, filterable, for_contact, for_organization, choices, created_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-      type, input.name, input.type, Number(input.filterable ?? true), Number(input.for_contact ?? true),
-      Number(input.for_organization ?? true), input.choices ? choiceJson(input.choices) : null, now, now);
-    return Number(info.lastInsertRowid);
+    return this.ctx.db.transaction(() => {
+      // Never a deleted definition's id: devices may still hold it.
+      const id = newRecordId(this.ctx, 'custom_field_definitions', 'custom_field');
+      this.ctx.db.prepare(`INSERT INTO custom_field_definitions
+        (id, resource_type, name, type, filterable, for_contact, for_organization, choices, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+        id, type, input.name, input.type, Number(input.filterable ?? true), Number(input.for_contact ?? true),
+        Number(input.for_organization ?? true), input.choices ? choiceJson(input.choices) : null, now, now);
+      this.ctx.changes.record('custom_field', id, 'created', actorId);
+      return id;
+    })();
   }
 
   /** Renaming moves the stored values to the new name; the type cannot change. */
-  update(type: CustomFieldResourceType, id: number, data: unknown, recordTable: string): void {
+  update(type: CustomFieldResourceType, id: number, data: unknown, recordTable: string, actorId: number | null = null): void {
     const input = parseOrThrow(updateSchema, data);
     const current = this.ctx.db.prepare('SELECT * FROM custom_field_definitions WHERE resource_type = ? AND id = ?').get(type, id) as DefinitionRow | undefined;
     if (!current) throw notFound('custom_field', id);
@@ -98,30 +111,32 @@ export class CustomFields {
       this.ctx.db.prepare(`UPDATE custom_field_definitions SET name = ?, filterable = ?, for_contact = ?, for_organization = ?, choices = ?, updated_at = ? WHERE id = ?`).run(
         name, Number(input.filterable ?? current.filterable), Number(input.for_contact ?? current.for_contact),
         Number(input.for_organization ?? current.for_organization), input.choices ? choiceJson(input.choices) : current.choices, now, id);
+      this.ctx.changes.record('custom_field', id, 'updated', actorId);
       if (name !== current.name) {
         this.rewriteValues(recordTable, type, current.name,
-          `json_set(json_remove(custom_fields, ?), ?, json_extract(custom_fields, ?))`, [pathOf(current.name), pathOf(name), pathOf(current.name)]);
+          `json_set(json_remove(custom_fields, ?), ?, json_extract(custom_fields, ?))`, [pathOf(current.name), pathOf(name), pathOf(current.name)], actorId);
       }
     })();
   }
 
   /** Deleting a definition removes its values from every record (each such record counts as updated). */
-  delete(type: CustomFieldResourceType, id: number, recordTable: string): void {
+  delete(type: CustomFieldResourceType, id: number, recordTable: string, actorId: number | null = null): void {
     const current = this.ctx.db.prepare('SELECT * FROM custom_field_definitions WHERE resource_type = ? AND id = ?').get(type, id) as DefinitionRow | undefined;
     if (!current) throw notFound('custom_field', id);
     this.ctx.db.transaction(() => {
-      this.rewriteValues(recordTable, type, current.name, 'json_remove(custom_fields, ?)', [pathOf(current.name)]);
+      this.rewriteValues(recordTable, type, current.name, 'json_remove(custom_fields, ?)', [pathOf(current.name)], actorId);
       this.ctx.db.prepare('DELETE FROM custom_field_definitions WHERE id = ?').run(id);
+      this.ctx.changes.record('custom_field', id, 'deleted', actorId);
     })();
   }
 
-  private rewriteValues(table: string, type: string, name: string, expr: string, params: unknown[]): void {
+  private rewriteValues(table: string, type: string, name: string, expr: string, params: unknown[], actorId: number | null): void {
     const now = isoSeconds(this.ctx.clock.now());
     const ids = this.ctx.db.prepare(`SELECT id FROM ${table} WHERE json_extract(custom_fields, ?) IS NOT NULL`).pluck().all(pathOf(name)) as number[];
     const update = this.ctx.db.prepare(`UPDATE ${table} SET custom_fields = ${expr}, updated_at = ? WHERE id = ?`);
     for (const recordId of ids) {
       update.run(...params, now, recordId);
-      this.ctx.changes.record(type, recordId, 'updated', null);
+      this.ctx.changes.record(type, recordId, 'updated', actorId);
     }
   }
 

@@ -19,6 +19,7 @@ import { sql as customObjects } from './0018_custom_objects.js';
 import { sql as calendarFeeds } from './0019_calendar_feeds.js';
 import { sql as recordSearch } from './0020_record_search.js';
 import { sql as syncSessionPurge } from './0021_sync_session_purge.js';
+import { sql as customFieldSync } from './0022_custom_field_sync.js';
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 19, name: 'calendar feeds', sql: calendarFeeds },
   { version: 20, name: 'record search (deal names)', sql: recordSearch },
   { version: 21, name: 'sync sessions by user and last use', sql: syncSessionPurge },
+  { version: 22, name: 'custom field definitions and the account sent to devices', sql: customFieldSync },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

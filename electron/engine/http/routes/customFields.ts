@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { actorOf, requireAdmin } from '../auth.js';
 import { dataOf, idParam, requestUrl, sendResource, JSON_TYPE } from '../reply.js';
@@ -6,6 +6,13 @@ import type { CustomFieldResourceType } from '../../../../shared/resources/custo
 
 /** The record table each custom-field resource type stores its values in. */
 const TABLES: Partial<Record<CustomFieldResourceType, string>> = { contact: 'contacts', lead: 'leads', deal: 'deals' };
+
+/** The admin making a change (403 for anyone else): the change log names them. */
+function adminId(request: FastifyRequest): number {
+  const actor = actorOf(request);
+  requireAdmin(actor);
+  return actor.userId;
+}
 
 /**
  * `GET /v2/<type>/custom_fields` as the real service has it; creating,
@@ -17,19 +24,17 @@ export function customFieldRoutes(app: FastifyInstance, engine: Engine): void {
     app.get(base, async (request, reply) => reply.type(JSON_TYPE).send(engine.customFields.listJson(type, requestUrl(request).toString())));
     app.get(`${base}/:id`, async (request, reply) => sendResource(reply, 'custom_field', engine.customFields.json(type, idParam(request, 'custom_field'))));
     app.post(base, async (request, reply) => {
-      requireAdmin(actorOf(request));
-      const id = engine.customFields.create(type, dataOf(request, 'custom_field'));
+      const id = engine.customFields.create(type, dataOf(request, 'custom_field'), adminId(request));
       return sendResource(reply, 'custom_field', engine.customFields.json(type, id));
     });
     app.put(`${base}/:id`, async (request, reply) => {
-      requireAdmin(actorOf(request));
+      const actor = adminId(request);
       const id = idParam(request, 'custom_field');
-      engine.customFields.update(type, id, dataOf(request, 'custom_field'), table);
+      engine.customFields.update(type, id, dataOf(request, 'custom_field'), table, actor);
       return sendResource(reply, 'custom_field', engine.customFields.json(type, id));
     });
     app.delete(`${base}/:id`, async (request, reply) => {
-      requireAdmin(actorOf(request));
-      engine.customFields.delete(type, idParam(request, 'custom_field'), table);
+      engine.customFields.delete(type, idParam(request, 'custom_field'), table, adminId(request));
       return reply.code(204).send();
     });
   }
