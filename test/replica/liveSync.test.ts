@@ -152,6 +152,35 @@ describe('a replica’s sync', () => {
     expect((await onReplica(device, 'GET', '/v2/replica/issues?sort_by=id')).status).toBe(400);
   });
 
+  it('serves a document’s file from the hub, and says so when the hub is out of reach', async () => {
+    const device = await startTestReplica(hub, hub.agentId);
+    cleanup.push(() => device.close());
+    const contact = (await onHub('POST', '/v2/contacts', { last_name: 'Has a file' })).body.data;
+    const content = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x80, 0x0a]);
+    const uploaded = await fetch(`${hub.url}/v2/documents?resource_type=contact&resource_id=${contact.id}&name=quote.pdf`, {
+      method: 'POST', headers: { Authorization: `Bearer ${hub.agentToken}`, 'Content-Type': 'application/pdf' }, body: content,
+    });
+    const document = ((await uploaded.json()) as { data: { id: number } }).data;
+    await device.replica.sync();
+    const local = (await onReplica(device, 'GET', `/v2/documents/${document.id}`)).body.data;
+    expect(new URL(local.download_url).origin).toBe(new URL(device.local.url).origin);
+    const file = await fetch(local.download_url);
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(content);
+    expect(file.headers.get('content-disposition')).toContain('quote.pdf');
+
+    await hubDown();
+    try {
+      const offline = await fetch(local.download_url);
+      expect(offline.status).toBe(503);
+      expect(((await offline.json()) as { errors: { error: { message: string } }[] }).errors[0].error.message).toMatch(/kept on the hub/);
+    } finally {
+      await hubUp();
+    }
+    const forged = await fetch(local.download_url.replace(/signature=[0-9a-f]+/, `signature=${'0'.repeat(64)}`));
+    expect(forged.status).toBe(403);
+  });
+
   it('keeps when it last synced across a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -136,7 +136,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
 
   oauthRoutes(app, engine);
   authorizeRoutes(app, engine);
-  downloadRoutes(app, engine);
+  downloadRoutes(app, engine, options.replica);
   calendarFeedRoutes(app, engine);
   serveDocs(app, options.docsFile);
   if (options.webRoot) await serveWebUi(app, options.webRoot);

@@ -14,6 +14,8 @@ export interface HubResponse {
   headers: { get(name: string): string | null };
   text(): Promise<string>;
   json(): Promise<unknown>;
+  /** The body as it came (a document's file). */
+  bytes(): Promise<Buffer>;
 }
 
 /** How a replica reaches its hub. Tests put a cable in between that can be cut. */
@@ -37,13 +39,15 @@ export const hubFetch: HubFetch = async (url, init = {}) => {
     dispatcher: hubConnections,
   });
   // Read at once: the connection goes back to the pool only when its body is consumed.
-  const text = await answer.body.text();
+  const bytes = Buffer.from(await answer.body.arrayBuffer());
+  const text = () => bytes.toString('utf8');
   return {
     status: answer.statusCode,
     ok: answer.statusCode >= 200 && answer.statusCode < 300,
     headers: { get: (name) => headerValue(answer.headers[name.toLowerCase()]) },
-    text: async () => text,
-    json: async () => JSON.parse(text) as unknown,
+    text: async () => text(),
+    json: async () => JSON.parse(text()) as unknown,
+    bytes: async () => bytes,
   };
 };
 

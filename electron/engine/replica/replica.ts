@@ -427,6 +427,23 @@ export class Replica {
   }
 
   /**
+   * A document's file, which stays on the hub (a replica syncs documents'
+   * records only): the hub's fresh download link, then the file. Null when the
+   * hub has no such document; rejects with HubUnreachableError when offline.
+   */
+  async documentFile(id: number): Promise<Buffer | null> {
+    const unreachable = () => new HubUnreachableError('This document’s file is kept on the hub, which cannot be reached now. Try again when online.');
+    const record = await this.forward({ method: 'GET', path: `/v2/documents/${id}` });
+    if (!record) throw unreachable();
+    if (!record.ok) return null;
+    const link = new URL(((await record.json()) as { data: { download_url: string } }).data.download_url);
+    // The hub may name itself differently (behind a proxy): its path and query, on the address this replica uses.
+    const file = await this.fetch(`${this.hubBase}${link.pathname}${link.search}`).catch(() => null);
+    if (!file) throw unreachable();
+    return file.ok ? file.bytes() : null;
+  }
+
+  /**
    * A request the hub alone answers (the custom-objects interface, whose data
    * is not replicated), sent with this replica's hub credentials and renewed
    * once on a 401. Null when there are no credentials yet or the hub is out of reach.

@@ -108,8 +108,12 @@ export class Documents {
     });
   }
 
-  /** The file behind a signed link, or a 403 when the link is forged or expired. */
-  download(id: number, expires: string, signature: string): { name: string; contentType: string; content: Buffer } {
+  /**
+   * The file behind a signed link, or a 403 when the link is forged or expired.
+   * `content` is null when the file is not here: a replica keeps documents'
+   * records, and their files stay on the hub.
+   */
+  download(id: number, expires: string, signature: string): { name: string; contentType: string; content: Buffer | null } {
     const expected = this.sign(id, expires);
     const given = Buffer.from(signature, 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw problem('forbidden', 'This download link is not valid.');
@@ -117,8 +121,8 @@ export class Documents {
       throw problem('forbidden', 'This download link has expired; fetch the document again for a fresh link.');
     }
     const row = this.ctx.db.prepare('SELECT name, content_type FROM documents WHERE id = ?').get(id) as { name: string; content_type: string } | undefined;
-    if (!row || !existsSync(this.file(id))) throw notFound('document', id);
-    return { name: row.name, contentType: row.content_type, content: readFileSync(this.file(id)) };
+    if (!row) throw notFound('document', id);
+    return { name: row.name, contentType: row.content_type, content: existsSync(this.file(id)) ? readFileSync(this.file(id)) : null };
   }
 
   private remove(id: number, actorId: number): void {

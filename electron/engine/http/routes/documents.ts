@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { actorOf } from '../auth.js';
 import { idParam, queryOf, requestUrl, sendPage, sendResource } from '../reply.js';
-import { invalidParam, problem } from '../problem.js';
+import { invalidParam, notFound, problem } from '../problem.js';
+import { HubUnreachableError, type Replica } from '../../replica/replica.js';
 import { intParam, single } from '../../resources/params.js';
 import { MAX_DOCUMENT_BYTES } from '../../resources/documents.js';
 
@@ -37,16 +38,30 @@ export async function documentRoutes(app: FastifyInstance, engine: Engine): Prom
 }
 
 /** The signed download link: no token needed, the signature is the permission. */
-export function downloadRoutes(app: FastifyInstance, engine: Engine): void {
+export function downloadRoutes(app: FastifyInstance, engine: Engine, replica?: Replica): void {
   app.get('/downloads/documents/:id', async (request, reply) => {
     const { expires, signature } = request.query as Record<string, string | undefined>;
     if (typeof expires !== 'string' || typeof signature !== 'string') throw problem('forbidden', 'This download link is not valid.');
-    const file = engine.documents.download(idParam(request, 'document'), expires, signature);
+    const id = idParam(request, 'document');
+    const file = engine.documents.download(id, expires, signature);
+    // On a replica the file is the hub's: fetched from it now (the link was checked here first).
+    const content = file.content ?? (replica ? await hubFile(replica, id) : null);
+    if (content === null) throw notFound('document', id);
     return reply
       .type(file.contentType)
       .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'private, no-store')
-      .send(file.content);
+      .send(content);
   });
+}
+
+/** A document's file from the replica's hub; null when the hub has no such document. */
+async function hubFile(replica: Replica, id: number): Promise<Buffer | null> {
+  try {
+    return await replica.documentFile(id);
+  } catch (err) {
+    if (err instanceof HubUnreachableError) throw problem('temporarily_unavailable', err.message);
+    throw err;
+  }
 }
