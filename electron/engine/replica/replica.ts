@@ -253,7 +253,8 @@ export class Replica {
     try {
       hubState = await this.hubStateOf(entry);
     } catch (err) {
-      throw new HubUnreachableError(`Discarding restores the record as the hub has it, and the hub cannot be reached now (${(err as Error).message}); try again when online.`);
+      this.log(`discard: ${(err as Error).message}`);
+      throw new HubUnreachableError('Discarding restores the record as the hub has it, and the hub cannot be reached now. Try again when online.');
     }
     this.engine.db.transaction(() => {
       this.outbox.dropRecord(entry.resource_type, entry.record_id);
