@@ -10,11 +10,13 @@ export function parseScope(text: string): Scope[] | null {
 
 /**
  * Which scope an operation needs (the spec names the scopes but not what each
- * permits; this follows the real service): reads need `read`, changes need
- * `write`, the caller's own profile `profile` or `read`, sync needs `sync`.
+ * permits; this follows the real service): the sync protocol needs `sync`;
+ * otherwise reads need `read` (reading one's own user or account, `profile`
+ * or `read`), and every change needs `write`, one's own account and profile
+ * included: `profile` only lets a client see who signed in.
  */
 export function requiredScope(method: string, path: string): Scope | 'profile-or-read' {
   if (path.startsWith('/v2/sync')) return 'sync';
-  if (path === '/v2/users/self' || path === '/v2/accounts/self') return 'profile-or-read';
-  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  if (method !== 'GET' && method !== 'HEAD') return 'write';
+  return path === '/v2/users/self' || path === '/v2/accounts/self' ? 'profile-or-read' : 'read';
 }
