@@ -1,10 +1,9 @@
-import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import type { FastifyInstance } from 'fastify';
 import { openEngine, type Engine } from './engine.js';
 import { createHttpApp, type HttpOptions } from './http/app.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { mkdirSync } from 'node:fs';
+import { lockDataDir } from './dataDirLock.js';
 import { Replica } from './replica/replica.js';
 import { keptCredentials, UpstreamCredentials } from './replica/upstream.js';
 
@@ -28,11 +27,8 @@ export interface Hub {
   close(): Promise<void>;
 }
 
-export class HubLockedError extends Error {
-  constructor(dataDir: string) {
-    super(`Another Outpost hub is already running on the data folder ${dataDir}; stop it first or choose another --data-dir.`);
-  }
-}
+/** A second hub on a folder is refused (the name callers knew; the lock lives in dataDirLock.ts). */
+export { DataDirLockedError as HubLockedError } from './dataDirLock.js';
 
 /**
  * The headless hub: takes the data folder's lock (one hub per folder; CLI
@@ -41,22 +37,7 @@ export class HubLockedError extends Error {
  */
 export async function startHub(options: HubOptions): Promise<Hub> {
   mkdirSync(options.dataDir, { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(options.dataDir, {
-      lockfilePath: join(options.dataDir, 'hub.lock'),
-      stale: 15_000,
-      update: 5_000,
-      retries: 0,
-      onCompromised: (err) => {
-        console.error(`outpost: lost the lock on ${options.dataDir} (${err.message}); stopping.`);
-        process.exit(1);
-      },
-    });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new HubLockedError(options.dataDir);
-    throw err;
-  }
+  const lock = lockDataDir(options.dataDir);
   let engine: Engine | undefined;
   try {
     engine = openEngine({ dataDir: options.dataDir, replica: Boolean(options.upstream) });
@@ -75,12 +56,12 @@ export async function startHub(options: HubOptions): Promise<Hub> {
         await replica?.stop();
         await app.close();
         openedEngine.close();
-        await release();
+        lock.release();
       },
     };
   } catch (err) {
     engine?.close();
-    await release();
+    lock.release();
     throw err;
   }
 }
