@@ -21,6 +21,8 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { addSearchRecords, paletteSearchLines, removeSearchRecords } from './paletteSearch.mjs';
 
+// The hub under test logs warnings only (as a team would run it quietly): a JSON line per request would be measured too.
+process.env.OUTPOST_LOG_LEVEL ??= 'warn';
 const CONTACTS = Number(process.env.BENCH_CONTACTS || 100_000);
 const ACTIVITIES = Number(process.env.BENCH_ACTIVITIES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);

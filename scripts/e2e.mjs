@@ -24,6 +24,8 @@ if (!existsSync(CHROMIUM)) {
 }
 if (spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' }).status !== 0) process.exit(1);
 
+// The hubs here (this one and those the specs start) log warnings only: a JSON line per request would bury the test output.
+process.env.OUTPOST_LOG_LEVEL ??= 'warn';
 const dataDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-'));
 const hub = spawn(process.execPath, ['bin/outpost.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0'], {
   env: { ...process.env, OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password },

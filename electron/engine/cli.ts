@@ -8,11 +8,13 @@ import { ApiProblem } from './http/problem.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { DEFAULT_SCOPE } from '../../shared/oauth.js';
 import { ADDONS, COMMERCE_CHANGES, PLANS } from '../../shared/resources/account.js';
+import { LOG_LEVELS, type LogLevel } from './http/logging.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const USAGE = `Usage: outpost <command> [--data-dir DIR]
   serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
+        [--log-level info]                       JSON logs on stderr: fatal, error, warn, info, debug, trace or silent (or OUTPOST_LOG_LEVEL)
         [--support-base-url URL]                 the URL custom-objects answers (/api/v2) link to (default: the request's origin)
   serve --upstream URL [--upstream-token T] …    run a replica of that hub (the desktop engine, headless)
   users add --email E --name N --role admin|agent --password P
@@ -26,7 +28,9 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR]
   seed [--contacts N] [--tasks N] [--notes N] [--text-messages N]
   account show
   account set [--plan NAME] [--addon outbound-sequences=on|off] [--commerce-changes enabled|disabled]
-              [--smtp-url smtp://user:pass@host:port|none] [--email-daily-quota N]`;
+              [--smtp-url smtp://user:pass@host:port|none] [--email-daily-quota N]
+  backup --to FILE [--force]      online copy of the database to FILE (a hub may be running), its documents to FILE.documents/
+  restore --from FILE [--force]   put a backup in place (no hub may be running on the folder)`;
 
 /** A mistake in how the command was called: one line on stderr, exit code 2. */
 class UsageError extends Error {}
@@ -71,8 +75,9 @@ async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T
 async function serve(args: string[]): Promise<void> {
   const values = parse(args, {
     port: { type: 'string' }, host: { type: 'string' }, 'rate-limit': { type: 'string' }, upstream: { type: 'string' }, 'upstream-token': { type: 'string' },
-    'support-base-url': { type: 'string' },
+    'support-base-url': { type: 'string' }, 'log-level': { type: 'string' },
   });
+  const logger = { level: logLevelOf(values) };
   const upstream = typeof values.upstream === 'string' ? values.upstream : undefined;
   if (upstream !== undefined && !/^https?:\/\/[^\s/]+/.test(upstream)) throw new UsageError('--upstream must be the hub\'s http(s) URL');
   if (values['upstream-token'] !== undefined && upstream === undefined) throw new UsageError('--upstream-token needs --upstream');
@@ -81,6 +86,7 @@ async function serve(args: string[]): Promise<void> {
   const supportBaseUrl = typeof values['support-base-url'] === 'string' ? normalizeSupportBaseUrl(values['support-base-url']) ?? undefined : undefined;
   if (values['support-base-url'] !== undefined && supportBaseUrl === undefined) throw new UsageError('--support-base-url must be an http(s) URL such as https://crm.example.com');
   const { startHub } = await import('./hub.js');
+  const { stopOnSignals } = await import('./shutdown.js');
   const hub = await startHub({
     dataDir: dataDirOf(values),
     host: typeof values.host === 'string' ? values.host : '127.0.0.1',
@@ -90,14 +96,39 @@ async function serve(args: string[]): Promise<void> {
     docsFile: resolve(REPO_ROOT, 'docs/api.md'),
     upstream: upstream === undefined ? undefined : { url: upstream, token: typeof values['upstream-token'] === 'string' ? values['upstream-token'] : undefined },
     supportBaseUrl,
+    logger,
   });
+  // Before the line that says it listens: whoever reads it may stop it at once.
+  stopOnSignals(hub);
   const role = upstream === undefined ? 'hub' : `replica of ${upstream}`;
   console.log(`Outpost ${role} listening on ${hub.url} (data: ${dataDirOf(values)})`);
-  const stop = () => {
-    hub.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+}
+
+/** `--log-level`, else `$OUTPOST_LOG_LEVEL`, else info. */
+function logLevelOf(values: Options): LogLevel {
+  const level = values['log-level'] ?? process.env.OUTPOST_LOG_LEVEL ?? 'info';
+  if (!(LOG_LEVELS as readonly unknown[]).includes(level)) throw new UsageError(`--log-level (or OUTPOST_LOG_LEVEL) must be one of: ${LOG_LEVELS.join(', ')} (given: ${level})`);
+  return level as LogLevel;
+}
+
+async function backup(args: string[]): Promise<void> {
+  const values = parse(args, { to: { type: 'string' }, force: { type: 'boolean' } });
+  const to = resolve(required(values, 'to'));
+  const { backupDataDir } = await import('./backup/backup.js');
+  report(await backupDataDir({ dataDir: dataDirOf(values), to, force: values.force === true }));
+}
+
+async function restore(args: string[]): Promise<void> {
+  const values = parse(args, { from: { type: 'string' }, force: { type: 'boolean' } });
+  const from = resolve(required(values, 'from'));
+  const { restoreDataDir } = await import('./backup/restore.js');
+  report(restoreDataDir({ from, dataDir: dataDirOf(values), force: values.force === true }));
+}
+
+/** A backup's or restore's one line on stdout; what it could not copy, as warnings on stderr. */
+function report(result: { summary: string; warnings: string[] }): void {
+  for (const warning of result.warnings) console.error(`outpost: warning: ${warning}`);
+  console.log(result.summary);
 }
 
 async function usersAdd(args: string[]): Promise<void> {
@@ -296,6 +327,8 @@ export async function main(argv: string[]): Promise<number> {
     else if (command === 'account' && sub === 'show') await accountShow(rest);
     else if (command === 'account' && sub === 'set') await accountSet(rest);
     else if (command === 'import') await importRecords(sub, rest);
+    else if (command === 'backup') await backup(argv.slice(1));
+    else if (command === 'restore') await restore(argv.slice(1));
     else if (command === undefined || command === 'help' || command === '--help') {
       console.log(USAGE);
       return command === undefined ? 2 : 0;

@@ -38,8 +38,9 @@ describe('creating contacts', () => {
     expect(empty.body.errors).toHaveLength(1);
     expect(empty.body.errors[0].error).toMatchObject({ resource: 'contact', field: '/last_name', code: 'missing' });
     expect(codes(await post({ last_name: '  ' }))).toEqual(['blank']);
+    // An individual's last_name is ignored for an organization: it still needs a name.
     const org = await post({ is_organization: true, last_name: 'Smith' });
-    expect(fields(org).sort()).toEqual(['/last_name', '/name']);
+    expect(fields(org)).toEqual(['/name']);
     expect((await post({ last_name: 'Alone' })).status).toBe(200);
   });
 
@@ -61,8 +62,9 @@ describe('creating contacts', () => {
   it('keeps contact_id for individuals and parent_organization_id for organizations, pointing at organizations', async () => {
     const org = (await post({ is_organization: true, name: 'Parent Org' })).body.data;
     const person = (await post({ last_name: 'Worker', contact_id: org.id })).body.data;
-    expect(fields(await post({ is_organization: true, name: 'Child', contact_id: org.id }))).toEqual(['/contact_id']);
-    expect(fields(await post({ last_name: 'P', parent_organization_id: org.id }))).toEqual(['/parent_organization_id']);
+    // Each field of the other kind is ignored (see 'ignores the fields of the other kind of contact').
+    expect((await post({ is_organization: true, name: 'Child', contact_id: org.id })).body.data.contact_id).toBeNull();
+    expect((await post({ last_name: 'P', parent_organization_id: org.id })).body.data.parent_organization_id).toBeNull();
     expect(fields(await post({ last_name: 'P', contact_id: person.id }))).toEqual(['/contact_id']);
     expect(fields(await post({ last_name: 'P', contact_id: 999999 }))).toEqual(['/contact_id']);
     expect(fields(await post({ is_organization: true, name: 'C', parent_organization_id: person.id }))).toEqual(['/parent_organization_id']);
@@ -126,7 +128,21 @@ describe('updating contacts', () => {
   it('keeps an individual name derived from first and last name', async () => {
     const person = (await post({ first_name: 'Ann', last_name: 'Lee' })).body.data;
     expect((await put(person.id, { first_name: 'Anna' })).body.data.name).toBe('Anna Lee');
-    expect(fields(await put(person.id, { name: 'Something Else' }))).toEqual(['/name']);
+    // A name sent for an individual is ignored, as the real service does.
+    const renamed = await put(person.id, { name: 'Something Else' });
+    expect([renamed.status, renamed.body.data.name]).toEqual([200, 'Anna Lee']);
+  });
+
+  it('ignores the fields of the other kind of contact, on create and on update', async () => {
+    const org = (await post({ is_organization: true, name: 'Kinds Ltd', first_name: 'Not', last_name: 'Stored', contact_id: 1 })).body.data;
+    expect(org).toMatchObject({ name: 'Kinds Ltd', first_name: null, last_name: null, contact_id: null });
+    const person = await post({ first_name: 'Kim', last_name: 'Kind', name: 'Kind Design Co', parent_organization_id: org.id, contact_id: org.id });
+    expect(person.status).toBe(200);
+    expect(person.body.data).toMatchObject({ name: 'Kim Kind', parent_organization_id: null, contact_id: org.id });
+    const updated = await put(org.id, { first_name: 'Still', last_name: 'Not', contact_id: person.body.data.id, website: 'kinds.example' });
+    expect(updated.body.data).toMatchObject({ first_name: null, last_name: null, contact_id: null, website: 'kinds.example' });
+    // The kind's own fields are checked as before.
+    expect(fields(await post({ is_organization: true, first_name: 'No', last_name: 'Name' }))).toEqual(['/name']);
   });
 
   it('answers 404 for a contact that does not exist', async () => {

@@ -35,6 +35,27 @@ describe('documents', () => {
     expect(Buffer.from(await download.arrayBuffer())).toEqual(content);
   });
 
+  it('serves only safe types as they were uploaded, anything else as bytes, sandboxed and never sniffed', async () => {
+    const owner = (await call(hub, 'POST', '/v2/contacts', { token: hub.agentToken, data: { last_name: 'Typed' } })).body.data.id;
+    const served = async (contentType: string) => {
+      const uploaded = await upload(`resource_type=contact&resource_id=${owner}&name=file`, '<script>alert(1)</script>', contentType);
+      expect(uploaded.body.data.content_type).toBe(contentType);
+      const download = await fetch(uploaded.body.data.download_url);
+      expect(download.status).toBe(200);
+      expect(download.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(download.headers.get('content-disposition')).toMatch(/^attachment;/);
+      const policy = download.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain('sandbox');
+      expect(policy).toContain("default-src 'none'");
+      return download.headers.get('content-type');
+    };
+    for (const risky of ['text/html', 'image/svg+xml', 'application/javascript', 'text/javascript', 'application/xhtml+xml', 'text/xml', 'Text/HTML']) {
+      expect(await served(risky), risky).toBe('application/octet-stream');
+    }
+    for (const safe of ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']) expect(await served(safe), safe).toBe(safe);
+    expect(await served('text/plain')).toBe('text/plain; charset=utf-8');
+  });
+
   it('refuses a forged link, and any link after 90 minutes', async () => {
     const document = (await upload(`resource_type=contact&resource_id=${contactId}&name=a.txt`, 'hello', 'text/plain')).body.data;
     const url = new URL(document.download_url);

@@ -1,10 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliProcess.js';
 
 /**
  * A hub or replica killed with SIGKILL (a crash, an OOM kill, a supervisor's
@@ -13,48 +10,19 @@ import Database from 'better-sqlite3';
  * processes never share a data folder. Real `outpost serve` processes, real
  * HTTP, real SQLite files.
  */
-const BIN = join(import.meta.dirname, '../../bin/outpost.mjs');
 const ADMIN = { OUTPOST_ADMIN_EMAIL: 'crash@example.com', OUTPOST_ADMIN_PASSWORD: 'crash-test-password' };
-const dirs: string[] = [];
-const children = new Set<ChildProcess>();
 
-afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
-  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
-});
+afterAll(cleanUp);
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'outpost-crash-'));
-  dirs.push(dir);
-  return dir;
+const start = (dataDir: string, extra: string[] = []) => serve(dataDir, ADMIN, extra);
+
+async function kill9(served: Served): Promise<void> {
+  served.child.kill('SIGKILL');
+  await served.exited;
 }
 
-/** `outpost serve`; resolves once it listens (with its URL) or exits (with its output). */
-function serve(dataDir: string, extra: string[] = []): Promise<{ child: ChildProcess; url?: string; output: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0', ...extra], { env: { ...process.env, ...ADMIN } });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return new Promise((resolve) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (match) resolve({ child, url: match[1], output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', () => resolve({ child, output }));
-  });
-}
-
-async function kill9(child: ChildProcess): Promise<void> {
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
-}
-
-function token(dataDir: string): string {
-  const created = spawnSync(process.execPath, [BIN, 'tokens', 'create', '--email', ADMIN.OUTPOST_ADMIN_EMAIL, '--scope', 'read write profile sync', '--data-dir', dataDir], { encoding: 'utf8' });
+async function token(dataDir: string): Promise<string> {
+  const created = await outpost(['tokens', 'create', '--email', ADMIN.OUTPOST_ADMIN_EMAIL, '--scope', 'read write profile sync', '--data-dir', dataDir]);
   return (JSON.parse(created.stdout) as { access_token: string }).access_token;
 }
 
@@ -70,28 +38,23 @@ function integrity(dataDir: string): string {
 describe('a killed hub', { timeout: 120_000 }, () => {
   it('serves again at once after SIGKILL, and a second live process on its folder is refused', async () => {
     const dir = tempDir();
-    const first = await serve(dir);
-    expect(first.url, first.output).toBeDefined();
-    const refused = await serve(dir);
-    expect(refused.url).toBeUndefined();
-    expect(refused.output).toMatch(/Another Outpost hub is already running on the data folder/);
+    const first = await start(dir);
+    await expect(start(dir)).rejects.toThrow(/Another Outpost hub is already running on the data folder/);
 
-    await kill9(first.child);
-    const again = await serve(dir);
-    expect(again.url, again.output).toBeDefined();
-    expect((await fetch(`${again.url}/v2/users/self`, { headers: { Authorization: `Bearer ${token(dir)}` } })).status).toBe(200);
+    await kill9(first);
+    const again = await start(dir);
+    expect((await fetch(`${again.url}/v2/users/self`, { headers: { Authorization: `Bearer ${await token(dir)}` } })).status).toBe(200);
     again.child.kill('SIGTERM');
   });
 
   it('serves a replica again at once after SIGKILL', async () => {
     const hubDir = tempDir();
-    const hub = await serve(hubDir);
+    const hub = await start(hubDir);
     const replicaDir = tempDir();
-    const replica = await serve(replicaDir, ['--upstream', hub.url!, '--upstream-token', token(hubDir)]);
-    expect(replica.url, replica.output).toBeDefined();
-    await kill9(replica.child);
-    const again = await serve(replicaDir, ['--upstream', hub.url!, '--upstream-token', token(hubDir)]);
-    expect(again.url, again.output).toBeDefined();
+    const upstream = ['--upstream', hub.url, '--upstream-token', await token(hubDir)];
+    await kill9(await start(replicaDir, upstream));
+    const again = await start(replicaDir, upstream);
+    expect((await fetch(`${again.url}/v2/replica/status`, { headers: { Authorization: 'Bearer x' } })).status).toBe(401);
     again.child.kill('SIGTERM');
     hub.child.kill('SIGTERM');
   });
@@ -100,9 +63,8 @@ describe('a killed hub', { timeout: 120_000 }, () => {
     const dir = tempDir();
     const acknowledged = new Map<number, string>();
     for (let round = 0; round < 5; round++) {
-      const hub = await serve(dir);
-      expect(hub.url, hub.output).toBeDefined();
-      const auth = { Authorization: `Bearer ${token(dir)}`, 'Content-Type': 'application/json' };
+      const hub = await start(dir);
+      const auth = { Authorization: `Bearer ${await token(dir)}`, 'Content-Type': 'application/json' };
       let writing = true;
       // Eight writers at once, until the kill: some answers arrive, some writes are cut off in flight.
       const writers = Array.from({ length: 8 }, async (_, writer) => {
@@ -117,15 +79,15 @@ describe('a killed hub', { timeout: 120_000 }, () => {
         }
       });
       await new Promise((resolve) => setTimeout(resolve, 300 + round * 150));
-      await kill9(hub.child);
+      await kill9(hub);
       writing = false;
       await Promise.all(writers);
       expect(integrity(dir)).toBe('ok');
     }
     expect(acknowledged.size).toBeGreaterThan(20);
 
-    const hub = await serve(dir);
-    const auth = { Authorization: `Bearer ${token(dir)}` };
+    const hub = await start(dir);
+    const auth = { Authorization: `Bearer ${await token(dir)}` };
     const missing: string[] = [];
     for (const [id, name] of acknowledged) {
       const answer = await fetch(`${hub.url}/v2/contacts/${id}`, { headers: auth });

@@ -60,8 +60,8 @@ describe('database', () => {
     expect(() => openDatabase(file)).toThrow(/newer version of Outpost/);
   });
 
-  it('keeps migrations additive: no DROP or destructive ALTER in any migration', () => {
-    for (const migration of MIGRATIONS) {
+  it('keeps migrations additive: no DROP or destructive ALTER in any migration but a rebuild that keeps every row (migration 23 is tested for it)', () => {
+    for (const migration of MIGRATIONS.filter((m) => !m.rebuildsTables)) {
       expect(migration.sql, migration.name).not.toMatch(/\bDROP\s+(TABLE|COLUMN)\b|\bRENAME\b/i);
     }
   });

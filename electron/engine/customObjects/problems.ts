@@ -47,7 +47,8 @@ export function badRequest(error: string, description: string): SupportProblem {
  * at once (as /v2's FieldErrors does), then throws one 422 RecordInvalid.
  */
 export class RecordInvalid {
-  private readonly details: Record<string, SupportErrorDetail[]> = {};
+  // Keyed by property names the client chose: without a prototype, `__proto__` or `constructor` is a key like any other.
+  private readonly details: Record<string, SupportErrorDetail[]> = Object.create(null);
 
   add(field: string, error: string, description: string): this {
     (this.details[field] ??= []).push({ error, description });
@@ -63,8 +64,8 @@ export class RecordInvalid {
     if (!this.empty) throw this.problem();
   }
 
-  problem(): SupportProblem {
-    return new SupportProblem(422, { error: 'RecordInvalid', description: 'Record validation errors', details: this.details });
+  problem(headers: Record<string, string> = {}): SupportProblem {
+    return new SupportProblem(422, { error: 'RecordInvalid', description: 'Record validation errors', details: this.details }, headers);
   }
 }
 

@@ -77,9 +77,22 @@ export function migrate(db: Db): void {
   if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current);
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
-    db.transaction(() => {
+    const run = db.transaction(() => {
       db.exec(migration.sql);
       db.pragma(`user_version = ${migration.version}`);
-    })();
+    });
+    if (migration.rebuildsTables) withoutForeignKeys(db, run);
+    else run();
+  }
+}
+
+/** Runs `work` with foreign keys off (a pragma that must be set outside a transaction), then as they were. */
+function withoutForeignKeys(db: Db, work: () => void): void {
+  const was = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    work();
+  } finally {
+    db.pragma(`foreign_keys = ${was ? 'ON' : 'OFF'}`);
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { maxHeaderSize } from 'node:http';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formBody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -11,11 +12,13 @@ import { ApiProblem, problem } from './problem.js';
 import { errorEnvelope, DOCS_PATH } from './envelope.js';
 import { authenticate } from './auth.js';
 import { JSON_TYPE } from './reply.js';
+import { registerBodyParsers } from './bodyParsers.js';
+import { answerClientError } from './clientErrors.js';
 import { salesRoutes } from './routes/sales.js';
 import { enrollmentRoutes } from './routes/enrollments.js';
 import { customFieldRoutes } from './routes/customFields.js';
 import { recordSearchRoutes } from './routes/recordSearch.js';
-import { isSupportPath, normalizeSupportBaseUrl, supportApi, supportNotFound, withoutJsonSuffix } from './supportApi.js';
+import { isSupportPath, normalizeSupportBaseUrl, sendSupportError, supportApi, supportNotFound, withoutJsonSuffix } from './supportApi.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -32,6 +35,10 @@ import { associatedContactRoutes } from './routes/associatedContacts.js';
 import { commerceRoutes } from './routes/commerce.js';
 import { supportForwardRoutes } from './routes/supportForward.js';
 import type { ApiError } from '../../../shared/errors.js';
+import { loggerOptions, type LoggerOption } from './logging.js';
+import { metricsRoutes } from './metrics.js';
+import { healthRoutes } from './routes/health.js';
+import { closeConnectionsWhenClosing } from './draining.js';
 
 export interface HttpOptions {
   /** Requests per hour per token (the real service allows 36 000); 0 turns the limit off. */
@@ -40,7 +47,8 @@ export interface HttpOptions {
   webRoot?: string;
   /** API docs (markdown) served at /docs/api, where error `more_info` links point. */
   docsFile?: string;
-  logger?: boolean;
+  /** Off when absent (tests, the desktop app); `serve` logs JSON lines at `--log-level` (logging.ts). */
+  logger?: LoggerOption;
   /** On a desktop replica: its sync, served at /v2/replica/…; writes it cannot replay are refused. */
   replica?: Replica;
   /** Routes the desktop shell adds inside the authenticated /v2 scope (its hub connection). */
@@ -71,10 +79,17 @@ const BODY_LIMIT = 1024 * 1024;
  */
 export async function createHttpApp(engine: Engine, options: HttpOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ? { level: 'warn' } : false,
+    ...loggerOptions(options.logger),
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true },
+    // An id of any length Node lets through reaches its route, whose idParam answers 404 not_found (never a bare 414).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
+    // Errors before routing (a URL that is not valid percent-encoding) and before Fastify (bad HTTP) in the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id).header('Content-Language', 'en');
+      return isSupportPath(request.url) ? sendSupportError(error, request, reply) : sendError(error, request, reply);
+    },
+    clientErrorHandler: answerClientError,
     // /api/v2 links end in `.json`, as the real service's do.
     rewriteUrl: (request) => withoutJsonSuffix(request.url ?? '/'),
   });
@@ -91,7 +106,10 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   registerBodyParsers(app);
   registerErrorHandling(app, engine);
   answerAfterCommit(app, engine.ctx.commits);
-  await app.register(formBody, { bodyLimit: BODY_LIMIT });
+  // Operations (issue 21): the metrics and closing hooks cover every route registered after them; /health and /metrics sit outside /v2.
+  metricsRoutes(app, engine);
+  healthRoutes(app, engine);
+  closeConnectionsWhenClosing(app);
   await app.register(cookie);
 
   await app.register(async (api) => {
@@ -134,37 +152,17 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     routes: replica ? (api) => supportForwardRoutes(api, replica) : undefined,
   });
 
-  oauthRoutes(app, engine);
-  authorizeRoutes(app, engine);
+  await app.register(async (oauth) => {
+    // Form bodies are OAuth's (RFC 6749); elsewhere a non-empty form is a 415 (bodyParsers.ts).
+    await oauth.register(formBody, { bodyLimit: BODY_LIMIT });
+    oauthRoutes(oauth, engine);
+    authorizeRoutes(oauth, engine);
+  });
   downloadRoutes(app, engine, options.replica);
   calendarFeedRoutes(app, engine);
   serveDocs(app, options.docsFile);
   if (options.webRoot) await serveWebUi(app, options.webRoot);
   return app;
-}
-
-/**
- * Lenient parsing, as real clients need it: an empty body is fine with any
- * content type (Python and PHP send an empty sync start; Ruby an empty form),
- * and malformed JSON is a 400 invalid_payload, never a crash.
- */
-function registerBodyParsers(app: FastifyInstance): void {
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  const parseJson = (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
-    if (body.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(body));
-    } catch {
-      done(problem('invalid_payload', 'The request body is not valid JSON.'));
-    }
-  };
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
-  app.addContentTypeParser(/^application\/[\w.-]+\+json$/, { parseAs: 'string' }, parseJson);
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    if ((body as string).trim() === '') return done(null, undefined);
-    if (/^\s*[{[]/.test(body as string)) return parseJson(request, body as string, done);
-    done(problem('unsupported_media_type', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported: send application/json.`, 'Content-Type'));
-  });
 }
 
 function registerErrorHandling(app: FastifyInstance, engine: Engine): void {
@@ -179,13 +177,15 @@ function registerErrorHandling(app: FastifyInstance, engine: Engine): void {
     return reply.code(404).type(JSON_TYPE).send(errorEnvelope(404, errors, request.id, origin(request)));
   });
 
-  app.setErrorHandler((error: FastifyError | ApiProblem, request, reply) => {
-    const known = error instanceof ApiProblem ? error : fromFastifyError(error);
-    if (!known) request.log.error({ err: error }, 'unhandled error');
-    const failure = known ?? problem('internal_error', 'Something went wrong on the server; the request id identifies it in the log.');
-    reply.headers(failure.headers);
-    return reply.code(failure.status).type(JSON_TYPE).send(errorEnvelope(failure.status, failure.errors, request.id, origin(request)));
-  });
+  app.setErrorHandler(sendError);
+}
+
+function sendError(error: FastifyError | ApiProblem, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = error instanceof ApiProblem ? error : fromFastifyError(error);
+  if (!known) request.log.error({ err: error }, 'unhandled error');
+  const failure = known ?? problem('internal_error', 'Something went wrong on the server; the request id identifies it in the log.');
+  reply.headers(failure.headers);
+  return reply.code(failure.status).type(JSON_TYPE).send(errorEnvelope(failure.status, failure.errors, request.id, origin(request)));
 }
 
 /** Fastify's own client errors (body too large, bad content type, …) in our envelope. */
@@ -195,6 +195,8 @@ function fromFastifyError(error: FastifyError): ApiProblem | null {
       return problem('request_too_large', `The request body is larger than ${BODY_LIMIT} bytes.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return problem('unsupported_media_type', 'The Content-Type of the request is not supported: send application/json.', 'Content-Type');
+    case 'FST_ERR_BAD_URL':
+      return problem('malformed_request', 'The request path is not a valid URL: each % must start an escape of UTF-8 bytes, such as %20.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return problem('invalid_payload', error.message);

@@ -3,8 +3,8 @@ import type { CollectionLinks } from '../../../shared/envelope.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+  408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
+  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 
 /** Where `more_info` links point: the hub serves its API docs itself (docs/api.md). */
@@ -33,9 +33,11 @@ export function resourceJson(type: string, dataJson: string): string {
   return `{"data":${dataJson},"meta":{"type":"${type}"}}`;
 }
 
-export function collectionJson(type: string, dataJson: string[], links: CollectionLinks): string {
+/** `total` (asked with `count=true`) becomes `meta.total_count`; without it the meta is the real service's. */
+export function collectionJson(type: string, dataJson: string[], links: CollectionLinks, total?: number): string {
   const items = dataJson.map((d) => resourceJson(type, d)).join(',');
-  return `{"items":[${items}],"meta":{"type":"collection","count":${dataJson.length},"links":${JSON.stringify(links)}}}`;
+  const totalCount = total === undefined ? '' : `,"total_count":${total}`;
+  return `{"items":[${items}],"meta":{"type":"collection","count":${dataJson.length}${totalCount},"links":${JSON.stringify(links)}}}`;
 }
 
 /** Collection links of the real service: `self` always, neighbours where they exist. */

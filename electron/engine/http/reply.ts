@@ -29,12 +29,14 @@ export function rejectQuery(query: RawQuery, allowed: readonly string[] = []): v
   if (name !== undefined) throw invalidParam(name, 'unknown parameter');
 }
 
-/** `:id` path segments hold positive integers; anything else names no record. */
+/** `:id` path segments hold positive integers; anything else (of any length) names no record. */
 export function idParam(request: FastifyRequest, resource: string, name = 'id'): number {
   const raw = (request.params as Record<string, string>)[name];
   // Negative ids are a replica's records not yet on the hub.
   if (!/^-?[1-9]\d{0,14}$/.test(raw)) {
-    throw problem('not_found', `The ${resource} with id ${raw} was not found.`, `/${name}`, resource);
+    // A long id is cut short in the message: it may be kilobytes.
+    const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+    throw problem('not_found', `The ${resource} with id ${shown} was not found.`, `/${name}`, resource);
   }
   return Number(raw);
 }

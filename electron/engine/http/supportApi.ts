@@ -6,7 +6,7 @@ import type { ErrorCode } from '../../../shared/errors.js';
 import { ApiProblem } from './problem.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
-import { SupportProblem, badRequest, forbidden, invalidEndpoint, unauthorized, type SupportErrorDetail } from '../customObjects/problems.js';
+import { RecordInvalid, SupportProblem, badRequest, forbidden, invalidEndpoint, unauthorized } from '../customObjects/problems.js';
 import { customObjectRoutes } from './routes/customObjects.js';
 import { customObjectFieldRoutes } from './routes/customObjectFields.js';
 import { customObjectRecordRoutes } from './routes/customObjectRecords.js';
@@ -234,12 +234,9 @@ const DETAIL_CODES: Partial<Record<ErrorCode, string>> = {
 
 function fromApiProblem(error: ApiProblem): SupportProblem {
   if (error.status === 422) {
-    const details: Record<string, SupportErrorDetail[]> = {};
-    for (const e of error.errors) {
-      const field = e.field.replace(/^\//, '').replace(/\//g, '.') || 'base';
-      (details[field] ??= []).push({ error: DETAIL_CODES[e.code] ?? 'InvalidValue', description: e.message });
-    }
-    return new SupportProblem(422, { error: 'RecordInvalid', description: 'Record validation errors', details }, error.headers);
+    const invalid = new RecordInvalid();
+    for (const e of error.errors) invalid.add(e.field.replace(/^\//, '').replace(/\//g, '.') || 'base', DETAIL_CODES[e.code] ?? 'InvalidValue', e.message);
+    return invalid.problem(error.headers);
   }
   const first = error.errors[0];
   return new SupportProblem(error.status, { error: SUPPORT_CODES[first.code] ?? 'InvalidPayload', description: first.message }, error.headers);

@@ -24,6 +24,8 @@ interface LocalTable {
    * (removed here); its own later state comes further on.
    */
   uniqueKey?: string[];
+  /** Only rows with these values hold `uniqueKey` unique (lead sources' names; deal sources may share one). */
+  uniqueWhen?: Record<string, unknown>;
 }
 
 const LOCAL_TABLES: Record<string, LocalTable> = {
@@ -46,7 +48,7 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   stage: { table: 'stages' },
   deal: { table: 'deals', fts: { table: 'deals_fts', columns: ['name'] } },
   associated_contact: { table: 'associated_contacts' },
-  source: { table: 'sources' },
+  source: { table: 'sources', uniqueKey: ['resource_type', 'name'], uniqueWhen: { resource_type: 'lead' } },
   loss_reason: { table: 'loss_reasons' },
   deal_unqualified_reason: { table: 'deal_unqualified_reasons' },
   lead_unqualified_reason: { table: 'lead_unqualified_reasons' },
@@ -58,6 +60,10 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   sequence: { table: 'sequences', parts: SEQUENCE_PARTS },
   sequence_enrollment: { table: 'sequence_enrollments', parts: ENROLLMENT_PARTS },
 };
+
+/** Whether a record's row holds its table's unique key (see LocalTable.uniqueWhen). */
+const holdsKey = (local: LocalTable, json: Record<string, unknown>) =>
+  Object.entries(local.uniqueWhen ?? {}).every(([column, value]) => json[column] === value);
 
 /** Resource types that name records of another type (a sales account is an organization contact). */
 const ALIASES: Record<string, string> = { sales_account: 'contact' };
@@ -144,7 +150,7 @@ export class LocalRecords {
     const local = LOCAL_TABLES[type];
     if (!local) return;
     if (type === 'tag') this.adoptTag(json);
-    if (local.uniqueKey) this.giveWay(local.table, local.uniqueKey, json);
+    if (local.uniqueKey && holdsKey(local, json)) this.giveWay(local.table, local.uniqueKey, json);
     const plan = this.planFor(local.table, json);
     if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
     plan.statement.run(plan.values.map((value) => value(json)));

@@ -4,7 +4,7 @@ import { isoSeconds } from '../clock.js';
 import { FieldErrors, invalidParam, notFound } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
-import { recordIdParam, type RawQuery } from './params.js';
+import { parseDateTime, recordIdParam, type RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
@@ -99,6 +99,17 @@ function isCalendarDate(text: string): boolean {
   if (!match) return false;
   const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
   return date.toISOString().startsWith(text);
+}
+
+/**
+ * The day a date field names: `YYYY-MM-DD`, or the date part, as written, of an
+ * ISO 8601 date-time (the Java client's test fixtures send
+ * `estimated_close_date: "2014-09-27T16:32:56Z"`); null when it is neither.
+ */
+function calendarDayOf(text: string): string | null {
+  const day = text.slice(0, 10);
+  if (!isCalendarDate(day)) return null;
+  return text.length === day.length || parseDateTime(text) !== null ? day : null;
 }
 
 /**
@@ -240,10 +251,10 @@ export class Deals {
       if (isBlank(given)) {
         if (field === 'added_on') errors.add('/added_on', 'blank', "added_on can't be blank.");
         else out[field] = null;
-      } else if (!isCalendarDate((given as string).trim())) {
-        errors.add(`/${field}`, 'incorrect_value', `${field} must be a date written YYYY-MM-DD.`);
       } else {
-        out[field] = (given as string).trim();
+        const day = calendarDayOf((given as string).trim());
+        if (day === null) errors.add(`/${field}`, 'incorrect_value', `${field} must be a date written YYYY-MM-DD.`);
+        else out[field] = day;
       }
     }
   }

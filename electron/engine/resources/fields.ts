@@ -43,7 +43,8 @@ const dateTimeSchema = z.string().transform((text, ctx) => {
   return z.NEVER;
 });
 const tagsSchema = z.array(z.string().trim().min(1).max(SHORT_TEXT)).max(100).nullable();
-const customFieldsSchema = z.record(z.string(), z.unknown()).nullable();
+// Kept as sent (customFields.merge checks each value): z.record would copy it, and the copy drops a field named `__proto__`.
+const customFieldsSchema = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)).nullable();
 
 function schemaFor(def: FieldDef): z.ZodType | null {
   switch (def.kind) {

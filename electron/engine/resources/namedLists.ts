@@ -17,7 +17,7 @@ export interface ListUse {
 
 /**
  * One of the account's small named lists: outcomes, reasons, sources. Each
- * entry is a name (unique in its list), and records refer to entries by id.
+ * entry is a name, and records refer to entries by id.
  */
 export interface NamedListKind {
   /** `meta.type` of an entry: `call_outcome`, `loss_reason`, `source`. */
@@ -27,9 +27,15 @@ export interface NamedListKind {
   /**
    * Lists whose entries are for one kind of record (sources: for leads or for
    * deals, in one table): the kinds an endpoint serves, the first being the
-   * default for new entries. The name is unique within a kind.
+   * default for new entries.
    */
   kinds?: readonly string[];
+  /**
+   * Kinds whose names are unique among entries of the kind: only lead sources,
+   * as the spec demands. Other entries may share a name, as in the real
+   * service (whose Ruby client's tests name loss reasons by the second).
+   */
+  uniqueKinds?: readonly string[];
 }
 
 export const CALL_OUTCOMES: NamedListKind = { type: 'call_outcome', table: 'call_outcomes', usedBy: [{ table: 'calls', column: 'outcome_id', type: 'call' }] };
@@ -41,11 +47,14 @@ export const DEAL_UNQUALIFIED_REASONS: NamedListKind = {
 export const LEAD_UNQUALIFIED_REASONS: NamedListKind = {
   type: 'lead_unqualified_reason', table: 'lead_unqualified_reasons', usedBy: [{ table: 'leads', column: 'unqualified_reason_id', type: 'lead' }],
 };
-const SOURCE_USES: readonly ListUse[] = [{ table: 'leads', column: 'source_id', type: 'lead' }, { table: 'deals', column: 'source_id', type: 'deal' }];
+const SOURCES = {
+  type: 'source', table: 'sources', uniqueKinds: ['lead'],
+  usedBy: [{ table: 'leads', column: 'source_id', type: 'lead' }, { table: 'deals', column: 'source_id', type: 'deal' }],
+} as const satisfies Omit<NamedListKind, 'kinds'>;
 /** `/v2/lead_sources`, `/v2/deal_sources`, and the older `/v2/sources` that shows both (new ones default to deal sources, as sources were before lead sources existed). */
-export const LEAD_SOURCES: NamedListKind = { type: 'source', table: 'sources', usedBy: SOURCE_USES, kinds: ['lead'] };
-export const DEAL_SOURCES: NamedListKind = { type: 'source', table: 'sources', usedBy: SOURCE_USES, kinds: ['deal'] };
-export const ALL_SOURCES: NamedListKind = { type: 'source', table: 'sources', usedBy: SOURCE_USES, kinds: ['deal', 'lead'] };
+export const LEAD_SOURCES: NamedListKind = { ...SOURCES, kinds: ['lead'] };
+export const DEAL_SOURCES: NamedListKind = { ...SOURCES, kinds: ['deal'] };
+export const ALL_SOURCES: NamedListKind = { ...SOURCES, kinds: ['deal', 'lead'] };
 
 const entryJson = (kind: NamedListKind) => jsonObject({
   id: 'o.id', creator_id: 'o.creator_id', name: 'o.name', ...(kind.kinds ? { resource_type: 'o.resource_type' } : {}),
@@ -169,7 +178,7 @@ export class NamedList {
     return this.kind.usedBy.filter((use) => exists.get(use.table) !== undefined);
   }
 
-  /** The entry after a create or update: a non-blank name unique in its list (and kind); an entry in use keeps its kind. */
+  /** The entry after a create or update: a non-blank name (unique among its kind's if the kind demands it); an entry in use keeps its kind. */
   private check(data: Record<string, unknown>, current: Partial<Entry>, id = 0): Entry {
     const { values, errors } = checkFields(this.kind.type, this.fields, data);
     const entry = { ...current, ...values } as Entry;
@@ -179,16 +188,20 @@ export class NamedList {
     }
     if (errors.empty) {
       entry.name = entry.name.trim();
-      const sameKind = this.kind.kinds ? ' AND resource_type = ?' : '';
-      const taken = this.ctx.statements.get(`SELECT 1 FROM ${this.kind.table} WHERE name = ? AND id != ?${sameKind}`)
-        .get(entry.name, id, ...(this.kind.kinds ? [entry.resource_type] : []));
-      if (taken !== undefined) errors.add('/name', 'already_exists', `A ${this.kind.type.replaceAll('_', ' ')} named ${entry.name} already exists.`);
+      if (this.nameTaken(entry, id)) errors.add('/name', 'already_exists', `A ${entry.resource_type} ${this.kind.type.replaceAll('_', ' ')} named ${entry.name} already exists.`);
       if (id !== 0 && current.resource_type !== entry.resource_type && this.inUse(id)) {
         errors.add('/resource_type', 'incorrect_value', `This source is used by ${current.resource_type}s; its resource_type cannot change.`);
       }
     }
     errors.throwIfAny();
     return entry;
+  }
+
+  /** Whether another entry of a kind with unique names has this entry's name. */
+  private nameTaken(entry: Entry, id: number): boolean {
+    if (entry.resource_type === undefined || !this.kind.uniqueKinds?.includes(entry.resource_type)) return false;
+    return this.ctx.statements.get(`SELECT 1 FROM ${this.kind.table} WHERE name = ? AND resource_type = ? AND id != ?`)
+      .get(entry.name, entry.resource_type, id) !== undefined;
   }
 
   private inUse(id: number): boolean {

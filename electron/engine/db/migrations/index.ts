@@ -20,6 +20,19 @@ import { sql as calendarFeeds } from './0019_calendar_feeds.js';
 import { sql as recordSearch } from './0020_record_search.js';
 import { sql as syncSessionPurge } from './0021_sync_session_purge.js';
 import { sql as customFieldSync } from './0022_custom_field_sync.js';
+import { sql as listNamesNotUnique } from './0023_list_names_not_unique.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  /**
+   * It rebuilds tables that others refer to (SQLite's procedure for what ALTER
+   * TABLE cannot do): it runs with foreign keys off, so dropping the old table
+   * does not run its referrers' ON DELETE actions. Ids must be kept.
+   */
+  rebuildsTables?: boolean;
+}
 
 /**
  * Numbered migrations, applied in order and tracked with PRAGMA user_version.
@@ -27,7 +40,7 @@ import { sql as customFieldSync } from './0022_custom_field_sync.js';
  * under tsx, in the bundled Electron main process and in tests without a copy step.
  * Append only: never edit or reorder a migration that has shipped.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'tasks', sql: tasks },
   { version: 3, name: 'notes', sql: notes },
@@ -50,6 +63,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 20, name: 'record search (deal names)', sql: recordSearch },
   { version: 21, name: 'sync sessions by user and last use', sql: syncSessionPurge },
   { version: 22, name: 'custom field definitions and the account sent to devices', sql: customFieldSync },
+  { version: 23, name: 'list names unique only for lead sources', sql: listNamesNotUnique, rebuildsTables: true },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -48,12 +48,41 @@ export function downloadRoutes(app: FastifyInstance, engine: Engine, replica?: R
     const content = file.content ?? (replica ? await hubFile(replica, id) : null);
     if (content === null) throw notFound('document', id);
     return reply
-      .type(file.contentType)
+      .type(servedType(file.contentType))
       .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
       .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', DOWNLOAD_POLICY)
       .header('Cache-Control', 'private, no-store')
       .send(content);
   });
+}
+
+/**
+ * Types a browser only decodes and shows, running nothing, even when it
+ * renders the file from the hub's origin: raster images (not SVG, which
+ * carries script), PDF and plain text. Any other uploaded type (HTML,
+ * JavaScript, SVG…) would be stored XSS on that origin.
+ */
+const SAFE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain']);
+
+/**
+ * Should a browser render a download anyway (the file is always an
+ * attachment): a sandbox (a unique origin, no scripts, no forms) that loads
+ * nothing, from the hub or elsewhere. An image or a PDF needs nothing beyond
+ * its own bytes; inline styles stay allowed for the markup browsers' own
+ * image and text viewers generate (GitHub's raw files use the same policy).
+ */
+const DOWNLOAD_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * The Content-Type a download is served with: the uploaded type when it is
+ * safe (text with an explicit charset, so no browser guesses one), else bytes.
+ * The document's JSON keeps the type as uploaded.
+ */
+function servedType(uploaded: string): string {
+  const type = uploaded.trim().toLowerCase();
+  if (!SAFE_TYPES.has(type)) return 'application/octet-stream';
+  return type === 'text/plain' ? 'text/plain; charset=utf-8' : type;
 }
 
 /** A document's file from the replica's hub; null when the hub has no such document. */
