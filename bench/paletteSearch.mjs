@@ -2,7 +2,7 @@
 // latency of single requests, one at a time as a person types, beside the
 // bare server's one-query FTS5 search of the same tables (bench/bareServer.mjs).
 //
-// `outpost seed` makes contacts only, so the line first adds leads and deals
+// `outpost seed --contacts N` makes at most 500 leads and 500 deals, so the line first adds leads and deals
 // (BENCH_SEARCH_LEADS, BENCH_SEARCH_DEALS; default 20000 each) straight into
 // the database, made from the seeded contacts' names, and removes them again
 // afterwards. They are never in the change log, so the sync lines that follow

@@ -14,24 +14,27 @@ export async function launch() {
   });
 }
 
-/** A signed-in page of its own (a fresh context, so two users can be signed in at once). */
-export async function signIn(browser, who = 'admin') {
+/** A signed-in page of its own (a fresh context, so two users can be signed in at once); `context` adds options (a time zone). */
+export async function signIn(browser, who = 'admin', context = {}) {
   const agent = who === 'agent';
   return signInAt(browser, HUB, {
     email: agent ? process.env.OUTPOST_E2E_AGENT_EMAIL : process.env.OUTPOST_E2E_EMAIL,
     password: agent ? process.env.OUTPOST_E2E_AGENT_PASSWORD : process.env.OUTPOST_E2E_PASSWORD,
-  });
+  }, context);
 }
 
 /** The same, on any Outpost server (a replica, say), with the given account. */
-export async function signInAt(browser, url, { email, password }) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+export async function signInAt(browser, url, { email, password }, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, ...options });
   const page = await context.newPage();
   await page.goto(url);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+  // Sign-in lands on Today; the specs start from the contacts, as they always have.
+  await page.getByRole('heading', { name: 'Today', exact: true }).waitFor();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
+  await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
   return page;
 }
 

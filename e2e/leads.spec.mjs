@@ -39,7 +39,8 @@ describe('leads', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     const error = page.locator('.field.invalid').filter({ hasText: 'Last name' }).getByRole('alert');
     await error.waitFor();
-    assert.match(await error.textContent(), /last_name or an organization_name/);
+    // In the form's words: the fields by their labels.
+    assert.match(await error.textContent(), /last name or an organization name/);
     assert.equal(new URL(page.url()).pathname, '/leads/new', 'nothing was saved');
     await screenshot(page, '60-lead-validation-error');
   });

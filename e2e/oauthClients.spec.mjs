@@ -35,7 +35,8 @@ describe('applications (OAuth clients) in Settings', () => {
     await apps.getByRole('button', { name: 'Add application' }).click();
     const error = apps.locator('.field.invalid').filter({ hasText: 'Redirect URI' }).getByRole('alert');
     await error.waitFor();
-    assert.match(await error.textContent(), /redirect_uri must use https/);
+    // The field by its label, as the form names it.
+    assert.match(await error.textContent(), /Redirect URI must use https/);
     assert.equal(await apps.getByLabel('Redirect URI').getAttribute('aria-invalid'), 'true');
     assert.equal(await apps.locator('.field.invalid').count(), 1, 'only the redirect URI is marked');
     await screenshot(admin, '29-applications-field-error');

@@ -189,7 +189,7 @@ describe('sequences, email templates and enrollments', () => {
     await admin.goto(new URL(`/enrollments/${started.body.data.id}`, admin.url()).href);
     const step = admin.getByRole('listitem', { name: 'Step 1' });
     await step.locator('.badge').filter({ hasText: 'blocked' }).waitFor({ timeout: 60_000 });
-    await step.getByText('sendout_disabled').waitFor();
+    await step.getByText('Sending emails is turned off').waitFor();
     await admin.getByRole('note').filter({ hasText: 'then resume' }).waitFor();
     await screenshot(admin, '98-enrollment-blocked');
 
@@ -213,7 +213,8 @@ describe('sequences, email templates and enrollments', () => {
     const panel = admin.getByRole('region', { name: 'Sequences' });
     await panel.getByLabel('Enroll in a sequence').selectOption({ label: SEQUENCE });
     await panel.getByRole('button', { name: 'Enroll' }).click();
-    await panel.getByRole('alert').filter({ hasText: messageOf(refused) }).waitFor();
+    // In words: the UI shows `outbound_sequences` as "outbound sequences".
+    await panel.getByRole('alert').filter({ hasText: messageOf(refused).replace(/_/g, ' ') }).waitFor();
     await panel.scrollIntoViewIfNeeded();
     await screenshot(admin, '97-enroll-refused');
     assert.equal((await api(admin, 'GET', `/v2/sequence_enrollments?resource_type=contact&resource_ids=${contactId}`)).body.items.length, 1, 'no second enrollment');

@@ -22,7 +22,8 @@ import { ConnectivityWatcher } from './desktop/connectivity.js';
 import { autoUpdateEnabled, DESKTOP_SETTINGS_FILE, readDesktopSettings, startAutoUpdate } from './desktop/autoUpdate.js';
 import { Replica } from './engine/replica/replica.js';
 import { UpstreamCredentials } from './engine/replica/upstream.js';
-import { ReminderTracker, type DueReminder } from '../shared/reminders.js';
+import { ReminderTracker } from '../shared/reminders.js';
+import { fetchDueReminders } from './desktop/dueReminders.js';
 import { IPC_CHANNELS, type ApiResponse } from '../shared/bridge.js';
 import type { FastifyInstance } from 'fastify';
 
@@ -80,8 +81,7 @@ function engineReader(http: FastifyInstance, token: string): EngineGet {
 function watchReminders(get: EngineGet): () => void {
   const tracker = new ReminderTracker();
   const check = async () => {
-    const answer = await get('/v2/tasks', { reminder_due: true, per_page: 20 });
-    const due = ((answer.body as { items?: { data: DueReminder }[] } | null)?.items ?? []).map((i) => i.data);
+    const due = await fetchDueReminders(get);
     if (!Notification.isSupported()) return;
     for (const task of tracker.fresh(due)) {
       const notification = new Notification({ title: 'Outpost reminder', body: task.content });

@@ -3,11 +3,12 @@ import { useSession } from './session/sessionStore.js';
 import { matchRoute, useRouter } from './router/routerStore.js';
 import { SignInScreen } from './session/SignInScreen.js';
 import { AppShell } from './shell/AppShell.js';
-import { ContactsScreen } from './contacts/ContactsScreen.js';
-import { ContactPage } from './contacts/ContactPage.js';
-import { ContactForm } from './contacts/ContactForm.js';
+import { contactScreen } from './contacts/contactRoutes.js';
+import { NotesScreen } from './notes/NotesScreen.js';
+import { NotFoundScreen } from './shell/NotFoundScreen.js';
 import { SettingsScreen } from './settings/SettingsScreen.js';
 import { TasksScreen } from './tasks/TasksScreen.js';
+import { HomeScreen } from './home/HomeScreen.js';
 import { ReminderWatcher } from './reminders/ReminderWatcher.js';
 import { SyncIssuesScreen } from './sync/SyncIssuesScreen.js';
 import { leadScreen } from './leads/leadRoutes.js';
@@ -25,18 +26,16 @@ function Screen({ path }: { path: string }) {
   // Before the record routes: `/contacts/import` is no contact's page.
   const importing = importScreen(path);
   if (importing) return importing;
-  if (matchRoute('/contacts/new', path)) return <ContactForm id={null} />;
-  const edit = matchRoute('/contacts/:id/edit', path);
-  if (edit) return <ContactForm key={edit.id} id={Number(edit.id)} />;
-  const page = matchRoute('/contacts/:id', path);
-  if (page) return <ContactPage key={page.id} id={Number(page.id)} />;
-  const record = leadScreen(path) ?? dealScreen(path) ?? sequenceScreen(path) ?? enrollmentScreen(path) ?? customObjectScreen(path);
+  const record = contactScreen(path) ?? leadScreen(path) ?? dealScreen(path) ?? sequenceScreen(path) ?? enrollmentScreen(path) ?? customObjectScreen(path);
   if (record) return record;
   if (matchRoute('/settings', path)) return <SettingsScreen />;
   if (matchRoute('/tasks', path)) return <TasksScreen />;
+  // Home (Today) is the root: the hub serves the UI at `/` (and at its other screens' paths).
+  if (path === '/') return <HomeScreen />;
   if (matchRoute('/products', path)) return <ProductsScreen />;
   if (matchRoute('/sync-issues', path)) return <SyncIssuesScreen />;
-  return <ContactsScreen />;
+  if (matchRoute('/notes', path)) return <NotesScreen />;
+  return <NotFoundScreen path={path} />;
 }
 
 export function App() {
@@ -54,10 +53,10 @@ export function App() {
   // Deep links from the desktop shell, from the start too.
   useEffect(() => listenForOpenPaths(), []);
 
-  // Signed-in people land on the contacts; signed-out ones on the sign-in page.
+  // Signed-in people land on their day (Today); signed-out ones on the sign-in page.
   useEffect(() => {
     if (status === 'signed-out' && path !== '/login') navigate('/login', { replace: true });
-    if (status === 'signed-in' && (path === '/login' || path === '/')) navigate('/contacts', { replace: true });
+    if (status === 'signed-in' && path === '/login') navigate('/', { replace: true });
   }, [status, path, navigate]);
 
   if (status === 'loading') return <p className="muted splash">Loading…</p>;

@@ -19,7 +19,8 @@ export interface CollectionLinks {
 
 export interface CollectionEnvelope<T, TType extends string = string> {
   items: ResourceEnvelope<T, TType>[];
-  meta: { type: 'collection'; count: number; links: CollectionLinks };
+  /** `total_count`: every match of the list, only when asked with `count=true` (an Outpost extension). */
+  meta: { type: 'collection'; count: number; total_count?: number; links: CollectionLinks };
 }
 
 /** Request body for create and update: `data`, optionally `meta.type`. */

@@ -18,14 +18,20 @@ interface CollectionBody {
   meta?: { links?: { next_page?: string } };
 }
 
+/** The id of the user the engine acts for (the local user, or the hub user of a replica); null when it cannot say. */
+export async function signedInUserId(get: EngineGet): Promise<number | null> {
+  const me = await get('/v2/users/self');
+  const userId = (me.body as { data?: { id?: unknown } } | null)?.data?.id;
+  return me.status === 200 && typeof userId === 'number' ? userId : null;
+}
+
 /**
  * The signed-in user's open tasks whose due date has passed (up to MAX_COUNTED).
  * Null when the engine cannot say (no user yet, an error): the badge then stays as it was.
  */
 export async function countOverdueTasks(get: EngineGet): Promise<number | null> {
-  const me = await get('/v2/users/self');
-  const userId = (me.body as { data?: { id?: unknown } } | null)?.data?.id;
-  if (me.status !== 200 || typeof userId !== 'number') return null;
+  const userId = await signedInUserId(get);
+  if (userId === null) return null;
   let count = 0;
   for (let page = 1; count < MAX_COUNTED; page++) {
     const answer = await get('/v2/tasks', { owner_id: userId, overdue: true, completed: false, per_page: PER_PAGE, page });

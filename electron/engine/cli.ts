@@ -25,7 +25,8 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR]
   tokens create --email E [--scope "read write profile sync"]
   tokens revoke --token T
   import text-messages|visits FILE.json [--email E]   (a JSON array; all or nothing)
-  seed [--contacts N] [--tasks N] [--notes N] [--text-messages N]
+  seed [--contacts N] [--leads N] [--deals N] [--orders N] [--calls N] [--visits N] [--tasks N] [--notes N] [--text-messages N]
+                                  demo data; with --contacts, every other kind too (a share of N unless given)
   account show
   account set [--plan NAME] [--addon outbound-sequences=on|off] [--commerce-changes enabled|disabled]
               [--smtp-url smtp://user:pass@host:port|none] [--email-daily-quota N]
@@ -290,25 +291,19 @@ async function importRecords(kind: string | undefined, args: string[]): Promise<
   });
 }
 
+/** `seed`'s counts; with --contacts, the kinds not given get a share of them (seed/demoData.ts). */
+const SEED_OPTIONS = ['contacts', 'leads', 'deals', 'orders', 'calls', 'visits', 'tasks', 'notes', 'text-messages'] as const;
+
 async function seed(args: string[]): Promise<void> {
-  const values = parse(args, { contacts: { type: 'string' }, tasks: { type: 'string' }, notes: { type: 'string' }, 'text-messages': { type: 'string' } });
-  const contacts = integer(values.contacts, 'contacts', 0);
-  const activities = { tasks: integer(values.tasks, 'tasks', 0), notes: integer(values.notes, 'notes', 0), textMessages: integer(values['text-messages'], 'text-messages', 0) };
-  if (contacts + activities.tasks + activities.notes + activities.textMessages === 0) throw new UsageError('seed needs --contacts N (and/or --tasks, --notes, --text-messages) of at least 1');
-  const { seedContacts } = await import('./seed/demoContacts.js');
-  const { seedActivities } = await import('./seed/demoActivities.js');
+  const values = parse(args, Object.fromEntries(SEED_OPTIONS.map((name) => [name, { type: 'string' as const }])));
+  const given = Object.fromEntries(SEED_OPTIONS.filter((name) => values[name] !== undefined)
+    .map((name) => [name === 'text-messages' ? 'textMessages' : name, integer(values[name], name, 0)]));
+  if (!Object.values(given).some((n) => n > 0)) throw new UsageError('seed needs --contacts N (or --leads, --deals, --orders, --calls, --visits, --tasks, --notes, --text-messages) of at least 1');
+  // Loaded on demand: the other commands start faster without the demo-data generator.
+  const { seedDemoData } = await import('./seed/demoData.js');
   await withEngine(values, async (engine) => {
     await bootstrapAdmin(engine, process.env, console.log);
-    const started = performance.now();
-    const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
-    if (contacts > 0) {
-      const result = seedContacts(engine, contacts);
-      console.log(`Seeded ${contacts} contacts (${result.organizations} organizations, ${result.people} people) in ${seconds()} s.`);
-    }
-    if (activities.tasks + activities.notes + activities.textMessages > 0) {
-      seedActivities(engine, activities);
-      console.log(`Seeded ${activities.tasks} tasks, ${activities.notes} notes and ${activities.textMessages} text messages in ${seconds()} s.`);
-    }
+    seedDemoData(engine, given, console.log);
   });
 }
 

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { useUsers } from './useUsers.js';
+import { refusalText } from '../api/formErrors.js';
 
 export type CollaborationResourceType = 'lead' | 'contact' | 'deal';
 
@@ -15,8 +16,6 @@ interface Collaboration {
   updated_at: string;
 }
 
-const failure = (err: unknown, fallback: string) => (err instanceof ApiFailure ? err.message : fallback);
-
 /** The users a record is shared with (`/v2/collaborations`): listed, added one at a time, removed. */
 export function CollaboratorsPanel({ resourceType, resourceId }: { resourceType: CollaborationResourceType; resourceId: number }) {
   const users = useUsers();
@@ -26,7 +25,7 @@ export function CollaboratorsPanel({ resourceType, resourceId }: { resourceType:
 
   const reload = useCallback(() => {
     api.list<Collaboration>('/v2/collaborations', { resource_type: resourceType, resource_id: resourceId, per_page: 100 })
-      .then((page) => setCollaborations(page.items.map((i) => i.data)), (err) => setError(failure(err, 'The collaborators could not be loaded.')));
+      .then((page) => setCollaborations(page.items.map((i) => i.data)), (err) => setError(refusalText(err, 'The collaborators could not be loaded.')));
   }, [resourceType, resourceId]);
   useEffect(reload, [reload]);
   useRefreshOnSync(reload);
@@ -44,7 +43,7 @@ export function CollaboratorsPanel({ resourceType, resourceId }: { resourceType:
       setError(null);
       reload();
     } catch (err) {
-      setError(failure(err, 'The collaborator could not be added.'));
+      setError(refusalText(err, 'The collaborator could not be added.'));
     }
   };
 
@@ -54,7 +53,7 @@ export function CollaboratorsPanel({ resourceType, resourceId }: { resourceType:
       setError(null);
       reload();
     } catch (err) {
-      setError(failure(err, 'The collaborator could not be removed.'));
+      setError(refusalText(err, 'The collaborator could not be removed.'));
     }
   };
 

@@ -1,5 +1,6 @@
 import { MENU_SHORTCUTS, type DesktopCommand } from '../../shared/bridge.js';
-import { matchRoute, useRouter } from '../router/routerStore.js';
+import { useRouter } from '../router/routerStore.js';
+import { matchRecordPath } from '../router/recordPaths.js';
 import { useReplica } from '../sync/replicaStore.js';
 import { useCommands } from './commandStore.js';
 
@@ -92,11 +93,11 @@ export function shortcutLabel(shortcut: Shortcut): string {
   return parts.filter(Boolean).join(isMac ? '' : '+');
 }
 
-/** The record whose page is showing (`/contacts/12`, `/deals/-3`), to attach a new task or note to. */
+/** The record whose page is showing (`/contacts/12`, `/deals/local/3`), to attach a new task or note to. */
 export function currentRecord(path: string): { type: 'contact' | 'lead' | 'deal'; id: number } | null {
   for (const type of ['contact', 'lead', 'deal'] as const) {
-    const page = matchRoute(`/${type}s/:id`, path);
-    if (page && /^-?[1-9]\d*$/.test(page.id)) return { type, id: Number(page.id) };
+    const page = matchRecordPath(`/${type}s`, path);
+    if (page && !page.edit) return { type, id: page.id };
   }
   return null;
 }

@@ -1,8 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { CUSTOMER_STATUSES, PROSPECT_STATUSES, type Contact, type ContactInput } from '../../shared/resources/contact.js';
-import { ADDRESS_KEYS, type Address } from '../../shared/resources/address.js';
+import type { Address } from '../../shared/resources/address.js';
+import { AddressFields, EMPTY_ADDRESS } from '../records/AddressFields.js';
 import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resources/customField.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
+import { FormField } from '../leads/FormField.js';
+import { capitalized } from '../shell/words.js';
+import { CONTACT_FIELD_LABELS } from '../records/ContactFieldRows.js';
 import { useRouter } from '../router/routerStore.js';
 import { OrganizationPicker } from './OrganizationPicker.js';
 import { useCustomFieldDefinitions } from './useCustomFieldDefinitions.js';
@@ -17,9 +22,13 @@ type Draft = Required<Pick<ContactInput, 'is_organization' | 'customer_status' |
   custom_fields: Record<string, CustomFieldValue>;
 };
 
-const EMPTY_ADDRESS: Address = { line1: null, city: null, postal_code: null, state: null, country: null };
 const TEXT_FIELDS = ['name', 'first_name', 'last_name', 'title', 'email', 'phone', 'mobile', 'website', 'industry', 'description'] as const;
-const LABELS: Record<string, string> = { name: 'Name', first_name: 'First name', last_name: 'Last name', title: 'Title', email: 'Email', phone: 'Phone', mobile: 'Mobile', website: 'Website', industry: 'Industry', description: 'Description' };
+const LABELS: Record<string, string> = { name: 'Name', first_name: 'First name', last_name: 'Last name', ...CONTACT_FIELD_LABELS };
+/** Every field the form shows, by API name: a refusal's problems show by them, in these words. */
+const FIELD_LABELS = {
+  ...LABELS, contact_id: 'Organization', customer_status: 'Customer status', prospect_status: 'Prospect status', tags: 'Tags',
+  address: 'Address', billing_address: 'Billing address', shipping_address: 'Shipping address', custom_fields: 'Custom fields',
+};
 
 function draftOf(contact: Contact | null, organizationId: number | null): Draft {
   return {
@@ -85,18 +94,18 @@ export function ContactForm({ id }: { id: number | null }) {
         : await api.update<Contact>(`/v2/contacts/${id}`, payloadOf(draft, false));
       navigate(`/contacts/${saved.id}`);
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The contact could not be saved.' });
+      setErrors(formErrorsOf(err, FIELD_LABELS, 'The contact could not be saved.'));
       setSaving(false);
     }
   };
 
   const textField = (field: (typeof TEXT_FIELDS)[number], options: { required?: boolean; multiline?: boolean } = {}) => (
-    <Field key={field} label={LABELS[field] + (options.required ? ' *' : '')} error={errors[field]}>
+    <FormField key={field} label={LABELS[field] + (options.required ? ' *' : '')} error={errors[field]}>
       {options.multiline
         ? <textarea value={draft.text[field]} onChange={(e) => change({ text: { ...draft.text, [field]: e.target.value } })} />
         : <input type={field === 'email' ? 'email' : 'text'} value={draft.text[field]} aria-invalid={Boolean(errors[field])}
             onChange={(e) => change({ text: { ...draft.text, [field]: e.target.value } })} />}
-    </Field>
+    </FormField>
   );
 
   return (
@@ -114,19 +123,19 @@ export function ContactForm({ id }: { id: number | null }) {
           {draft.is_organization ? textField('name', { required: true }) : [textField('first_name'), textField('last_name', { required: true })]}
           {!draft.is_organization && <OrganizationPicker label="Organization" value={draft.contact_id} error={errors.contact_id} onChange={(contact_id) => change({ contact_id })} />}
           {['title', 'email', 'phone', 'mobile', 'website', 'industry'].map((f) => textField(f as (typeof TEXT_FIELDS)[number]))}
-          <Field label="Customer status" error={errors.customer_status}>
+          <FormField label="Customer status" error={errors.customer_status}>
             <select value={draft.customer_status} onChange={(e) => change({ customer_status: e.target.value as Draft['customer_status'] })}>
-              {CUSTOMER_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+              {CUSTOMER_STATUSES.map((s) => <option key={s} value={s}>{capitalized(s)}</option>)}
             </select>
-          </Field>
-          <Field label="Prospect status" error={errors.prospect_status}>
+          </FormField>
+          <FormField label="Prospect status" error={errors.prospect_status}>
             <select value={draft.prospect_status} onChange={(e) => change({ prospect_status: e.target.value as Draft['prospect_status'] })}>
-              {PROSPECT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+              {PROSPECT_STATUSES.map((s) => <option key={s} value={s}>{capitalized(s)}</option>)}
             </select>
-          </Field>
-          <Field label="Tags (comma-separated)" error={errors.tags}>
+          </FormField>
+          <FormField label="Tags (comma-separated)" error={errors.tags}>
             <input type="text" value={draft.tags} onChange={(e) => change({ tags: e.target.value })} />
-          </Field>
+          </FormField>
         </div>
         <AddressFields legend="Address" value={draft.address} error={errors.address} onChange={(address) => change({ address })} />
         {hasStatus && <AddressFields legend="Billing address" value={draft.billing_address} error={errors.billing_address} onChange={(billing_address) => change({ billing_address })} />}
@@ -141,35 +150,6 @@ export function ContactForm({ id }: { id: number | null }) {
         </div>
       </form>
     </section>
-  );
-}
-
-function Field({ label, error, children }: { label: string; error?: string; children: React.ReactNode }) {
-  return (
-    <div className={`field${error ? ' invalid' : ''}`}>
-      <label>
-        {label}
-        {children}
-      </label>
-      {error && <span className="field-error" role="alert">{error}</span>}
-    </div>
-  );
-}
-
-function AddressFields({ legend, value, error, onChange }: { legend: string; value: Address; error?: string; onChange(a: Address): void }) {
-  return (
-    <fieldset className="address">
-      <legend>{legend}</legend>
-      <div className="grid">
-        {ADDRESS_KEYS.map((key) => (
-          <label key={key}>
-            {key.replace('_', ' ').replace('line1', 'street')}
-            <input type="text" value={value[key] ?? ''} onChange={(e) => onChange({ ...value, [key]: e.target.value || null })} />
-          </label>
-        ))}
-      </div>
-      {error && <span className="field-error" role="alert">{error}</span>}
-    </fieldset>
   );
 }
 

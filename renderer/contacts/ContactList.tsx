@@ -4,8 +4,11 @@ import { contactDisplayName, type Contact } from '../../shared/resources/contact
 import { useContactList, type SortField } from './contactListStore.js';
 import { Link } from '../router/Link.js';
 import { StatusBadges } from './StatusBadges.js';
+import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
+import { usePhone } from '../shell/usePhone.js';
 
-const ROW_HEIGHT = 44;
+/** A table row on a wide window; on a phone a card (responsive.css lays the same cells out), measured as it is drawn. */
+const ROW_HEIGHT = { table: 44, card: 92 };
 const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: 'name', label: 'Name' },
   { field: 'email', label: 'Email' },
@@ -22,7 +25,10 @@ export function ContactList() {
   const { rows, nextPage, loading, error, filters, setFilters, loadMore } = useContactList();
   const scroller = useRef<HTMLDivElement>(null);
   const count = rows.length + (nextPage !== null ? 1 : 0);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // The screen mounts the list afresh when the layout changes, so the size holds for a list's life.
+  const cards = usePhone();
+  const rowHeight = ROW_HEIGHT[cards ? 'card' : 'table'];
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.length > 0 ? items[items.length - 1].index : -1;
 
@@ -51,8 +57,8 @@ export function ContactList() {
       <div className="contact-scroller" ref={scroller} data-testid="contact-scroller">
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => (
-            <div key={item.key} className="contact-row" role="row"
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}>
+            <div key={item.key} className="contact-row" role="row" data-index={item.index} ref={cards ? virtualizer.measureElement : undefined}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: cards ? undefined : item.size, transform: `translateY(${item.start}px)` }}>
               {item.index < rows.length ? <ContactCells contact={rows[item.index]} /> : <div className="cell muted">Loading…</div>}
             </div>
           ))}
@@ -71,10 +77,10 @@ function ContactCells({ contact }: { contact: Contact }) {
         <span className={`kind ${contact.is_organization ? 'org' : 'person'}`} aria-hidden="true">{contact.is_organization ? '▣' : '●'}</span>
         <Link to={`/contacts/${contact.id}`}>{contactDisplayName(contact) || '(no name)'}</Link>
       </div>
-      <div className="cell" role="cell">{contact.email}</div>
-      <div className="cell" role="cell">{contact.phone ?? contact.mobile}</div>
-      <div className="cell" role="cell"><StatusBadges contact={contact} /></div>
-      <div className="cell muted" role="cell">{contact.updated_at.slice(0, 10)}</div>
+      <div className="cell email" role="cell"><EmailLink email={contact.email} /></div>
+      <div className="cell phone" role="cell"><PhoneLink phone={contact.phone ?? contact.mobile} /></div>
+      <div className="cell status" role="cell"><StatusBadges contact={contact} /></div>
+      <div className="cell updated muted" role="cell">{contact.updated_at.slice(0, 10)}</div>
     </>
   );
 }

@@ -1,18 +1,31 @@
 import { useEffect, useState } from 'react';
 import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../shared/resources/contact.js';
-import { toQuery, useContactList, type ContactKind } from './contactListStore.js';
+import { toQuery, useContactList, type ContactKind, type SortField } from './contactListStore.js';
 import { ContactList } from './ContactList.js';
 import { Link } from '../router/Link.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { CsvExportButton, ExportButton } from '../importExport/ExportButton.js';
 import { CSV_IMPORT_PATHS } from '../importExport/importRoutes.js';
 import { VCARD_IMPORT_PATH } from '../importExport/openedFiles.js';
+import { FilterBar } from '../lists/FilterBar.js';
+import { ListCount } from '../lists/ListCount.js';
+import { MoreActions } from '../lists/MoreActions.js';
+import { usePhone } from '../shell/usePhone.js';
+import { capitalized } from '../shell/words.js';
 
 const SEARCH_DELAY_MS = 150;
+/** The phone's sorts (a wide window sorts by the column headers, which a phone's cards do not have). */
+const SORTS: { value: `${SortField}:${'asc' | 'desc'}`; label: string }[] = [
+  { value: 'name:asc', label: 'Name A–Z' },
+  { value: 'name:desc', label: 'Name Z–A' },
+  { value: 'updated_at:desc', label: 'Recently updated' },
+  { value: 'created_at:desc', label: 'Newest' },
+];
 
 export function ContactsScreen() {
-  const { filters, setFilters, reload, refresh, rows } = useContactList();
+  const { filters, setFilters, reload, refresh, rows, total, loading } = useContactList();
   const [search, setSearch] = useState(filters.q);
+  const phone = usePhone();
 
   // Load on entry, so a contact saved elsewhere shows up.
   useEffect(() => reload(), [reload]);
@@ -26,37 +39,48 @@ export function ContactsScreen() {
     return () => clearTimeout(timer);
   }, [search, setFilters]);
 
+  const active = [filters.kind !== 'all', filters.customer_status, filters.prospect_status, filters.tag.trim()].filter(Boolean).length;
+  const sort = `${filters.sortBy}:${filters.descending ? 'desc' : 'asc'}`;
   return (
     <section className="screen contacts-screen">
       <header className="screen-header">
         <h1>Contacts</h1>
         <div className="list-actions">
-          <Link to={CSV_IMPORT_PATHS.contact} className="button">Import CSV</Link>
-          <Link to={VCARD_IMPORT_PATH} className="button">Import vCard</Link>
-          <CsvExportButton resource="contacts" query={toQuery(filters, 1)} what="contacts" />
-          <ExportButton path="/v2/contacts/export.vcf" query={toQuery(filters, 1)} label="Export vCard" description="Export the contacts shown as a vCard file" />
+          <MoreActions>
+            <Link to={CSV_IMPORT_PATHS.contact} className="button">Import CSV</Link>
+            <Link to={VCARD_IMPORT_PATH} className="button">Import vCard</Link>
+            <CsvExportButton resource="contacts" query={toQuery(filters, 1)} what="contacts" />
+            <ExportButton path="/v2/contacts/export.vcf" query={toQuery(filters, 1)} label="Export vCard" description="Export the contacts shown as a vCard file" />
+          </MoreActions>
           <Link to="/contacts/new" className="button primary">New contact</Link>
         </div>
       </header>
-      <div className="toolbar" role="search">
-        <input type="search" placeholder="Search name, email or phone" aria-label="Search contacts" value={search} onChange={(e) => setSearch(e.target.value)} />
+      <FilterBar active={active} count={<ListCount shown={rows.length} total={total} loading={loading} />}
+        search={<input type="search" placeholder="Search name, email or phone" aria-label="Search contacts" value={search} onChange={(e) => setSearch(e.target.value)} />}>
         <select aria-label="Kind" value={filters.kind} onChange={(e) => setFilters({ kind: e.target.value as ContactKind })}>
-          <option value="all">Everyone</option>
+          <option value="all">All contacts</option>
           <option value="people">People</option>
           <option value="organizations">Organizations</option>
         </select>
         <select aria-label="Customer status" value={filters.customer_status} onChange={(e) => setFilters({ customer_status: e.target.value as never })}>
           <option value="">Any customer status</option>
-          {CUSTOMER_STATUSES.map((s) => <option key={s} value={s}>{s === 'none' ? 'Not a customer' : `${s} customer`}</option>)}
+          {CUSTOMER_STATUSES.map((s) => <option key={s} value={s}>{s === 'none' ? 'Not a customer' : `${capitalized(s)} customer`}</option>)}
         </select>
         <select aria-label="Prospect status" value={filters.prospect_status} onChange={(e) => setFilters({ prospect_status: e.target.value as never })}>
           <option value="">Any prospect status</option>
-          {PROSPECT_STATUSES.map((s) => <option key={s} value={s}>{s === 'none' ? 'Not a prospect' : `${s} prospect`}</option>)}
+          {PROSPECT_STATUSES.map((s) => <option key={s} value={s}>{s === 'none' ? 'Not a prospect' : `${capitalized(s)} prospect`}</option>)}
         </select>
         <input type="text" placeholder="Tag" aria-label="Tag" value={filters.tag} onChange={(e) => setFilters({ tag: e.target.value })} />
-        <span className="muted count" aria-live="polite">{rows.length} shown</span>
-      </div>
-      <ContactList />
+        {phone && (
+          <select aria-label="Sort by" value={sort} onChange={(e) => {
+            const [sortBy, direction] = e.target.value.split(':') as [SortField, string];
+            setFilters({ sortBy, descending: direction === 'desc' });
+          }}>
+            {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+          </select>
+        )}
+      </FilterBar>
+      <ContactList key={phone ? 'cards' : 'table'} />
     </section>
   );
 }

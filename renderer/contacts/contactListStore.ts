@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import type { QueryValue } from '../../shared/bridge.js';
 import type { Contact, CustomerStatus, ProspectStatus } from '../../shared/resources/contact.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { refusalText } from '../api/formErrors.js';
 
 export type ContactKind = 'all' | 'people' | 'organizations';
 export type SortField = 'name' | 'last_name' | 'email' | 'updated_at' | 'created_at';
@@ -19,6 +20,8 @@ export interface ContactFilters {
 interface ContactListState {
   filters: ContactFilters;
   rows: Contact[];
+  /** How many contacts match the filters in all (`meta.total_count`), null until the first page answered. */
+  total: number | null;
   /** The next page to fetch, or null when the last page has been loaded. */
   nextPage: number | null;
   loading: boolean;
@@ -49,12 +52,17 @@ export function toQuery(filters: ContactFilters, page: number): Record<string, Q
   };
 }
 
-async function fetchPage(filters: ContactFilters, page: number): Promise<{ rows: Contact[]; nextPage: number | null }> {
-  const answer = await api.list<Contact>('/v2/contacts', toQuery(filters, page));
-  return { rows: answer.items.map((item) => item.data), nextPage: answer.meta.links.next_page ? page + 1 : null };
+interface Page {
+  rows: Contact[];
+  nextPage: number | null;
+  /** Asked of page 1 only: the total does not change from page to page. */
+  total?: number;
 }
 
-const failure = (err: unknown) => (err instanceof ApiFailure ? err.message : 'The contacts could not be loaded.');
+async function fetchPage(filters: ContactFilters, page: number): Promise<Page> {
+  const answer = await api.list<Contact>('/v2/contacts', { ...toQuery(filters, page), count: page === 1 || undefined });
+  return { rows: answer.items.map((item) => item.data), nextPage: answer.meta.links.next_page ? page + 1 : null, total: answer.meta.total_count };
+}
 
 // Each filter change starts a new generation; answers of older generations are dropped,
 // so a slow response to "jo" can never overwrite the newer answer to "joh".
@@ -64,6 +72,7 @@ let generation = 0;
 export const useContactList = create<ContactListState>((set, get) => ({
   filters: DEFAULT_FILTERS,
   rows: [],
+  total: null,
   nextPage: 1,
   loading: false,
   error: null,
@@ -73,7 +82,7 @@ export const useContactList = create<ContactListState>((set, get) => ({
   },
   reload() {
     generation++;
-    set({ rows: [], nextPage: 1, loading: false, error: null });
+    set({ rows: [], total: null, nextPage: 1, loading: false, error: null });
     void get().loadMore();
   },
   async loadMore() {
@@ -84,10 +93,10 @@ export const useContactList = create<ContactListState>((set, get) => ({
     try {
       const page = await fetchPage(filters, nextPage);
       if (mine !== generation) return;
-      set((state) => ({ rows: [...state.rows, ...page.rows], nextPage: page.nextPage, loading: false }));
+      set((state) => ({ rows: [...state.rows, ...page.rows], total: page.total ?? state.total, nextPage: page.nextPage, loading: false }));
     } catch (err) {
       if (mine !== generation) return;
-      set({ loading: false, error: failure(err) });
+      set({ loading: false, error: refusalText(err, 'The contacts could not be loaded.') });
     }
   },
   async refresh() {
@@ -98,16 +107,18 @@ export const useContactList = create<ContactListState>((set, get) => ({
     try {
       const fresh: Contact[] = [];
       let nextPage: number | null = 1;
+      let total: number | null = null;
       while (nextPage !== null && nextPage <= pages) {
         const page = await fetchPage(filters, nextPage);
         if (mine !== generation) return;
         fresh.push(...page.rows);
         nextPage = page.nextPage;
+        total = page.total ?? total;
       }
-      set({ rows: fresh, nextPage, loading: false, error: null });
+      set({ rows: fresh, total, nextPage, loading: false, error: null });
     } catch (err) {
       if (mine !== generation) return;
-      set({ loading: false, error: failure(err) });
+      set({ loading: false, error: refusalText(err, 'The contacts could not be loaded.') });
     }
   },
 }));

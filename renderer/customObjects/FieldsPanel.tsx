@@ -3,13 +3,15 @@ import { objectPath, supportApi } from '../api/supportClient.js';
 import { FormField } from '../leads/FormField.js';
 import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObjects } from './customObjectsStore.js';
-import { errorsOf, type FormErrors } from './formErrors.js';
+import { formErrorsOf, type FormErrors } from '../api/formErrors.js';
 import { NewFieldForm } from './NewFieldForm.js';
 import { FIELD_TYPE_LABELS, targetLabel, type CustomObject, type CustomObjectField, type FieldType } from './types.js';
 import { useObjectFields } from './useObjectFields.js';
+import { DataTable } from '../lists/DataTable.js';
 
 /**
- * An object's fields: the standard ones (name, external id) and its own.
+ * An object's fields: the standard ones (name, external id) and its own,
+ * by title (their keys are the API's business, not shown).
  * Admins add fields, change a field's title, description and whether it is
  * active, and delete fields (which drops their values from every record);
  * agents read the list.
@@ -30,38 +32,20 @@ export function FieldsPanel({ object, canEdit }: { object: CustomObject; canEdit
       {error && <p className="form-error" role="alert">{error}</p>}
       {fields === null && !error && <p className="muted">Loading…</p>}
       {fields !== null && (
-        <table className="record-table" aria-label={`Fields of ${object.title}`}>
-          <thead>
-            <tr>
-              <th>Title</th><th>Key</th><th>Type</th><th>Settings</th><th>Status</th>
-              {canEdit && <th><span className="visually-hidden">Actions</span></th>}
-            </tr>
-          </thead>
-          <tbody>
-            {fields.map((field) => (
-              <tr key={field.id} aria-label={field.title}>
-                <td>
-                  <strong>{field.title}</strong>
-                  {field.description && <div className="muted">{field.description}</div>}
-                </td>
-                <td><code>{field.key}</code></td>
-                <td>{FIELD_TYPE_LABELS[field.type as FieldType] ?? field.type}</td>
-                <td className="settings"><FieldSettings field={field} /></td>
-                <td>{field.system ? <span className="badge">standard</span> : field.active ? <span className="badge">active</span> : <span className="muted">inactive</span>}</td>
-                {canEdit && (
-                  <td>
-                    {!field.system && (
-                      <div className="row-actions">
-                        <button type="button" aria-label={`Edit field ${field.title}`} onClick={() => setEditing(field)}>Edit</button>
-                        <ConfirmDelete name={`field ${field.title}`} question={`Delete ${field.title}? Its values go from every record.`} onConfirm={() => remove(field)} />
-                      </div>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable label={`Fields of ${object.title}`} framed={false} className="fields-table" rows={fields} rowKey={(field) => field.id} rowLabel={(field) => field.title} columns={[
+          { label: 'Title', kind: 'title', cell: (field) => <>{field.title}{field.description && <div className="muted">{field.description}</div>}</> },
+          { label: 'Type', cell: (field) => FIELD_TYPE_LABELS[field.type as FieldType] ?? field.type },
+          { label: 'Settings', cell: (field) => <FieldSettings field={field} /> },
+          { label: 'Status', cell: (field) => (field.system ? <span className="badge">Standard</span> : field.active ? <span className="badge">Active</span> : <span className="muted">Inactive</span>) },
+          canEdit && {
+            label: 'Actions', kind: 'actions', cell: (field) => !field.system && (
+              <div className="row-actions">
+                <button type="button" aria-label={`Edit field ${field.title}`} onClick={() => setEditing(field)}>Edit</button>
+                <ConfirmDelete name={`field ${field.title}`} question={`Delete ${field.title}? Its values go from every record.`} onConfirm={() => remove(field)} />
+              </div>
+            ),
+          },
+        ]} />
       )}
       {canEdit && editing && (
         <FieldEditForm key={editing.id} objectKey={object.key} field={editing} onCancel={() => setEditing(null)} onSaved={() => {
@@ -91,7 +75,7 @@ interface EditDraft {
   active: boolean;
 }
 
-const EDIT_FIELDS = ['title', 'description', 'active'];
+const EDIT_LABELS = { title: 'Field title', description: 'Field description', active: 'Active' };
 
 /** Change a field's title, description and whether records show it; its key and type stay. */
 function FieldEditForm({ objectKey, field, onSaved, onCancel }: { objectKey: string; field: CustomObjectField; onSaved(): void; onCancel(): void }) {
@@ -109,14 +93,14 @@ function FieldEditForm({ objectKey, field, onSaved, onCancel }: { objectKey: str
       });
       onSaved();
     } catch (err) {
-      setErrors(errorsOf(err, EDIT_FIELDS, 'The field could not be saved.'));
+      setErrors(formErrorsOf(err, EDIT_LABELS, 'The field could not be saved.'));
       setSaving(false);
     }
   };
 
   return (
     <form className="field-form edit" aria-label={`Edit field ${field.title}`} onSubmit={(e) => void submit(e)} noValidate>
-      <h3>Edit {field.title} <span className="muted">({field.key}, {FIELD_TYPE_LABELS[field.type as FieldType] ?? field.type})</span></h3>
+      <h3>Edit {field.title} <span className="muted">({FIELD_TYPE_LABELS[field.type as FieldType] ?? field.type})</span></h3>
       <div className="grid">
         <FormField label="Field title *" error={errors.title}>
           <input type="text" value={draft.title} onChange={(e) => change({ title: e.target.value })} aria-invalid={Boolean(errors.title)} />

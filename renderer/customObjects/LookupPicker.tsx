@@ -30,7 +30,7 @@ export function LookupPicker({ label, target, value, onChange, error, noun }: Pr
   useEffect(() => {
     if (value === null) return;
     let live = true;
-    targetNames(target, [value]).then((names) => live && setText(names.get(value) ?? value)).catch(() => undefined);
+    targetNames(target, [value]).then((names) => live && setText(names.get(value) ?? '(deleted record)')).catch(() => undefined);
     return () => {
       live = false;
     };

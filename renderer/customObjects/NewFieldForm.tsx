@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
 import { FormField } from '../leads/FormField.js';
 import { useCustomObjects } from './customObjectsStore.js';
-import { errorsOf, type FormErrors } from './formErrors.js';
+import { formErrorsOf, type FormErrors } from '../api/formErrors.js';
 import { OptionsEditor, optionsPayload, type OptionDraft } from './OptionsEditor.js';
 import { CRM_TARGETS, FIELD_TYPE_LABELS, FIELD_TYPES, OPTION_TYPES, objectTarget, type CustomObjectField, type FieldType } from './types.js';
 
@@ -17,7 +17,10 @@ interface Draft {
 }
 
 const EMPTY: Draft = { key: '', title: '', type: 'text', description: '', options: [{ name: '', value: '' }], target: '', pattern: '' };
-const FORM_FIELDS = ['key', 'title', 'type', 'description', 'custom_field_options', 'relationship_target_type', 'regexp_for_validation'];
+const FORM_LABELS = {
+  key: 'Field key', title: 'Field title', type: 'Type', description: 'Field description', custom_field_options: 'Choices',
+  relationship_target_type: 'Links to', regexp_for_validation: 'Pattern',
+};
 
 /** `custom_field_options.0.value` and the like are the choices editor's. */
 const fieldOf = (name: string) => (name.startsWith('custom_field_options') ? 'custom_field_options' : name);
@@ -56,7 +59,7 @@ export function NewFieldForm({ objectKey, onAdded }: { objectKey: string; onAdde
       setErrors({});
       onAdded(answer.custom_object_field);
     } catch (err) {
-      setErrors(errorsOf(err, FORM_FIELDS, 'The field could not be added.', fieldOf));
+      setErrors(formErrorsOf(err, FORM_LABELS, 'The field could not be added.', fieldOf));
     } finally {
       setSaving(false);
     }

@@ -57,7 +57,6 @@ export function ObjectAdminPage({ objectKey }: { objectKey: string }) {
         ? <ObjectForm key={object.key} object={object} onSaved={() => void load()} />
         : (
           <dl className="card details" aria-label="Object details">
-            <dt>Key</dt><dd><code>{object.key}</code></dd>
             <dt>Title</dt><dd>{object.title}</dd>
             <dt>Plural title</dt><dd>{object.title_pluralized}</dd>
             <dt>Description</dt><dd>{object.description ?? '—'}</dd>

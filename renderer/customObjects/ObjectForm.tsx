@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
 import { FormField } from '../leads/FormField.js';
-import { errorsOf, type FormErrors } from './formErrors.js';
+import { formErrorsOf, type FormErrors } from '../api/formErrors.js';
 import type { CustomObject } from './types.js';
 
 interface Draft {
@@ -11,7 +11,7 @@ interface Draft {
   description: string;
 }
 
-const FORM_FIELDS = ['key', 'title', 'title_pluralized', 'description'];
+const FORM_LABELS = { key: 'Key', title: 'Title', title_pluralized: 'Plural title', description: 'Description' };
 
 /** An edit starts from the values as written, so a `{{dc.…}}` placeholder is kept rather than replaced by its rendering. */
 const draftOf = (object: CustomObject | null): Draft => ({
@@ -57,7 +57,7 @@ export function ObjectForm({ object, onSaved, onCancel }: { object: CustomObject
       else setSaved(true);
       onSaved(answer.custom_object);
     } catch (err) {
-      setErrors(errorsOf(err, FORM_FIELDS, 'The object could not be saved.'));
+      setErrors(formErrorsOf(err, FORM_LABELS, 'The object could not be saved.'));
     } finally {
       setSaving(false);
     }

@@ -6,6 +6,7 @@ import { PLAN_LIMITS } from '../../shared/resources/account.js';
 import { useCustomObjects } from './customObjectsStore.js';
 import { ObjectForm } from './ObjectForm.js';
 import { adminObjectPath, recordsPath } from './paths.js';
+import { DataTable } from '../lists/DataTable.js';
 
 /**
  * Settings → Custom objects: the account's objects, and for admins the form
@@ -43,27 +44,19 @@ export function ObjectsAdminScreen() {
       {objects === null && !error && <p className="muted">Loading…</p>}
       {objects !== null && objects.length === 0 && <p className="empty">No custom objects yet.</p>}
       {objects !== null && objects.length > 0 && (
-        <table className="card record-table" aria-label="Custom objects">
-          <thead>
-            <tr><th>Title</th><th>Plural title</th><th>Key</th><th>Description</th><th><span className="visually-hidden">Links</span></th></tr>
-          </thead>
-          <tbody>
-            {objects.map((o) => (
-              <tr key={o.key} aria-label={o.title}>
-                <td><Link to={adminObjectPath(o.key)}><strong>{o.title}</strong></Link></td>
-                <td>{o.title_pluralized}</td>
-                <td><code>{o.key}</code></td>
-                <td className="muted">{o.description}</td>
-                <td>
-                  <div className="row-actions">
-                    <Link to={adminObjectPath(o.key)} aria-label={`${isAdmin ? 'Edit' : 'View'} ${o.title} and its fields`}>{isAdmin ? 'Edit' : 'Fields'}</Link>
-                    <Link to={recordsPath(o.key)} aria-label={`Open ${o.title_pluralized}`}>Records</Link>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable label="Custom objects" rows={objects} rowKey={(o) => o.key} rowLabel={(o) => o.title} columns={[
+          { label: 'Title', kind: 'title', cell: (o) => <Link to={adminObjectPath(o.key)}>{o.title}</Link> },
+          { label: 'Plural title', cell: (o) => o.title_pluralized },
+          { label: 'Description', kind: 'muted', cell: (o) => o.description },
+          {
+            label: 'Links', kind: 'actions', cell: (o) => (
+              <div className="row-actions">
+                <Link to={adminObjectPath(o.key)} aria-label={`${isAdmin ? 'Edit' : 'View'} ${o.title} and its fields`}>{isAdmin ? 'Edit' : 'Fields'}</Link>
+                <Link to={recordsPath(o.key)} aria-label={`Open ${o.title_pluralized}`}>Records</Link>
+              </div>
+            ),
+          },
+        ]} />
       )}
     </section>
   );

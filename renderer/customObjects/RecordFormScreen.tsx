@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { objectPath, supportApi, SupportFailure } from '../api/supportClient.js';
+import { objectPath, supportApi } from '../api/supportClient.js';
 import { FormField } from '../leads/FormField.js';
 import { Link } from '../router/Link.js';
 import { useRouter } from '../router/routerStore.js';
 import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObject, useCustomObjects } from './customObjectsStore.js';
 import { FieldInput, unreadableNumbers } from './FieldInput.js';
-import { errorsOf, type FormErrors } from './formErrors.js';
+import { type FormErrors, formErrorsOf, refusalText } from '../api/formErrors.js';
 import { recordsPath } from './paths.js';
 import { recordDraftOf, recordPayloadOf, type RecordDraft } from './recordDraft.js';
 import { editableFields, type CustomObject, type CustomObjectField, type CustomObjectRecord } from './types.js';
@@ -28,7 +28,7 @@ export function RecordFormScreen({ objectKey, id }: { objectKey: string; id: str
     let live = true;
     supportApi.get<{ custom_object_record: CustomObjectRecord }>(objectPath(objectKey, 'records', id)).then(
       (answer) => live && setRecord(answer.custom_object_record),
-      (err) => live && setRecordError(err instanceof SupportFailure ? err.message : 'The record could not be loaded.'),
+      (err) => live && setRecordError(refusalText(err, 'The record could not be loaded.')),
     );
     return () => {
       live = false;
@@ -78,7 +78,7 @@ function RecordForm({ object, fields, record }: FormProps) {
   const [saving, setSaving] = useState(false);
   const title = record ? `Edit ${record.name}` : `New ${object.title}`;
   const keys = shown.map((f) => f.key);
-  const formFields = ['name', 'external_id', ...keys.map((k) => `field:${k}`)];
+  const labels = { name: standardTitle('standard::name', 'Name'), external_id: standardTitle('standard::external_id', 'External ID'), ...Object.fromEntries(shown.map((f) => [`field:${f.key}`, f.title])) };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -94,7 +94,7 @@ function RecordForm({ object, fields, record }: FormProps) {
       else await supportApi.post(objectPath(object.key, 'records'), body);
       navigate(recordsPath(object.key));
     } catch (err) {
-      setErrors(errorsOf(err, formFields, 'The record could not be saved.', formFieldOf(keys)));
+      setErrors(formErrorsOf(err, labels, 'The record could not be saved.', formFieldOf(keys)));
       setSaving(false);
     }
   };

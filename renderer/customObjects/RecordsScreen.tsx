@@ -10,6 +10,8 @@ import { editableFields, type CustomObject, type CustomObjectField, type CustomO
 import { lookupKey, useLookupNames } from './useLookupNames.js';
 import { useObjectFields } from './useObjectFields.js';
 import { useRecordPages } from './useRecordPages.js';
+import { DataTable, type Column } from '../lists/DataTable.js';
+import { ListCount } from '../lists/ListCount.js';
 
 const SEARCH_DELAY_MS = 250;
 /** The table shows the first few fields; the form shows them all. */
@@ -83,37 +85,23 @@ function RecordList({ object }: { object: CustomObject }) {
         <select aria-label="Sort" value={sort} onChange={(e) => setSort(e.target.value)}>
           {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
-        <span className="muted count" aria-live="polite">
-          {list.loading ? 'Loading…' : list.count !== null ? `${list.rows.length} of ${list.count} shown` : `${list.rows.length} shown`}
-        </span>
+        <ListCount shown={list.rows.length} total={list.count} from={list.from} loading={list.loading} />
       </div>
       {(fieldsError || list.error) && <p className="form-error" role="alert">{fieldsError ?? list.error}</p>}
       {list.rows.length > 0 && (
-        <table className="card record-table" aria-label={object.title_pluralized}>
-          <thead>
-            <tr>
-              <th>Name</th>
-              {columns.map((f) => <th key={f.key}>{f.title}</th>)}
-              <th>Updated</th>
-              <th><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((record) => (
-              <tr key={record.id} aria-label={record.name}>
-                <td><Link to={editRecordPath(object.key, record.id)}><strong>{record.name}</strong></Link></td>
-                {columns.map((f) => <td key={f.key}><Cell field={f} record={record} names={names} /></td>)}
-                <td className="muted">{formatTime(record.updated_at)}</td>
-                <td>
-                  <div className="row-actions">
-                    <Link className="button" to={editRecordPath(object.key, record.id)} aria-label={`Edit ${record.name}`}>Edit</Link>
-                    <ConfirmDelete name={record.name} question={`Delete ${record.name}?`} onConfirm={() => remove(record)} />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable label={object.title_pluralized} rows={list.rows} rowKey={(record) => record.id} rowLabel={(record) => record.name} columns={[
+          { label: 'Name', kind: 'title', cell: (record) => <Link to={editRecordPath(object.key, record.id)}>{record.name}</Link> },
+          ...columns.map((f): Column<CustomObjectRecord> => ({ label: f.title, cell: (record) => <Cell field={f} record={record} names={names} /> })),
+          { label: 'Updated', kind: 'muted', cell: (record) => formatTime(record.updated_at) },
+          {
+            label: 'Actions', kind: 'actions', cell: (record) => (
+              <div className="row-actions">
+                <Link className="button" to={editRecordPath(object.key, record.id)} aria-label={`Edit ${record.name}`}>Edit</Link>
+                <ConfirmDelete name={record.name} question={`Delete ${record.name}?`} onConfirm={() => remove(record)} />
+              </div>
+            ),
+          },
+        ]} />
       )}
       {!list.loading && !list.error && list.rows.length === 0 && (
         <p className="empty">{query.trim() ? `No ${object.title_pluralized.toLowerCase()} match.` : `No ${object.title_pluralized.toLowerCase()} yet.`}</p>
@@ -128,12 +116,13 @@ function RecordList({ object }: { object: CustomObject }) {
   );
 }
 
-/** One value in the table; a lookup shows its target's name (its id until the name arrives, or when the target is gone). */
+/** One value in the table; a lookup shows its target's name ("…" until it arrives, "(deleted)" when the target is gone). */
 function Cell({ field, record, names }: { field: CustomObjectField; record: CustomObjectRecord; names: Map<string, string> }) {
   const value = record.custom_object_fields[field.key];
   if (field.type === 'lookup' && typeof value === 'string' && value !== '') {
     const name = names.get(lookupKey(field.relationship_target_type ?? '', value));
-    return name !== undefined ? <span title={`id ${value}`}>{name}</span> : <span className="muted">#{value}</span>;
+    if (name === undefined) return <span className="muted">…</span>;
+    return name ? <span>{name}</span> : <span className="muted">(deleted)</span>;
   }
   return <>{displayValue(field, value)}</>;
 }

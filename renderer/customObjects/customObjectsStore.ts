@@ -1,6 +1,7 @@
 import { create } from 'zustand';
-import { supportApi, SupportFailure } from '../api/supportClient.js';
+import { supportApi } from '../api/supportClient.js';
 import type { CustomObject } from './types.js';
+import { refusalText } from '../api/formErrors.js';
 
 interface CustomObjectsState {
   /** The account's objects in creation order, or null until the first answer. */
@@ -24,7 +25,7 @@ export const useCustomObjects = create<CustomObjectsState>((set) => ({
       const answer = await supportApi.get<{ custom_objects: CustomObject[] }>('/custom_objects');
       set({ objects: answer.custom_objects, error: null });
     } catch (err) {
-      set({ error: err instanceof SupportFailure ? err.message : 'The custom objects could not be loaded.' });
+      set({ error: refusalText(err, 'The custom objects could not be loaded.') });
     }
   },
 }));

@@ -1,4 +1,5 @@
 import type { CustomObjectField, CustomObjectRecord, FieldValue } from './types.js';
+import { formatDay } from '../tasks/taskDates.js';
 
 /**
  * A field's value as its form control holds it: text for text-like, number,
@@ -62,12 +63,13 @@ export function recordPayloadOf(fields: readonly CustomObjectField[], initial: R
   return { custom_object_record: record };
 }
 
-/** A value as the records table shows it: choices by their names, checkboxes as Yes/No. */
+/** A value as the records table shows it: choices by their names, checkboxes as Yes/No, dates as people write them. */
 export function displayValue(field: CustomObjectField, value: FieldValue | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   const optionName = (v: string) => field.custom_field_options?.find((o) => o.value === v)?.name ?? v;
   if (field.type === 'checkbox') return value ? 'Yes' : 'No';
   if (Array.isArray(value)) return value.map(optionName).join(', ');
   if (field.type === 'dropdown') return optionName(String(value));
+  if (field.type === 'date') return formatDay(String(value));
   return String(value);
 }

@@ -21,7 +21,7 @@ function wantedOf(fields: readonly CustomObjectField[], records: readonly Custom
 /**
  * The names of the records the lookups of `records` point at (a contact's
  * name, a user's, another object's record's), fetched in batches per
- * target. A lookup whose target is gone has no name: the screen shows its id.
+ * target. A lookup whose target is gone gets an empty name.
  */
 export function useLookupNames(fields: readonly CustomObjectField[], records: readonly CustomObjectRecord[]): Map<string, string> {
   const [names, setNames] = useState(new Map<string, string>());
@@ -35,6 +35,8 @@ export function useLookupNames(fields: readonly CustomObjectField[], records: re
       .then((found) => {
         if (!live) return;
         const next = new Map<string, string>();
+        // An id asked for and not answered names a record that is gone: an empty name says so.
+        for (const [target, ids] of targets) for (const id of ids) next.set(lookupKey(target, id), '');
         for (const [target, byId] of found) for (const [id, name] of byId) next.set(lookupKey(target, id), name);
         setNames(next);
       });

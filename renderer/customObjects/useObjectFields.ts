@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { objectPath, supportApi, SupportFailure } from '../api/supportClient.js';
+import { objectPath, supportApi } from '../api/supportClient.js';
 import type { CustomObjectField } from './types.js';
+import { refusalText } from '../api/formErrors.js';
 
 export interface ObjectFields {
   /** Every field definition, the standard ones first; null until the first answer. */
@@ -26,7 +27,7 @@ export function useObjectFields(key: string): ObjectFields {
         setFields(answer.custom_object_fields);
         setError(null);
       },
-      (err) => live && setError(err instanceof SupportFailure ? err.message : 'The fields could not be loaded.'),
+      (err) => live && setError(refusalText(err, 'The fields could not be loaded.')),
     );
     return () => {
       live = false;

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
-import { objectPath, supportApi, SupportFailure } from '../api/supportClient.js';
+import { objectPath, supportApi } from '../api/supportClient.js';
 import type { CustomObjectRecord, RecordPage } from './types.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** Which page: the first, the one after a cursor, or the one before it. */
 type Cursor = null | { after: string } | { before: string };
@@ -10,6 +11,8 @@ export interface RecordPages {
   rows: CustomObjectRecord[];
   /** How many records the object has, for the plain list (null while searching). */
   count: number | null;
+  /** The place of the page's first record in the list (1 on the first page): "26–50 of 120". */
+  from: number;
   hasNext: boolean;
   hasPrevious: boolean;
   loading: boolean;
@@ -37,11 +40,13 @@ interface Loaded {
  * starts over at the first page; answers to an older request are dropped.
  */
 export function useRecordPages(objectKey: string, query: string, sort: string, size = 25): RecordPages {
-  const [cursor, setCursor] = useState<{ for: string; at: Cursor }>({ for: '', at: null });
+  // `page` counts the steps from the first page, for where the rows shown are in the list.
+  const [cursor, setCursor] = useState<{ for: string; at: Cursor; page: number }>({ for: '', at: null, page: 0 });
   const [version, setVersion] = useState(0);
   const listKey = JSON.stringify([objectKey, query.trim(), sort, size]);
   // A cursor belongs to the list it was taken from: another query or sort starts at the first page.
   const at = cursor.for === listKey ? cursor.at : null;
+  const pageIndex = cursor.for === listKey ? cursor.page : 0;
   const requestKey = JSON.stringify([listKey, at, version]);
   const [loaded, setLoaded] = useState<Loaded>({ key: '', page: null, total: null, error: null });
 
@@ -57,7 +62,7 @@ export function useRecordPages(objectKey: string, query: string, sort: string, s
     const counted = text ? Promise.resolve(null) : supportApi.get<{ count: { value: number } }>(objectPath(key, 'records', 'count')).then((c) => c.count.value, () => null);
     Promise.all([supportApi.get<RecordPage>(path, params), counted]).then(
       ([page, total]) => live && setLoaded({ key: requestKey, page, total, error: null }),
-      (err) => live && setLoaded((old) => ({ ...old, key: requestKey, error: err instanceof SupportFailure ? err.message : 'The records could not be loaded.' })),
+      (err) => live && setLoaded((old) => ({ ...old, key: requestKey, error: refusalText(err, 'The records could not be loaded.') })),
     );
     return () => {
       live = false;
@@ -73,16 +78,17 @@ export function useRecordPages(objectKey: string, query: string, sort: string, s
   const hasNext = page?.links ? Boolean(page.links.next) : wentBack || Boolean(meta?.has_more);
 
   const next = useCallback(() => {
-    if (meta?.after_cursor) setCursor({ for: listKey, at: { after: meta.after_cursor } });
-  }, [meta, listKey]);
+    if (meta?.after_cursor) setCursor({ for: listKey, at: { after: meta.after_cursor }, page: pageIndex + 1 });
+  }, [meta, listKey, pageIndex]);
   const previous = useCallback(() => {
-    if (meta?.before_cursor) setCursor({ for: listKey, at: { before: meta.before_cursor } });
-  }, [meta, listKey]);
+    if (meta?.before_cursor) setCursor({ for: listKey, at: { before: meta.before_cursor }, page: Math.max(0, pageIndex - 1) });
+  }, [meta, listKey, pageIndex]);
   const refresh = useCallback(() => setVersion((v) => v + 1), []);
 
   return {
     rows: page?.custom_object_records ?? [],
     count: loaded.total,
+    from: pageIndex * size + 1,
     hasNext: hasNext && Boolean(meta?.after_cursor),
     hasPrevious: hasPrevious && Boolean(meta?.before_cursor),
     loading: loaded.key !== requestKey,

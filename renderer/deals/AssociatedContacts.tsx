@@ -1,26 +1,46 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { DEFAULT_ASSOCIATED_CONTACT_ROLE, type AssociatedContact } from '../../shared/resources/deal.js';
-import { api, ApiFailure } from '../api/client.js';
+import { DEFAULT_ASSOCIATED_CONTACT_ROLE, type AssociatedContact, type Deal } from '../../shared/resources/deal.js';
+import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { ContactPicker } from './ContactPicker.js';
 import { useContactNames } from './useContactNames.js';
+import { refusalText } from '../api/formErrors.js';
 
-const failure = (err: unknown, fallback: string) => (err instanceof ApiFailure ? err.message : fallback);
+interface Entry {
+  contact_id: number;
+  role: string;
+  /** The deal's own contact (changed on the deal, not here). */
+  dealContact: boolean;
+  /** Associated with the deal, so removable here. */
+  associated: boolean;
+}
 
-/** The people and organizations involved in a deal, each with a role: listed, added, removed. */
-export function AssociatedContacts({ dealId }: { dealId: number }) {
-  const path = `/v2/deals/${dealId}/associated_contacts`;
+/** The deal's contact first (unless associated too, then marked on its entry), then the associated contacts. */
+function entriesOf(deal: Deal, associated: AssociatedContact[]): Entry[] {
+  const main = deal.contact_id;
+  const listed = associated.map((a) => ({ contact_id: a.contact_id, role: a.role, dealContact: a.contact_id === main, associated: true }));
+  if (main === null || listed.some((e) => e.dealContact)) return listed;
+  return [{ contact_id: main, role: '', dealContact: true, associated: false }, ...listed];
+}
+
+/**
+ * The people and organizations involved in a deal: its own contact, and the
+ * contacts associated with it, each with a role (added and removed here).
+ */
+export function AssociatedContacts({ deal }: { deal: Deal }) {
+  const path = `/v2/deals/${deal.id}/associated_contacts`;
   const [associated, setAssociated] = useState<AssociatedContact[]>([]);
   const [contactId, setContactId] = useState<number | null>(null);
   const [role, setRole] = useState(DEFAULT_ASSOCIATED_CONTACT_ROLE);
   const [pickerKey, setPickerKey] = useState(0);
   const [error, setError] = useState<string | null>(null);
-  const names = useContactNames(associated.map((a) => a.contact_id));
+  const entries = entriesOf(deal, associated);
+  const names = useContactNames(entries.map((e) => e.contact_id));
 
   const reload = useCallback(() => {
     api.list<AssociatedContact>(path, { per_page: 100 })
-      .then((page) => setAssociated(page.items.map((i) => i.data)), (err) => setError(failure(err, 'The contacts could not be loaded.')));
+      .then((page) => setAssociated(page.items.map((i) => i.data)), (err) => setError(refusalText(err, 'The contacts could not be loaded.')));
   }, [path]);
   useEffect(reload, [reload]);
   useRefreshOnSync(reload);
@@ -37,7 +57,7 @@ export function AssociatedContacts({ dealId }: { dealId: number }) {
       setError(null);
       reload();
     } catch (err) {
-      setError(failure(err, 'The contact could not be added.'));
+      setError(refusalText(err, 'The contact could not be added.'));
     }
   };
 
@@ -47,24 +67,28 @@ export function AssociatedContacts({ dealId }: { dealId: number }) {
       setError(null);
       reload();
     } catch (err) {
-      setError(failure(err, 'The contact could not be removed.'));
+      setError(refusalText(err, 'The contact could not be removed.'));
     }
   };
 
-  const nameOf = (id: number) => names.get(id) ?? `Contact ${id}`;
+  const nameOf = (id: number) => names.get(id) ?? '…';
   return (
     <section className="card associated-contacts" aria-label="Associated contacts">
       <h2>Contacts</h2>
-      {associated.length === 0 ? <p className="muted">No contacts associated yet.</p> : (
+      {entries.length > 0 && (
         <ul className="plain-list">
-          {associated.map((a) => (
-            <li key={a.contact_id}>
-              <span><Link to={`/contacts/${a.contact_id}`}>{nameOf(a.contact_id)}</Link> <span className="muted">{a.role}</span></span>
-              <button type="button" className="link" aria-label={`Remove contact ${nameOf(a.contact_id)}`} onClick={() => void remove(a.contact_id)}>Remove</button>
+          {entries.map((e) => (
+            <li key={e.contact_id}>
+              <span>
+                <Link to={`/contacts/${e.contact_id}`}>{nameOf(e.contact_id)}</Link> <span className="muted">{e.role}</span>
+                {e.dealContact && <span className="badge">Deal contact</span>}
+              </span>
+              {e.associated && <button type="button" className="link" aria-label={`Remove contact ${nameOf(e.contact_id)}`} onClick={() => void remove(e.contact_id)}>Remove</button>}
             </li>
           ))}
         </ul>
       )}
+      {associated.length === 0 && <p className="muted">No other contacts associated yet.</p>}
       <form className="inline-form" onSubmit={add} aria-label="Associate a contact">
         <div className="grow"><ContactPicker key={pickerKey} label="Contact to add" value={contactId} onChange={setContactId} /></div>
         <label>

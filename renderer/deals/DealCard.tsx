@@ -1,9 +1,8 @@
 import type { DragEvent } from 'react';
-import type { Deal } from '../../shared/resources/deal.js';
+import type { Deal, Stage } from '../../shared/resources/deal.js';
 import { Link } from '../router/Link.js';
 import { formatMoney } from './money.js';
-import { StageSelect } from './StageSelect.js';
-import type { Pipelines } from './usePipelines.js';
+import { MoveMenu } from './MoveMenu.js';
 
 /** The drag data type of a deal card: a drop target accepts only what carries it. */
 export const DEAL_DRAG_TYPE = 'application/x-outpost-deal';
@@ -11,16 +10,17 @@ export const DEAL_DRAG_TYPE = 'application/x-outpost-deal';
 interface Props {
   deal: Deal;
   contactName: string | undefined;
-  pipelines: Pipelines;
+  /** The stages of the board's pipeline, where the card's Move menu can send it. */
+  stages: Stage[];
   moving: boolean;
   onMove(deal: Deal, stageId: number): void;
 }
 
 /**
- * One deal on the board. Dragged to another column to move it; the "Move to
- * stage" select does the same from the keyboard or a screen reader.
+ * One deal on the board. Dragged to another column to move it; its "Move"
+ * menu does the same from the keyboard, a screen reader or a phone.
  */
-export function DealCard({ deal, contactName, pipelines, moving, onMove }: Props) {
+export function DealCard({ deal, contactName, stages, moving, onMove }: Props) {
   const startDrag = (event: DragEvent<HTMLElement>) => {
     event.dataTransfer.setData(DEAL_DRAG_TYPE, String(deal.id));
     event.dataTransfer.setData('text/plain', deal.name);
@@ -32,10 +32,11 @@ export function DealCard({ deal, contactName, pipelines, moving, onMove }: Props
         <Link to={`/deals/${deal.id}`} draggable={false}>{deal.name}</Link>
         {deal.hot && <span className="badge hot" title="Hot deal">Hot</span>}
       </div>
-      <div className="deal-value">{formatMoney(deal.value, deal.currency)}</div>
-      {contactName && <div className="muted">{contactName}</div>}
-      <StageSelect compact label={`Move ${deal.name} to stage`} value={deal.stage_id} disabled={moving}
-        onChange={(stageId) => onMove(deal, stageId)} {...pipelines} />
+      {contactName && <div className="muted deal-contact">{contactName}</div>}
+      <div className="deal-card-foot">
+        <div className="deal-value">{formatMoney(deal.value, deal.currency)}</div>
+        <MoveMenu label={`Move ${deal.name} to stage`} stages={stages} current={deal.stage_id} disabled={moving} onMove={(stageId) => onMove(deal, stageId)} />
+      </div>
     </li>
   );
 }

@@ -21,14 +21,19 @@ interface Draft {
   estimated_close_date: string;
 }
 
-function draftOf(deal: Deal | null, defaults: { currency: string; stageId: number | null }): Draft {
+const LABELS = {
+  name: 'Name', value: 'Value', currency: 'Currency', stage_id: 'Stage', contact_id: 'Contact', organization_id: 'Organization',
+  owner_id: 'Owner', source_id: 'Source', estimated_close_date: 'Expected close date',
+};
+
+function draftOf(deal: Deal | null, defaults: { currency: string; stageId: number | null; contactId: number | null }): Draft {
   return {
     name: deal?.name ?? '',
     value: deal?.value ?? '',
     currency: deal?.currency ?? defaults.currency,
     hot: deal?.hot ?? false,
     stage_id: deal?.stage_id ?? defaults.stageId,
-    contact_id: deal?.contact_id ?? null,
+    contact_id: deal?.contact_id ?? defaults.contactId,
     organization_id: deal?.organization_id ?? null,
     owner_id: deal?.owner_id ?? null,
     source_id: deal?.source_id ?? null,
@@ -57,10 +62,13 @@ function payloadOf(draft: Draft): Record<string, unknown> {
 export function DealForm({ id }: { id: number | null }) {
   const account = useSession((s) => s.account);
   const pipelines = usePipelines();
-  const stageParam = Number(new URLSearchParams(window.location.search).get('stage_id')) || null;
+  // A new deal from a board column starts in its stage; from a contact's page, with that contact.
+  const params = new URLSearchParams(window.location.search);
+  const stageParam = Number(params.get('stage_id')) || null;
+  const contactParam = Number(params.get('contact_id')) || null;
   const { draft, setDraft, errors, saving, submit } = useRecordForm<Deal, Draft>({
-    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', id, payloadOf,
-    draftOf: (deal) => draftOf(deal, { currency: account?.currency ?? 'USD', stageId: stageParam }),
+    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', labels: LABELS, id, payloadOf,
+    draftOf: (deal) => draftOf(deal, { currency: account?.currency ?? 'USD', stageId: stageParam, contactId: contactParam }),
   });
 
   if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;
@@ -89,7 +97,7 @@ export function DealForm({ id }: { id: number | null }) {
           <ContactPicker organizationsOnly label="Organization" value={draft.organization_id} error={errors.organization_id} onChange={(organization_id) => change({ organization_id })} />
           <OwnerField value={draft.owner_id} error={errors.owner_id} onChange={(owner_id) => change({ owner_id })} />
           <SourceField path="/v2/deal_sources" value={draft.source_id} error={errors.source_id} onChange={(source_id) => change({ source_id })} />
-          <FormField label="Estimated close date" error={errors.estimated_close_date}>
+          <FormField label="Expected close date" error={errors.estimated_close_date}>
             <input type="date" value={draft.estimated_close_date} onChange={(e) => change({ estimated_close_date: e.target.value })} />
           </FormField>
           <label className="check"><input type="checkbox" checked={draft.hot} onChange={(e) => change({ hot: e.target.checked })} /> Hot deal</label>

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { Deal } from '../../shared/resources/deal.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { useRouter } from '../router/routerStore.js';
 import { Timeline } from '../timeline/Timeline.js';
-import { formatWhen } from '../tasks/taskDates.js';
+import { formatDay, formatWhen } from '../tasks/taskDates.js';
 import { TagsEditor } from '../tags/TagsEditor.js';
 import { CollaboratorsPanel } from '../collaborators/CollaboratorsPanel.js';
 import { useUsers } from '../collaborators/useUsers.js';
@@ -14,15 +14,17 @@ import { useRecord } from '../leads/useRecord.js';
 import { ConversionSummary } from '../leads/ConversionSummary.js';
 import { AssociatedContacts } from './AssociatedContacts.js';
 import { OrderPanel } from '../orders/OrderPanel.js';
+import { CopyButton } from '../shell/CopyButton.js';
 import { formatMoney } from './money.js';
 import { StageSelect } from './StageSelect.js';
 import { useContactNames } from './useContactNames.js';
 import { usePipelines } from './usePipelines.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** One deal: its value and stage (changeable here), contacts, tags, collaborators and activity. */
 export function DealPage({ id }: { id: number }) {
   const navigate = useRouter((s) => s.navigate);
-  const { record: deal, problem, setRecord } = useRecord<Deal>(`/v2/deals/${id}`);
+  const { record: deal, problem, setRecord } = useRecord<Deal>(`/v2/deals/${id}`, { type: 'deal', id });
   const pipelines = usePipelines();
   const users = useUsers();
   const sources = useNamedOptions('/v2/deal_sources');
@@ -42,7 +44,7 @@ export function DealPage({ id }: { id: number }) {
       setRecord(await api.update<Deal>(`/v2/deals/${id}`, { stage_id: stageId }));
       setMoveError(null);
     } catch (err) {
-      setMoveError(err instanceof ApiFailure ? err.message : 'The deal could not be moved.');
+      setMoveError(refusalText(err, 'The deal could not be moved.'));
     }
   };
 
@@ -64,6 +66,8 @@ export function DealPage({ id }: { id: number }) {
             {moveError && <span className="field-error" role="alert">{moveError}</span>}
           </div>
           <Link to={`/deals/${id}/edit`} className="button primary">Edit</Link>
+          {/* Not a field: an address to BCC on emails about the deal, so they land on its timeline. */}
+          {deal.dropbox_email && <CopyButton text={deal.dropbox_email} label="Copy BCC address" />}
           <button type="button" className="danger" onClick={remove}>Delete</button>
         </div>
       </header>
@@ -71,22 +75,21 @@ export function DealPage({ id }: { id: number }) {
       <div className="columns">
         <div className="main-column">
           <dl className="card details">
-            <DetailRow label="Stage">{stage ? `${stage.name} (${stage.likelihood}%)` : deal.stage_id}</DetailRow>
-            {deal.contact_id !== null && <DetailRow label="Contact"><Link to={`/contacts/${deal.contact_id}`}>{names.get(deal.contact_id) ?? `Contact ${deal.contact_id}`}</Link></DetailRow>}
-            {deal.organization_id !== null && <DetailRow label="Organization"><Link to={`/contacts/${deal.organization_id}`}>{names.get(deal.organization_id) ?? `Contact ${deal.organization_id}`}</Link></DetailRow>}
-            <DetailRow label="Owner">{userName(deal.owner_id) ?? deal.owner_id}</DetailRow>
+            <DetailRow label="Stage">{stage ? `${stage.name} (${stage.likelihood}%)` : '…'}</DetailRow>
+            {deal.contact_id !== null && <DetailRow label="Contact"><Link to={`/contacts/${deal.contact_id}`}>{names.get(deal.contact_id) ?? '…'}</Link></DetailRow>}
+            {deal.organization_id !== null && <DetailRow label="Organization"><Link to={`/contacts/${deal.organization_id}`}>{names.get(deal.organization_id) ?? '…'}</Link></DetailRow>}
+            <DetailRow label="Owner">{userName(deal.owner_id) ?? '—'}</DetailRow>
             {source && <DetailRow label="Source">{source}</DetailRow>}
-            {deal.estimated_close_date && <DetailRow label="Estimated close">{deal.estimated_close_date}</DetailRow>}
+            {deal.estimated_close_date && <DetailRow label="Expected close date">{formatDay(deal.estimated_close_date)}</DetailRow>}
             {deal.customized_win_likelihood !== null && <DetailRow label="Win likelihood">{deal.customized_win_likelihood}%</DetailRow>}
             {deal.last_stage_change_at && (
               <DetailRow label="Stage changed">{formatWhen(deal.last_stage_change_at)}{userName(deal.last_stage_change_by_id) ? ` by ${userName(deal.last_stage_change_by_id)}` : ''}</DetailRow>
             )}
             {deal.last_activity_at && <DetailRow label="Last activity">{formatWhen(deal.last_activity_at)}</DetailRow>}
-            <DetailRow label="Added on">{deal.added_on}</DetailRow>
-            <DetailRow label="Dropbox email">{deal.dropbox_email}</DetailRow>
+            <DetailRow label="Added on">{formatDay(deal.added_on)}</DetailRow>
             {Object.entries(deal.custom_fields).map(([name, value]) => <DetailRow key={name} label={name}>{formatCustomValue(value)}</DetailRow>)}
           </dl>
-          <AssociatedContacts dealId={id} />
+          <AssociatedContacts deal={deal} />
           <OrderPanel dealId={id} />
         </div>
         <div className="side">

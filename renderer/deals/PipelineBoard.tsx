@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type DragEvent, type ReactNode } from 'react';
 import type { Deal, Stage } from '../../shared/resources/deal.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { useSession } from '../session/sessionStore.js';
@@ -9,6 +9,9 @@ import { DEAL_DRAG_TYPE, DealCard } from './DealCard.js';
 import { formatMoney, totalsByCurrency } from './money.js';
 import { useContactNames } from './useContactNames.js';
 import type { Pipelines } from './usePipelines.js';
+import { useSideScroll } from './useSideScroll.js';
+import './deals.css';
+import { refusalText } from '../api/formErrors.js';
 
 const PER_PAGE = 100;
 /** A column shows at most this many pages of deals; its count and total then say "at least". */
@@ -78,7 +81,7 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
       await api.update<Deal>(`/v2/deals/${deal.id}`, { stage_id: stageId });
       setMessage({ text: `Moved ${deal.name} to ${stageName(stageId)}.`, failed: false });
     } catch (err) {
-      setMessage({ text: err instanceof ApiFailure ? err.message : `${deal.name} could not be moved.`, failed: true });
+      setMessage({ text: refusalText(err, `${deal.name} could not be moved.`), failed: true });
     } finally {
       setMoving(null);
       reload();
@@ -98,35 +101,73 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
     if (deal) void move(deal, stageId);
   };
 
+  const board: BoardContext = {
+    currency, contactNames, stages, moving, over,
+    dragOver, drop, leave: () => setOver(null), move: (deal, stageId) => void move(deal, stageId),
+  };
+  const column = (stage: Stage) => <StageColumn key={stage.id} stage={stage} column={columns.get(stage.id) ?? { deals: [], more: false }} board={board} />;
+  const closed = stages.filter((s) => CLOSED.includes(s.category));
   return (
     <>
       <p className={message?.failed ? 'form-error' : 'muted board-status'} role="status" aria-live="polite">{message?.text}</p>
-      <div className="board">
-        {stages.map((stage) => {
-          const column = columns.get(stage.id) ?? { deals: [], more: false };
-          const totals = totalsByCurrency(column.deals);
-          return (
-            <section key={stage.id} className={`board-column${over === stage.id ? ' over' : ''}`} aria-label={stage.name} data-stage-id={stage.id}
-              onDragOver={(e) => dragOver(e, stage.id)} onDragLeave={() => setOver(null)} onDrop={(e) => drop(e, stage.id)}>
-              <header className="board-column-head">
-                <h2>{stage.name}</h2>
-                <p className="muted column-summary">
-                  <span className="deal-count">{column.deals.length}{column.more ? '+' : ''} {column.deals.length === 1 ? 'deal' : 'deals'}</span>
-                  {' · '}
-                  <span className="deal-total">{totals.length === 0 ? formatMoney('0', currency) : totals.map((t) => formatMoney(t.total, t.currency)).join(' + ')}</span>
-                </p>
-              </header>
-              <ul className="deal-cards">
-                {column.deals.map((deal) => (
-                  <DealCard key={deal.id} deal={deal} contactName={deal.contact_id === null ? undefined : contactNames.get(deal.contact_id)}
-                    pipelines={pipelines} moving={moving === deal.id} onMove={(d, s) => void move(d, s)} />
-                ))}
-              </ul>
-              <Link to={`/deals/new?stage_id=${stage.id}`} className="add-deal" aria-label={`New deal in ${stage.name}`}>+ Add a deal</Link>
-            </section>
-          );
-        })}
-      </div>
+      <BoardFrame>
+        {stages.filter((s) => !CLOSED.includes(s.category)).map(column)}
+        {/* Won, lost and unqualified stacked in one column: deals are dropped there more than read, and the whole board fits a laptop. */}
+        {closed.length > 0 && <div className="board-closed">{closed.map(column)}</div>}
+      </BoardFrame>
     </>
+  );
+}
+
+/** The stages of finished deals. */
+const CLOSED: readonly string[] = ['won', 'lost', 'unqualified'];
+
+interface BoardContext {
+  currency: string;
+  contactNames: Map<number, string>;
+  stages: Stage[];
+  moving: number | null;
+  over: number | null;
+  dragOver(event: DragEvent, stageId: number): void;
+  drop(event: DragEvent, stageId: number): void;
+  leave(): void;
+  move(deal: Deal, stageId: number): void;
+}
+
+/** One stage: its count and total, its deals' cards (a drop target for others), and a way to add one. */
+function StageColumn({ stage, column, board }: { stage: Stage; column: Column; board: BoardContext }) {
+  const totals = totalsByCurrency(column.deals);
+  return (
+    <section className={`board-column${board.over === stage.id ? ' over' : ''}`} aria-label={stage.name} data-stage-id={stage.id}
+      onDragOver={(e) => board.dragOver(e, stage.id)} onDragLeave={board.leave} onDrop={(e) => board.drop(e, stage.id)}>
+      <header className="board-column-head">
+        <h2>{stage.name}</h2>
+        <p className="muted column-summary">
+          <span className="deal-count">{column.deals.length}{column.more ? '+' : ''} {column.deals.length === 1 ? 'deal' : 'deals'}</span>
+          {' · '}
+          <span className="deal-total">{totals.length === 0 ? formatMoney('0', board.currency) : totals.map((t) => formatMoney(t.total, t.currency)).join(' + ')}</span>
+        </p>
+      </header>
+      <ul className="deal-cards">
+        {column.deals.map((deal) => (
+          <DealCard key={deal.id} deal={deal} contactName={deal.contact_id === null ? undefined : board.contactNames.get(deal.contact_id)}
+            stages={board.stages} moving={board.moving === deal.id} onMove={board.move} />
+        ))}
+      </ul>
+      <Link to={`/deals/new?stage_id=${stage.id}`} className="add-deal" aria-label={`New deal in ${stage.name}`}>+ Add a deal</Link>
+    </section>
+  );
+}
+
+/** The board's columns, scrolling sideways inside it when they do not fit, with a visible hint and buttons that scroll. */
+function BoardFrame({ children }: { children: ReactNode }) {
+  const { ref, more, scroll } = useSideScroll();
+  return (
+    <div className={`board-frame${more.left ? ' more-left' : ''}${more.right ? ' more-right' : ''}`}>
+      {more.right && <p className="board-hint muted" aria-hidden="true">More stages to the right →</p>}
+      <div className="board" ref={ref}>{children}</div>
+      {more.left && <button type="button" className="board-scroll left" aria-label="Show earlier stages" onClick={() => scroll('left')}>‹</button>}
+      {more.right && <button type="button" className="board-scroll right" aria-label="Show more stages" onClick={() => scroll('right')}>›</button>}
+    </div>
   );
 }

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { useEffect, useState, type ReactNode } from 'react';
+import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { DetailRow, RecordProblemMessage } from '../leads/Details.js';
@@ -10,7 +10,9 @@ import { useTemplateNames } from '../sequences/useTemplateNames.js';
 import type { EnrollmentState, EnrollmentStep, SequenceEnrollment } from '../../shared/resources/sequence.js';
 import { StateBadge } from './EnrollmentsScreen.js';
 import { enrolledKey, useEnrolledNames } from './useEnrolledNames.js';
-import { enrolledPath, progressText } from './enrollmentText.js';
+import { enrolledPath, FAILURE_TEXT, progressText } from './enrollmentText.js';
+import { capitalized, humanized } from '../shell/words.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** The moves a person can make (spec: active → finished by hand, blocked → active to resume). */
 const MOVES: Partial<Record<EnrollmentState, { to: EnrollmentState; label: string; confirm?: string }>> = {
@@ -47,19 +49,20 @@ export function EnrollmentPage({ id }: { id: number }) {
       setRecord(await api.update<SequenceEnrollment>(`/v2/sequence_enrollments/${id}`, { state: move.to }));
       setError(null);
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : 'The enrollment could not be changed.');
+      setError(refusalText(err, 'The enrollment could not be changed.'));
     } finally {
       setSaving(false);
     }
   };
 
-  const userName = (userId: number | null) => users.find((u) => u.id === userId)?.name ?? (userId === null ? '—' : `user #${userId}`);
-  const enrolled = names.get(enrolledKey(enrollment.resource_type, enrollment.resource_id)) ?? `${enrollment.resource_type} #${enrollment.resource_id}`;
+  const userName = (userId: number | null) => users.find((u) => u.id === userId)?.name ?? (userId === null ? '—' : 'A former user');
+  const enrolled = names.get(enrolledKey(enrollment.resource_type, enrollment.resource_id)) ?? `the ${enrollment.resource_type}`;
+  const enrolledLink = <Link to={enrolledPath(enrollment.resource_type, enrollment.resource_id)}>{enrolled}</Link>;
   return (
     <section className="screen record-page enrollment-page">
       <header className="screen-header">
         <div>
-          <p className="muted"><Link to="/enrollments">Enrollments</Link> · {enrollment.resource_type} <Link to={enrolledPath(enrollment.resource_type, enrollment.resource_id)}>{enrolled}</Link></p>
+          <p className="muted"><Link to="/enrollments">Enrollments</Link> · {capitalized(enrollment.resource_type)} {enrolledLink}</p>
           <h1>{enrollment.sequence.data.name}</h1>
           <StateBadge enrollment={enrollment} /> <span className="muted">{progressText(enrollment)}</span>
         </div>
@@ -75,13 +78,13 @@ export function EnrollmentPage({ id }: { id: number }) {
         <DetailRow label="Sent and created as">{userName(enrollment.actor_id)}</DetailRow>
         <DetailRow label="Started">{formatWhen(enrollment.created_at)}</DetailRow>
         {enrollment.finished_at && <DetailRow label="Finished">{formatWhen(enrollment.finished_at)}</DetailRow>}
-        {enrollment.finished_reason && <DetailRow label="Finished reason">{enrollment.finished_reason}</DetailRow>}
+        {enrollment.finished_reason && <DetailRow label="Why it finished">{humanized(enrollment.finished_reason)}</DetailRow>}
         {enrollment.finished_actor_id !== null && <DetailRow label="Finished by">{userName(enrollment.finished_actor_id)}</DetailRow>}
       </dl>
       <ol className="card step-timeline" aria-label="Steps">
         {enrollment.enrollment_steps.items.map(({ data: step }) => (
           <StepEntry key={step.position} step={step} current={enrollment.state !== 'finished' && step.position === enrollment.current_step_position}
-            what={actionText(step, templateName)} taskPath={enrolledPath(enrollment.resource_type, enrollment.resource_id)} />
+            what={actionText(step, templateName)} enrolled={enrolledLink} />
         ))}
       </ol>
     </section>
@@ -92,25 +95,25 @@ interface StepEntryProps {
   step: EnrollmentStep;
   current: boolean;
   what: string;
-  /** Where the step's task shows: the enrolled record's page, whose timeline lists its tasks. */
-  taskPath: string;
+  /** A link to the enrolled record, whose timeline lists the step's task. */
+  enrolled: ReactNode;
 }
 
-function StepEntry({ step, current, what, taskPath }: StepEntryProps) {
+function StepEntry({ step, current, what, enrolled }: StepEntryProps) {
   const action = step.action.data;
   return (
     <li className={`step-entry status-${action.status}${current ? ' current' : ''}`} aria-label={`Step ${step.position + 1}`} aria-current={current ? 'step' : undefined}>
       <div className="step-head">
         <strong>Step {step.position + 1}</strong> <span className="muted">{delayText(step.delay_from_previous_step, step.delay_from_previous_step_unit)}</span>
-        <span className={`badge action-${action.status}`}>{action.status}</span>
-        {step.overdue && <span className="badge overdue">overdue</span>}
+        <span className={`badge action-${action.status}`}>{humanized(action.status)}</span>
+        {step.overdue && <span className="badge overdue">Overdue</span>}
       </div>
       <div>{what}</div>
       <dl className="step-times">
         {action.estimated_execute_at && <DetailRow label="Due">{formatWhen(action.estimated_execute_at)}</DetailRow>}
         {action.executed_at && <DetailRow label="Executed">{formatWhen(action.executed_at)}</DetailRow>}
-        {action.failure_reason && <DetailRow label="Failure reason"><span className="failure">{action.failure_reason}</span></DetailRow>}
-        {action.task_id != null && <DetailRow label="Task"><Link to={taskPath}>Task #{action.task_id}</Link></DetailRow>}
+        {action.failure_reason && <DetailRow label="Why it failed"><span className="failure">{FAILURE_TEXT[action.failure_reason]}</span></DetailRow>}
+        {action.task_id != null && <DetailRow label="Task">On the timeline of {enrolled}</DetailRow>}
       </dl>
     </li>
   );

@@ -7,6 +7,10 @@ import { ENROLLMENT_STATES, type EnrollmentState, type SequenceEnrollment } from
 import { enrolledKey, useEnrolledNames } from './useEnrolledNames.js';
 import { enrolledPath, progressText } from './enrollmentText.js';
 import { CsvExportButton } from '../importExport/ExportButton.js';
+import { DataTable } from '../lists/DataTable.js';
+import { ListCount } from '../lists/ListCount.js';
+import { ListStatus } from '../lists/ListStatus.js';
+import { capitalized, humanized } from '../shell/words.js';
 
 /** Every enrollment of the account, newest first, filtered by state. */
 export function EnrollmentsScreen() {
@@ -15,6 +19,8 @@ export function EnrollmentsScreen() {
   const list = usePagedList<SequenceEnrollment>('/v2/sequence_enrollments', query);
   useRefreshOnSync(list.refresh);
   const names = useEnrolledNames(list.rows);
+  // "a lead" until its name arrives: never an id.
+  const nameOf = (e: SequenceEnrollment) => names.get(enrolledKey(e.resource_type, e.resource_id)) ?? `a ${e.resource_type}`;
 
   return (
     <section className="screen enrollments-screen">
@@ -26,41 +32,27 @@ export function EnrollmentsScreen() {
       <div className="toolbar" role="search">
         <select aria-label="State" value={state} onChange={(e) => setState(e.target.value as EnrollmentState | '')}>
           <option value="">Any state</option>
-          {ENROLLMENT_STATES.map((s) => <option key={s} value={s}>{s}</option>)}
+          {ENROLLMENT_STATES.map((s) => <option key={s} value={s}>{capitalized(s)}</option>)}
         </select>
-        <span className="muted count" aria-live="polite">{list.rows.length} shown</span>
+        <ListCount shown={list.rows.length} total={list.total} loading={list.loading} />
       </div>
-      <table className="card record-table" aria-label="Enrollments">
-        <thead>
-          <tr><th>Enrolled</th><th>Sequence</th><th>State</th><th>Progress</th><th>Started</th></tr>
-        </thead>
-        <tbody>
-          {list.rows.map((e) => {
-            const name = names.get(enrolledKey(e.resource_type, e.resource_id)) ?? `${e.resource_type} #${e.resource_id}`;
-            return (
-              <tr key={e.id} aria-label={`${name} in ${e.sequence.data.name}`}>
-                <td><Link to={enrolledPath(e.resource_type, e.resource_id)}>{name}</Link> <span className="muted">{e.resource_type}</span></td>
-                <td><Link to={`/enrollments/${e.id}`}>{e.sequence.data.name}</Link></td>
-                <td><StateBadge enrollment={e} /></td>
-                <td>{progressText(e)}</td>
-                <td className="muted">{formatWhen(e.created_at)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {!list.loading && list.rows.length === 0 && !list.error && <p className="empty">No enrollments match.</p>}
-      {list.error && <p className="form-error" role="alert">{list.error}</p>}
-      {list.hasMore && <button type="button" onClick={list.loadMore} disabled={list.loading}>{list.loading ? 'Loading…' : 'Load more'}</button>}
+      <DataTable label="Enrollments" rows={list.rows} rowKey={(e) => e.id} rowLabel={(e) => `${nameOf(e)} in ${e.sequence.data.name}`} columns={[
+        { label: 'Enrolled', kind: 'title', cell: (e) => <><Link to={enrolledPath(e.resource_type, e.resource_id)}>{nameOf(e)}</Link> <span className="muted">{capitalized(e.resource_type)}</span></> },
+        { label: 'Sequence', cell: (e) => <Link to={`/enrollments/${e.id}`}>{e.sequence.data.name}</Link> },
+        { label: 'State', cell: (e) => <StateBadge enrollment={e} /> },
+        { label: 'Progress', cell: (e) => progressText(e) },
+        { label: 'Started', kind: 'muted', cell: (e) => formatWhen(e.created_at) },
+      ]} />
+      <ListStatus list={list} empty="No enrollments match." />
     </section>
   );
 }
 
-/** The state, with the reason when finished, in the API's words. */
+/** The state, with the reason when finished, in words (`unsubscribed` → "Finished · unsubscribed"). */
 export function StateBadge({ enrollment }: { enrollment: SequenceEnrollment }) {
   return (
     <span className={`badge enrollment-${enrollment.state}`}>
-      {enrollment.state}{enrollment.finished_reason ? ` · ${enrollment.finished_reason}` : ''}
+      {capitalized(enrollment.state)}{enrollment.finished_reason ? ` · ${humanized(enrollment.finished_reason).toLowerCase()}` : ''}
     </span>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { usePagedList } from '../leads/usePagedList.js';
 import { useNamedOptions } from '../leads/useNamedOptions.js';
@@ -7,6 +7,7 @@ import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import type { EnrollmentResourceType, SequenceEnrollment } from '../../shared/resources/sequence.js';
 import { StateBadge } from './EnrollmentsScreen.js';
 import { progressText } from './enrollmentText.js';
+import { refusalText } from '../api/formErrors.js';
 
 /**
  * A lead's or contact's sequences: the enrollments it has had, and the way
@@ -30,7 +31,7 @@ export function RecordEnrollments({ resourceType, resourceId }: { resourceType: 
       setSequenceId('');
       list.refresh();
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : 'The enrollment could not be started.');
+      setError(refusalText(err, 'The enrollment could not be started.'));
     } finally {
       setSaving(false);
     }

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, ApiFailure, isDesktop } from '../api/client.js';
+import { api, isDesktop } from '../api/client.js';
 import { formatWhen } from '../tasks/taskDates.js';
 import { CopyButton } from '../shell/CopyButton.js';
 import './importExport.css';
+import { refusalText } from '../api/formErrors.js';
 
 const FEED_PATH = '/v2/users/self/calendar_feed';
 
@@ -15,8 +16,6 @@ interface NewFeed {
   url: string;
   created_at: string;
 }
-
-const failureText = (err: unknown, fallback: string) => (err instanceof ApiFailure ? err.message : fallback);
 
 /**
  * Settings → Calendar feed: a private iCalendar URL of the user's tasks that
@@ -34,7 +33,7 @@ export function CalendarFeedCard() {
     let live = true;
     api.get<FeedStatus>(FEED_PATH).then(
       (answer) => live && setStatus(answer),
-      (err) => live && setError(failureText(err, 'The calendar feed could not be loaded.')),
+      (err) => live && setError(refusalText(err, 'The calendar feed could not be loaded.')),
     );
     return () => {
       live = false;
@@ -49,7 +48,7 @@ export function CalendarFeedCard() {
       setStatus({ enabled: true, created_at: feed.created_at });
       setError(null);
     } catch (err) {
-      setError(failureText(err, 'The calendar feed could not be turned on.'));
+      setError(refusalText(err, 'The calendar feed could not be turned on.'));
     } finally {
       setBusy(false);
     }
@@ -64,7 +63,7 @@ export function CalendarFeedCard() {
       setStatus({ enabled: false, created_at: null });
       setError(null);
     } catch (err) {
-      setError(failureText(err, 'The calendar feed could not be turned off.'));
+      setError(refusalText(err, 'The calendar feed could not be turned off.'));
     } finally {
       setBusy(false);
     }

@@ -1,18 +1,18 @@
 import { useRef, useState } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { currentErrors, FilePicker, ImportChecks, ImportOutcome, SampleIntro } from './ImportParts.js';
 import { fileTextProblem, IMPORT_NOUNS, type Refusal } from './importText.js';
 import { useImportRun } from './useImportRun.js';
 import type { ColumnMapping, ImportPreview, ImportResourceType, ImportResult } from './types.js';
+import { DataTable, type Column } from '../lists/DataTable.js';
 import './importExport.css';
+import { refusalText } from '../api/formErrors.js';
 
 interface ChosenFile {
   name: string;
   text: string;
 }
-
-const failureText = (err: unknown, fallback: string) => (err instanceof ApiFailure ? err.message : fallback);
 
 /**
  * Import contacts or leads from a CSV file: choose the file, map its columns
@@ -42,10 +42,10 @@ export function CsvImportScreen({ type }: { type: ImportResourceType }) {
     } catch (err) {
       if (mine !== generation.current) return;
       // Without a mapping the refusal is about the file itself; with one, about the mapping chosen.
-      if (wanted) importing.refuse({ message: failureText(err, 'The mapping could not be checked.'), errors: [] });
+      if (wanted) importing.refuse({ message: refusalText(err, 'The mapping could not be checked.'), errors: [] });
       else {
         setPreview(null);
-        setFileError(failureText(err, 'The file could not be read.'));
+        setFileError(refusalText(err, 'The file could not be read.'));
       }
     }
   };
@@ -87,7 +87,7 @@ export function CsvImportScreen({ type }: { type: ImportResourceType }) {
         <h1>Import {nouns.many} from CSV</h1>
         <Link to={nouns.list}>Back to the {nouns.many}</Link>
       </header>
-      {importing.result ? <ImportOutcome result={importing.result} unit="row" onAgain={startOver} /> : (
+      {importing.result ? <ImportOutcome result={importing.result} unit="row" fields={preview?.fields} onAgain={startOver} /> : (
         <>
           <section className="card import-step" aria-label="Choose a file">
             <h2>1. Choose a CSV file</h2>
@@ -118,22 +118,17 @@ function MappingStep({ preview, mapping, onChange }: { preview: ImportPreview; m
   return (
     <section className="card import-step" aria-label="Map the columns">
       <h2>2. Map the columns</h2>
-      <table className="record-table mapping-table">
-        <thead><tr><th>Column in the file</th><th>Import as</th></tr></thead>
-        <tbody>
-          {preview.headers.map((header) => (
-            <tr key={header}>
-              <td>{header || <span className="muted">(no name)</span>}</td>
-              <td>
-                <select aria-label={`Import column ${header} as`} value={mapping[header] ?? ''} onChange={(e) => onChange(header, e.target.value || null)}>
-                  <option value="">Don’t import</option>
-                  {preview.fields.map((f) => <option key={f.name} value={f.name}>{f.label}{f.required ? ' *' : ''}</option>)}
-                </select>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable label="Columns" framed={false} className="mapping-table" rows={preview.headers} rowKey={(header) => header} columns={[
+        { label: 'Column in the file', kind: 'title', cell: (header) => header || <span className="muted">(no name)</span> },
+        {
+          label: 'Import as', cell: (header) => (
+            <select aria-label={`Import column ${header} as`} value={mapping[header] ?? ''} onChange={(e) => onChange(header, e.target.value || null)}>
+              <option value="">Don’t import</option>
+              {preview.fields.map((f) => <option key={f.name} value={f.name}>{f.label}{f.required ? ' *' : ''}</option>)}
+            </select>
+          ),
+        },
+      ]} />
       {notes.length > 0 && (
         <ul className="mapping-notes muted" aria-label="How the mapped fields are read">
           {notes.map((f) => <li key={f.name}><strong>{f.label}</strong>: {f.requirement}</li>)}
@@ -164,19 +159,14 @@ function CheckStep({ preview, mapping, refusal, busy, onImport, nouns }: CheckPr
       <h2>3. Check and import</h2>
       <SampleIntro total={preview.rows} shown={preview.sample.length} unit="row" />
       <div className="table-scroll">
-        <table className="record-table preview-table" aria-label="Preview">
-          <thead><tr><th>Row</th>{fields.map((f) => <th key={f}>{labelOf(f)}</th>)}</tr></thead>
-          <tbody>
-            {preview.sample.map((s) => (
-              <tr key={s.row} className={errors.some((e) => e.row === s.row) ? 'invalid' : undefined}>
-                <td className="muted">{s.row}</td>
-                {fields.map((f) => <td key={f}>{cellText(s.values[f])}</td>)}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable label="Preview" framed={false} className="preview-table" rows={preview.sample} rowKey={(s) => s.row}
+          rowClass={(s) => (errors.some((e) => e.row === s.row) ? 'invalid' : undefined)}
+          columns={[
+            { label: 'Row', kind: 'muted', cell: (s) => s.row },
+            ...fields.map((f): Column<ImportPreview['sample'][number]> => ({ label: labelOf(f), cell: (s) => cellText(s.values[f]) })),
+          ]} />
       </div>
-      <ImportChecks total={preview.rows} errors={errors} refusal={refusal} unit="row" noun={nouns} busy={busy} onImport={onImport} />
+      <ImportChecks total={preview.rows} errors={errors} refusal={refusal} unit="row" noun={nouns} fields={preview.fields} busy={busy} onImport={onImport} />
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { saveFile } from './saveFile.js';
 import './importExport.css';
+import { refusalText } from '../api/formErrors.js';
 
 interface Props {
   /** The export endpoint, e.g. `/v2/leads/export.csv`. */
@@ -35,7 +36,7 @@ export function ExportButton({ path, query, label, description }: Props) {
       saveFile(await api.download(path, exportQuery(query)));
       setError(null);
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : 'The export could not be downloaded.');
+      setError(refusalText(err, 'The export could not be downloaded.'));
     } finally {
       setBusy(false);
     }
@@ -51,7 +52,7 @@ export function ExportButton({ path, query, label, description }: Props) {
   );
 }
 
-/** "Export CSV" of a list view: what the view shows, by its filters and sort. */
+/** "Export CSV" of a list view: what the view shows, by its filters and sort, its columns named as the app names the fields. */
 export function CsvExportButton({ resource, query, what }: { resource: string; query?: Record<string, QueryValue>; what: string }) {
-  return <ExportButton path={csvExportPath(resource)} query={query} label="Export CSV" description={`Export the ${what} shown as a CSV file`} />;
+  return <ExportButton path={csvExportPath(resource)} query={{ ...query, headers: 'labels' }} label="Export CSV" description={`Export the ${what} shown as a CSV file`} />;
 }

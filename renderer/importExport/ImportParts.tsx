@@ -1,20 +1,30 @@
 import { useRef } from 'react';
 import { Link } from '../router/Link.js';
 import { counted, IMPORT_NOUNS, validRowCount, type ImportUnit, type Refusal } from './importText.js';
-import type { ImportResult, RowError } from './types.js';
+import type { ImportField, ImportResult, RowError } from './types.js';
+import { inWords } from '../api/formErrors.js';
+import { humanized } from '../shell/words.js';
 
 /** Long lists of problems show their first rows; the count says how many there are in all. */
 const SHOWN_ERRORS = 100;
 
-/** "Row 3 — email: is not an email address", one line per problem. */
-export function RowErrorList({ errors, unit, label }: { errors: RowError[]; unit: ImportUnit; label: string }) {
+/** The import's fields by name, as labelled (`address.city` → "City"); a field it does not list, in words. */
+function labelsOf(fields: readonly ImportField[] = []): (name: string) => string {
+  const labels = new Map(fields.map((f) => [f.name, f.label]));
+  return (name) => labels.get(name) ?? humanized(name.replace(/\./g, ' '));
+}
+
+/** "Row 3 — Email: is not an email address", one line per problem, the field by its label. */
+export function RowErrorList({ errors, unit, label, fields }: { errors: RowError[]; unit: ImportUnit; label: string; fields?: readonly ImportField[] }) {
   const shown = errors.slice(0, SHOWN_ERRORS);
+  const labelOf = labelsOf(fields);
+  const messageOf = (e: RowError) => inWords(e.message, e.field ? { [e.field]: labelOf(e.field) } : {});
   return (
     <div className="row-errors">
       <ul aria-label={label}>
         {shown.map((e, i) => (
           <li key={`${e.row}-${e.field}-${i}`}>
-            <strong>{unit === 'row' ? 'Row' : 'Card'} {e.row}</strong> — {e.field ? <><code>{e.field}</code>{sourceText(e.source, unit)}: </> : null}{e.message}
+            <strong>{unit === 'row' ? 'Row' : 'Card'} {e.row}</strong> — {e.field ? <>{labelOf(e.field)}{sourceText(e.source, unit)}: </> : null}{messageOf(e)}
           </li>
         ))}
       </ul>
@@ -47,7 +57,7 @@ export function FilePicker({ label, accept, onFile }: { label: string; accept: s
 }
 
 /** What an import did: how many records it created, a link to them, and the rows it skipped. */
-export function ImportOutcome({ result, unit, onAgain }: { result: ImportResult; unit: ImportUnit; onAgain(): void }) {
+export function ImportOutcome({ result, unit, fields, onAgain }: { result: ImportResult; unit: ImportUnit; fields?: readonly ImportField[]; onAgain(): void }) {
   const nouns = IMPORT_NOUNS[result.resource_type];
   const rejected: RowError[] = result.rejected.flatMap((r) => r.errors.map((e) => ({ row: r.row, ...e })));
   const organizations = result.created_organization_ids?.length ?? 0;
@@ -58,7 +68,7 @@ export function ImportOutcome({ result, unit, onAgain }: { result: ImportResult;
       {result.rejected.length > 0 && (
         <>
           <p>{counted(result.rejected.length, unit, `${unit}s`)} had problems and {result.rejected.length === 1 ? 'was' : 'were'} skipped:</p>
-          <RowErrorList errors={rejected} unit={unit} label="Skipped" />
+          <RowErrorList errors={rejected} unit={unit} label="Skipped" fields={fields} />
         </>
       )}
       <div className="actions">
@@ -90,6 +100,8 @@ interface ImportChecksProps {
   refusal: Refusal | null;
   unit: ImportUnit;
   noun: { one: string; many: string };
+  /** The fields the file's columns fill, for the problems' labels (a CSV import's; a vCard's fields are named in words). */
+  fields?: readonly ImportField[];
   busy: boolean;
   onImport(skipInvalid: boolean): void;
 }
@@ -99,7 +111,7 @@ interface ImportChecksProps {
  * buttons: import everything (all or nothing: the default), and when some
  * rows have problems, import the valid ones and skip the rest.
  */
-export function ImportChecks({ total, errors, refusal, unit, noun, busy, onImport }: ImportChecksProps) {
+export function ImportChecks({ total, errors, refusal, unit, noun, fields, busy, onImport }: ImportChecksProps) {
   const valid = validRowCount(total, errors);
   const withProblems = valid < total;
   return (
@@ -107,7 +119,7 @@ export function ImportChecks({ total, errors, refusal, unit, noun, busy, onImpor
       {withProblems && (
         <>
           <h3>{counted(total - valid, `${unit} has`, `${unit}s have`)} problems</h3>
-          <RowErrorList errors={errors} unit={unit} label="Problems" />
+          <RowErrorList errors={errors} unit={unit} label="Problems" fields={fields} />
         </>
       )}
       {refusal && <p className="form-error" role="alert">{refusal.message}</p>}

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { currentErrors, FilePicker, ImportChecks, ImportOutcome, SampleIntro } from './ImportParts.js';
 import { fileTextProblem, IMPORT_NOUNS, type Refusal } from './importText.js';
 import { useImportRun } from './useImportRun.js';
 import { useOpenedFile, type OpenedFile } from './openedFiles.js';
 import type { ImportResult, VcardPreview } from './types.js';
+import { DataTable } from '../lists/DataTable.js';
 import './importExport.css';
+import { refusalText } from '../api/formErrors.js';
 
 /** A file to import, and whether the desktop app opened it (rather than the picker). */
 type ImportFile = OpenedFile & { opened?: boolean };
@@ -47,7 +49,7 @@ function VcardImport({ initial }: { initial: OpenedFile | null }) {
     let live = true;
     api.create<VcardPreview>('/v2/contacts/import_vcard/preview', { vcard: file.text }).then(
       (preview) => live && setParsed({ file, preview, error: null }),
-      (err) => live && setParsed({ file, preview: null, error: err instanceof ApiFailure ? err.message : 'The file could not be read.' }),
+      (err) => live && setParsed({ file, preview: null, error: refusalText(err, 'The file could not be read.') }),
     );
     return () => {
       live = false;
@@ -104,21 +106,16 @@ function CardsStep({ preview, refusal, busy, onImport }: CardsProps) {
       <h2>2. Check and import</h2>
       <SampleIntro total={preview.rows} shown={preview.sample.length} unit="card" />
       <div className="table-scroll">
-        <table className="record-table preview-table" aria-label="Cards">
-          <thead><tr><th>Card</th><th>Name</th><th>Organization</th><th>Email</th><th>Phone</th><th>City</th></tr></thead>
-          <tbody>
-            {preview.sample.map(({ row, values }) => (
-              <tr key={row} className={errors.some((e) => e.row === row) ? 'invalid' : undefined}>
-                <td className="muted">{row}</td>
-                <td>{values.is_organization === 'true' ? values.name : [values.first_name, values.last_name].filter(Boolean).join(' ')}</td>
-                <td>{values.is_organization === 'true' ? <span className="badge">organization</span> : values.organization_name}</td>
-                <td>{values.email}</td>
-                <td>{values.phone ?? values.mobile}</td>
-                <td>{values['address.city']}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable label="Cards" framed={false} className="preview-table" rows={preview.sample} rowKey={(card) => card.row}
+          rowClass={(card) => (errors.some((e) => e.row === card.row) ? 'invalid' : undefined)}
+          columns={[
+            { label: 'Card', kind: 'muted', cell: ({ row }) => row },
+            { label: 'Name', kind: 'title', cell: ({ values }) => (values.is_organization === 'true' ? values.name : [values.first_name, values.last_name].filter(Boolean).join(' ')) },
+            { label: 'Organization', cell: ({ values }) => (values.is_organization === 'true' ? <span className="badge">Organization</span> : values.organization_name) },
+            { label: 'Email', cell: ({ values }) => values.email },
+            { label: 'Phone', cell: ({ values }) => values.phone ?? values.mobile },
+            { label: 'City', cell: ({ values }) => values['address.city'] },
+          ]} />
       </div>
       <ImportChecks total={preview.rows} errors={errors} refusal={refusal} unit="card" noun={IMPORT_NOUNS.contact} busy={busy} onImport={onImport} />
     </section>

@@ -1,6 +1,7 @@
 import { isErrorEnvelope } from '../../shared/errors.js';
 import { ApiFailure } from '../api/client.js';
 import type { ImportResourceType, RowError } from './types.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** What a file is made of: CSV rows or vCard cards. */
 export type ImportUnit = 'row' | 'card';
@@ -55,7 +56,7 @@ export interface Refusal {
 /** What to tell about a failed import; the engine writes nothing when it refuses one. */
 export function refusalOf(err: unknown, unit: ImportUnit): Refusal {
   const errors = err instanceof ApiFailure ? rowErrorsOf(err) : [];
-  if (errors.length === 0) return { message: err instanceof ApiFailure ? err.message : 'The import failed; nothing was imported.', errors };
+  if (errors.length === 0) return { message: refusalText(err, 'The import failed; nothing was imported.'), errors };
   const rows = new Set(errors.map((e) => e.row)).size;
   return { message: `Nothing was imported: ${counted(rows, `${unit} has`, `${unit}s have`)} problems.`, errors };
 }

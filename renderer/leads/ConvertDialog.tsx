@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { useRouter } from '../router/routerStore.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { leadDisplayName, type Lead, type LeadConversion } from '../../shared/resources/lead.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** Where a finished conversion lands: the person, else the organization, else the deal. */
 export function landingOf(conversion: LeadConversion): string {
@@ -38,7 +39,7 @@ export function ConvertDialog({ lead, onClose }: { lead: Lead; onClose(): void }
       const conversion = await api.create<LeadConversion>('/v2/lead_conversions', { lead_id: lead.id, owner_id: ownerId, create_deal: createDeal });
       navigate(landingOf(conversion));
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : 'The lead could not be converted.');
+      setError(refusalText(err, 'The lead could not be converted.'));
       setSaving(false);
     }
   };

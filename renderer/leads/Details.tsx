@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ADDRESS_KEYS, type Address } from '../../shared/resources/address.js';
 import { Link } from '../router/Link.js';
+import { formatDay } from '../tasks/taskDates.js';
 import type { RecordProblem } from './useRecord.js';
 
 /** One label and value in a record's details list. */
@@ -17,8 +18,12 @@ export function formatAddress(address: Address | null): string {
   return address ? ADDRESS_KEYS.map((k) => address[k]).filter(Boolean).join(', ') : '';
 }
 
+/** A custom field's value for people: lists joined, yes/no for a checkbox, a date field's day as people write it. */
 export function formatCustomValue(value: unknown): string {
-  return Array.isArray(value) ? value.join(', ') : String(value ?? '');
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDay(value);
+  return String(value ?? '');
 }
 
 /** What a record page shows instead of the record when it could not be read. */

@@ -1,31 +1,34 @@
-import { ADDRESS_KEYS, type Address } from '../../shared/resources/address.js';
+import type { Address } from '../../shared/resources/address.js';
+import { AddressFields, EMPTY_ADDRESS } from '../records/AddressFields.js';
+import { CONTACT_FIELD_LABELS } from '../records/ContactFieldRows.js';
 import { FormActions, FormField } from './FormField.js';
 import { useRecordForm } from './useRecordForm.js';
 import { OwnerField, SourceField } from './PickerFields.js';
-import { LEAD_STATUSES, type Lead } from '../../shared/resources/lead.js';
+import { CONVERTED_LEAD_STATUS, DEFAULT_LEAD_STATUS, LEAD_STATUSES, type Lead } from '../../shared/resources/lead.js';
 
 const TEXT_FIELDS = [
-  'first_name', 'last_name', 'organization_name', 'title', 'email', 'phone', 'mobile', 'website', 'industry', 'status', 'description',
+  'first_name', 'last_name', 'organization_name', 'title', 'email', 'phone', 'mobile', 'website', 'industry', 'description',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 
-const LABELS: Record<TextField, string> = {
-  first_name: 'First name', last_name: 'Last name', organization_name: 'Organization name', title: 'Title', email: 'Email',
-  phone: 'Phone', mobile: 'Mobile', website: 'Website', industry: 'Industry', status: 'Status', description: 'Description',
-};
+const LABELS: Record<TextField, string> = { first_name: 'First name', last_name: 'Last name', organization_name: 'Organization name', ...CONTACT_FIELD_LABELS };
+const FIELD_LABELS = { ...LABELS, status: 'Status', source_id: 'Source', owner_id: 'Owner', address: 'Address' };
+
+/** The statuses a person picks from; Converted is set by converting the lead, not by hand. */
+const CHOOSABLE_STATUSES = LEAD_STATUSES.filter((s) => s !== CONVERTED_LEAD_STATUS);
 
 interface Draft {
   text: Record<TextField, string>;
+  status: string;
   owner_id: number | null;
   source_id: number | null;
   address: Address;
 }
 
-const EMPTY_ADDRESS: Address = { line1: null, city: null, postal_code: null, state: null, country: null };
-
 function draftOf(lead: Lead | null): Draft {
   return {
     text: Object.fromEntries(TEXT_FIELDS.map((f) => [f, lead?.[f] ?? ''])) as Record<TextField, string>,
+    status: lead?.status ?? DEFAULT_LEAD_STATUS,
     owner_id: lead?.owner_id ?? null,
     source_id: lead?.source_id ?? null,
     address: lead?.address ?? EMPTY_ADDRESS,
@@ -37,8 +40,7 @@ function payloadOf(draft: Draft): Record<string, unknown> {
   const payload: Record<string, unknown> = Object.fromEntries(
     TEXT_FIELDS.map((f) => [f, draft.text[f].trim() === '' ? null : draft.text[f].trim()]),
   );
-  // A lead always has a status (the API makes a new one `New`): an emptied field leaves it as it is.
-  if (payload.status === null) delete payload.status;
+  payload.status = draft.status;
   payload.source_id = draft.source_id;
   payload.address = draft.address;
   if (draft.owner_id !== null) payload.owner_id = draft.owner_id;
@@ -47,7 +49,7 @@ function payloadOf(draft: Draft): Record<string, unknown> {
 
 /** Create and edit a lead; the API's field errors (a lead needs a last name or an organization name) show by their fields. */
 export function LeadForm({ id }: { id: number | null }) {
-  const { draft, setDraft, errors, saving, submit } = useRecordForm<Lead, Draft>({ apiPath: '/v2/leads', pagePath: '/leads', noun: 'lead', id, draftOf, payloadOf });
+  const { draft, setDraft, errors, saving, submit } = useRecordForm<Lead, Draft>({ apiPath: '/v2/leads', pagePath: '/leads', noun: 'lead', labels: FIELD_LABELS, id, draftOf, payloadOf });
 
   if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
@@ -57,8 +59,7 @@ export function LeadForm({ id }: { id: number | null }) {
     <FormField key={field} label={LABELS[field]} error={errors[field]}>
       {field === 'description'
         ? <textarea value={draft.text[field]} onChange={(e) => setText(field, e.target.value)} />
-        : <input type={field === 'email' ? 'email' : 'text'} value={draft.text[field]} aria-invalid={Boolean(errors[field])}
-            list={field === 'status' ? 'lead-statuses' : undefined} onChange={(e) => setText(field, e.target.value)} />}
+        : <input type={field === 'email' ? 'email' : 'text'} value={draft.text[field]} aria-invalid={Boolean(errors[field])} onChange={(e) => setText(field, e.target.value)} />}
     </FormField>
   );
 
@@ -69,23 +70,18 @@ export function LeadForm({ id }: { id: number | null }) {
         <h1>{title}</h1>
         <p className="muted">A lead needs a last name or an organization name.</p>
         <div className="grid">
-          {(['first_name', 'last_name', 'organization_name', 'title', 'email', 'phone', 'mobile', 'website', 'industry', 'status'] as const).map(textField)}
-          <datalist id="lead-statuses">{LEAD_STATUSES.map((s) => <option key={s} value={s} />)}</datalist>
+          {(['first_name', 'last_name', 'organization_name', 'title', 'email', 'phone', 'mobile', 'website', 'industry'] as const).map(textField)}
+          <FormField label="Status" error={errors.status}>
+            <select value={draft.status} onChange={(e) => change({ status: e.target.value })}>
+              {/* A status the lead has that is not offered (Converted, or one imported) stays as it is. */}
+              {!CHOOSABLE_STATUSES.some((s) => s === draft.status) && <option value={draft.status}>{draft.status}</option>}
+              {CHOOSABLE_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </FormField>
           <SourceField path="/v2/lead_sources" value={draft.source_id} error={errors.source_id} onChange={(source_id) => change({ source_id })} />
           <OwnerField value={draft.owner_id} error={errors.owner_id} onChange={(owner_id) => change({ owner_id })} />
         </div>
-        <fieldset className="address">
-          <legend>Address</legend>
-          <div className="grid">
-            {ADDRESS_KEYS.map((key) => (
-              <label key={key}>
-                {key.replace('_', ' ').replace('line1', 'street')}
-                <input type="text" value={draft.address[key] ?? ''} onChange={(e) => change({ address: { ...draft.address, [key]: e.target.value || null } })} />
-              </label>
-            ))}
-          </div>
-          {errors.address && <span className="field-error" role="alert">{errors.address}</span>}
-        </fieldset>
+        <AddressFields legend="Address" value={draft.address} error={errors.address} onChange={(address) => change({ address })} />
         {textField('description')}
         <FormActions error={errors._} saving={saving} />
       </form>

@@ -13,12 +13,12 @@ import { useNamedOptions } from './useNamedOptions.js';
 import { RecordEnrollments } from '../enrollments/RecordEnrollments.js';
 import { useRecord } from './useRecord.js';
 import { CONVERTED_LEAD_STATUS, leadDisplayName, type Lead } from '../../shared/resources/lead.js';
-import { CONTACT_TEXT_FIELDS } from '../../shared/resources/contact.js';
+import { ContactFieldRows } from '../records/ContactFieldRows.js';
 
 /** One lead: its details, tags, collaborators and activity, and the way to convert it. */
 export function LeadPage({ id }: { id: number }) {
   const navigate = useRouter((s) => s.navigate);
-  const { record: lead, problem, setRecord } = useRecord<Lead>(`/v2/leads/${id}`);
+  const { record: lead, problem, setRecord } = useRecord<Lead>(`/v2/leads/${id}`, { type: 'lead', id });
   const users = useUsers();
   const sources = useNamedOptions('/v2/lead_sources');
   const [converting, setConverting] = useState(false);
@@ -51,13 +51,13 @@ export function LeadPage({ id }: { id: number }) {
       {converting && <ConvertDialog lead={lead} onClose={() => setConverting(false)} />}
       <ConversionSummary query={{ lead_id: id }} />
       <div className="columns">
-        <dl className="card details">
+        <dl className="card details" aria-label="Details">
           {lead.first_name && <DetailRow label="First name">{lead.first_name}</DetailRow>}
           {lead.last_name && <DetailRow label="Last name">{lead.last_name}</DetailRow>}
           {lead.organization_name && <DetailRow label="Organization">{lead.organization_name}</DetailRow>}
           {owner && <DetailRow label="Owner">{owner}</DetailRow>}
           {source && <DetailRow label="Source">{source}</DetailRow>}
-          {CONTACT_TEXT_FIELDS.filter((f) => lead[f]).map((f) => <DetailRow key={f} label={f.replace(/_/g, ' ')}>{lead[f]}</DetailRow>)}
+          <ContactFieldRows record={lead} />
           <DetailRow label="Address">{formatAddress(lead.address) || '—'}</DetailRow>
           {Object.entries(lead.custom_fields).map(([name, value]) => <DetailRow key={name} label={name}>{formatCustomValue(value)}</DetailRow>)}
         </dl>

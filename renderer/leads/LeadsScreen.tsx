@@ -7,6 +7,12 @@ import { LEAD_STATUSES, leadDisplayName, type Lead } from '../../shared/resource
 import { usePagedList } from './usePagedList.js';
 import { CsvExportButton } from '../importExport/ExportButton.js';
 import { CSV_IMPORT_PATHS } from '../importExport/importRoutes.js';
+import { DataTable } from '../lists/DataTable.js';
+import { FilterBar } from '../lists/FilterBar.js';
+import { ListCount } from '../lists/ListCount.js';
+import { ListStatus } from '../lists/ListStatus.js';
+import { MoreActions } from '../lists/MoreActions.js';
+import { EmailLink } from '../records/ContactPoints.js';
 
 const SEARCH_DELAY_MS = 150;
 const SORTS = [
@@ -51,18 +57,21 @@ export function LeadsScreen() {
   const change = (patch: Partial<Filters>) => setFilters({ ...filters, ...patch });
   const ownerName = (id: number) => users.find((u) => u.id === id)?.name ?? '';
 
+  const active = [filters.status, filters.tag.trim(), filters.owner_id].filter(Boolean).length;
   return (
     <section className="screen leads-screen">
       <header className="screen-header">
         <h1>Leads</h1>
         <div className="list-actions">
-          <Link to={CSV_IMPORT_PATHS.lead} className="button">Import CSV</Link>
-          <CsvExportButton resource="leads" query={toQuery(filters)} what="leads" />
+          <MoreActions>
+            <Link to={CSV_IMPORT_PATHS.lead} className="button">Import CSV</Link>
+            <CsvExportButton resource="leads" query={toQuery(filters)} what="leads" />
+          </MoreActions>
           <Link to="/leads/new" className="button primary">New lead</Link>
         </div>
       </header>
-      <div className="toolbar" role="search">
-        <input type="search" placeholder="Search name, organization or email" aria-label="Search leads" value={search} onChange={(e) => setSearch(e.target.value)} />
+      <FilterBar active={active} count={<ListCount shown={list.rows.length} total={list.total} loading={list.loading} />}
+        search={<input type="search" placeholder="Search name, organization or email" aria-label="Search leads" value={search} onChange={(e) => setSearch(e.target.value)} />}>
         <select aria-label="Status" value={filters.status} onChange={(e) => change({ status: e.target.value })}>
           <option value="">Any status</option>
           {LEAD_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
@@ -75,28 +84,16 @@ export function LeadsScreen() {
         <select aria-label="Sort by" value={filters.sort_by} onChange={(e) => change({ sort_by: e.target.value })}>
           {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
-        <span className="muted count" aria-live="polite">{list.rows.length} shown</span>
-      </div>
-      <table className="card record-table" aria-label="Leads">
-        <thead>
-          <tr><th>Name</th><th>Organization</th><th>Status</th><th>Email</th><th>Owner</th><th>Updated</th></tr>
-        </thead>
-        <tbody>
-          {list.rows.map((lead) => (
-            <tr key={lead.id}>
-              <td><Link to={`/leads/${lead.id}`}>{leadDisplayName(lead) || '(no name)'}</Link></td>
-              <td>{lead.organization_name}</td>
-              <td>{lead.status && <span className="badge">{lead.status}</span>}</td>
-              <td>{lead.email}</td>
-              <td>{ownerName(lead.owner_id)}</td>
-              <td className="muted">{lead.updated_at.slice(0, 10)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {!list.loading && list.rows.length === 0 && !list.error && <p className="empty">No leads match.</p>}
-      {list.error && <p className="form-error" role="alert">{list.error}</p>}
-      {list.hasMore && <button type="button" onClick={list.loadMore} disabled={list.loading}>{list.loading ? 'Loading…' : 'Load more'}</button>}
+      </FilterBar>
+      <DataTable label="Leads" rows={list.rows} rowKey={(lead) => lead.id} columns={[
+        { label: 'Name', kind: 'title', cell: (lead) => <Link to={`/leads/${lead.id}`}>{leadDisplayName(lead) || '(no name)'}</Link> },
+        { label: 'Organization', cell: (lead) => lead.organization_name },
+        { label: 'Status', cell: (lead) => lead.status && <span className="badge">{lead.status}</span> },
+        { label: 'Email', cell: (lead) => <EmailLink email={lead.email} /> },
+        { label: 'Owner', cell: (lead) => ownerName(lead.owner_id) },
+        { label: 'Updated', kind: 'muted', cell: (lead) => lead.updated_at.slice(0, 10) },
+      ]} />
+      <ListStatus list={list} empty="No leads match." />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { ComponentType, ReactElement } from 'react';
 import { matchRoute } from '../router/routerStore.js';
+import { matchRecordPath } from '../router/recordPaths.js';
 
 interface RecordScreens {
   List: ComponentType;
@@ -7,14 +8,17 @@ interface RecordScreens {
   Form: ComponentType<{ id: number | null }>;
 }
 
-/** The screens of one kind of record under `base`: the list, `new`, a record's page and its `edit` form; null for other paths. */
+/**
+ * The screens of one kind of record under `base`: the list, `new`, a
+ * record's page and its `edit` form (`local/3` for one not yet on the hub);
+ * null for other paths, `/contacts/abc` included.
+ */
 export function recordRoutes(base: string, { List, Page, Form }: RecordScreens): (path: string) => ReactElement | null {
   return (path) => {
     if (matchRoute(base, path)) return <List />;
     if (matchRoute(`${base}/new`, path)) return <Form id={null} />;
-    const edit = matchRoute(`${base}/:id/edit`, path);
-    if (edit) return <Form key={edit.id} id={Number(edit.id)} />;
-    const page = matchRoute(`${base}/:id`, path);
-    return page ? <Page key={page.id} id={Number(page.id)} /> : null;
+    const record = matchRecordPath(base, path);
+    if (!record) return null;
+    return record.edit ? <Form key={record.id} id={record.id} /> : <Page key={record.id} id={record.id} />;
   };
 }

@@ -1,6 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiFailure } from '../api/client.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { useRouter } from '../router/routerStore.js';
+import { hubIdOf } from '../records/hubIds.js';
+import { recordPath, type RecordRef } from '../records/records.js';
 
 export type RecordProblem = 'gone' | 'failed';
 
@@ -12,28 +15,46 @@ export interface LoadedRecord<T> {
   reload(): void;
 }
 
-/** One record read from the API, read again when the replica's data changes. */
-export function useRecord<T>(path: string): LoadedRecord<T> {
+/**
+ * One record read from the API, read again when the replica's data changes.
+ * With `follow` (a contact, lead or deal): when one made on this device is
+ * no longer found under its temporary id, a sync took it to the hub, and the
+ * page follows it to its hub id, so the rep keeps their place.
+ */
+export function useRecord<T>(path: string, follow?: RecordRef): LoadedRecord<T> {
+  const navigate = useRouter((s) => s.navigate);
   const [record, setRecord] = useState<T | null>(null);
   const [problem, setProblem] = useState<RecordProblem | null>(null);
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useRefreshOnSync(reload);
+  // Only a temporary id can have gone to the hub.
+  const followType = follow && follow.id < 0 ? follow.type : null;
+  const tempId = follow?.id ?? 0;
 
   useEffect(() => {
     let live = true;
+    const missing = async () => {
+      const hubId = followType ? await hubIdOf(followType, tempId) : null;
+      if (!live) return;
+      if (hubId !== null && followType) navigate(recordPath({ type: followType, id: hubId }), { replace: true });
+      else setProblem('gone');
+    };
     api.get<T>(path).then(
       (loaded) => {
         if (!live) return;
         setRecord(loaded);
         setProblem(null);
       },
-      (err) => live && setProblem(err instanceof ApiFailure && err.status === 404 ? 'gone' : 'failed'),
+      (err) => {
+        if (err instanceof ApiFailure && err.status === 404) void missing();
+        else if (live) setProblem('failed');
+      },
     );
     return () => {
       live = false;
     };
-  }, [path, version]);
+  }, [path, version, followType, tempId, navigate]);
 
   return { record, problem, setRecord, reload };
 }

@@ -1,12 +1,13 @@
 import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf, type FieldLabels } from '../api/formErrors.js';
 import { useRouter } from '../router/routerStore.js';
 
 export interface RecordForm<D> {
   /** Null while the record to edit is loading. */
   draft: D | null;
   setDraft(draft: D): void;
-  /** The API's field errors by field name; `_` holds the whole message (or a load failure). */
+  /** The API's field errors by field name, in the form's words; `_` what no field shows (or a load failure). */
   errors: Record<string, string>;
   saving: boolean;
   submit(event: FormEvent): void;
@@ -17,6 +18,8 @@ interface Options<T, D> {
   apiPath: string;
   pagePath: string;
   noun: string;
+  /** The form's fields by API name, as labelled: their errors show by them, in these words. */
+  labels: FieldLabels;
   id: number | null;
   draftOf(record: T | null): D;
   payloadOf(draft: D): Record<string, unknown>;
@@ -27,7 +30,7 @@ interface Options<T, D> {
  * PUTs the payload, opens the saved record's page, or keeps the API's field
  * errors for the form to show by its fields.
  */
-export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, noun, id, draftOf, payloadOf }: Options<T, D>): RecordForm<D> {
+export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, noun, labels, id, draftOf, payloadOf }: Options<T, D>): RecordForm<D> {
   const navigate = useRouter((s) => s.navigate);
   const [draft, setDraft] = useState<D | null>(() => (id === null ? draftOf(null) : null));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -47,7 +50,7 @@ export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, 
       const saved = id === null ? await api.create<T>(apiPath, payloadOf(draft)) : await api.update<T>(`${apiPath}/${id}`, payloadOf(draft));
       navigate(`${pagePath}/${saved.id}`);
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: `The ${noun} could not be saved.` });
+      setErrors(formErrorsOf(err, labels, `The ${noun} could not be saved.`));
       setSaving(false);
     }
   };

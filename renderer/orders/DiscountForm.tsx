@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Order } from '../../shared/resources/order.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
 import { FormField } from '../leads/FormField.js';
 
 /** The order's discount, a percent of every subtotal; editable unless changes are turned off. */
@@ -19,7 +20,8 @@ export function DiscountForm({ order, editable, onSaved }: { order: Order; edita
       setError(null);
       onSaved();
     } catch (err) {
-      setError(err instanceof ApiFailure ? (err.fieldErrors.discount ?? err.message) : 'The discount could not be saved.');
+      const errors = formErrorsOf(err, { discount: 'Discount %' }, 'The discount could not be saved.');
+      setError(errors.discount ?? errors._);
     } finally {
       setSaving(false);
     }

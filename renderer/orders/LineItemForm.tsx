@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Product } from '../../shared/resources/product.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
 import { fetchPages } from '../leads/usePagedList.js';
 import { FormField } from '../leads/FormField.js';
 import { formatMoney } from '../deals/money.js';
@@ -67,7 +68,7 @@ export function LineItemForm({ orderId, onAdded }: { orderId: number; onAdded():
       setErrors({});
       onAdded();
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The line item could not be added.' });
+      setErrors(formErrorsOf(err, { product_id: 'Product', currency: 'Currency', quantity: 'Quantity', variation: 'Variation %' }, 'The line item could not be added.'));
     } finally {
       setSaving(false);
     }

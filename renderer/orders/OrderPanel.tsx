@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import type { LineItem, Order } from '../../shared/resources/order.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { formatMoney, sumDecimals } from '../deals/money.js';
 import { CHANGES_OFF_NOTICE, useCommerceAccess } from '../products/useCommerceAccess.js';
 import { LineItemForm } from './LineItemForm.js';
 import { DiscountForm } from './DiscountForm.js';
 import { lineTotal } from './orderTotals.js';
 import { useDealOrder } from './useDealOrder.js';
-
-const failure = (err: unknown, fallback: string) => (err instanceof ApiFailure ? err.message : fallback);
+import { DataTable } from '../lists/DataTable.js';
+import { refusalText } from '../api/formErrors.js';
 
 /**
  * A deal's order on its page: started with one click, then its line items,
@@ -27,7 +27,7 @@ export function OrderPanel({ dealId }: { dealId: number }) {
       await action();
       setError(null);
     } catch (err) {
-      setError(failure(err, fallback));
+      setError(refusalText(err, fallback));
     }
     reload();
   };
@@ -69,30 +69,19 @@ export function OrderPanel({ dealId }: { dealId: number }) {
 function LineItemsTable({ lines, onRemove }: { lines: LineItem[]; onRemove: ((line: LineItem) => void) | null }) {
   if (lines.length === 0) return <p className="muted">No line items yet.</p>;
   return (
-    <table className="record-table line-items" aria-label="Line items">
-      <thead>
-        <tr>
-          <th>Product</th><th className="number">Quantity</th><th className="number">Variation</th>
-          <th className="number">Unit price</th><th className="number">Value</th><th className="number">Line total</th>
-          {onRemove && <th><span className="visually-hidden">Actions</span></th>}
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((line) => (
-          <tr key={line.id} aria-label={line.name}>
-            <td>{line.name}{line.sku && <span className="muted"> · {line.sku}</span>}</td>
-            <td className="number">{line.quantity}</td>
-            <td className="number">{String(line.variation)}%</td>
-            <td className="number">{formatMoney(line.price, line.currency)}</td>
-            <td className="number">{formatMoney(line.value, line.currency)}</td>
-            <td className="number">{formatMoney(lineTotal(line.value, line.quantity), line.currency)}</td>
-            {onRemove && (
-              <td><button type="button" className="link" aria-label={`Remove line item ${line.name}`} onClick={() => onRemove(line)}>Remove</button></td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable label="Line items" framed={false} className="line-items" rows={lines} rowKey={(line) => line.id} rowLabel={(line) => line.name} columns={[
+      { label: 'Product', kind: 'title', cell: (line) => <>{line.name}{line.sku && <span className="muted"> · {line.sku}</span>}</> },
+      { label: 'Quantity', kind: 'number', cell: (line) => line.quantity },
+      { label: 'Variation', kind: 'number', cell: (line) => `${String(line.variation)}%` },
+      { label: 'Unit price', kind: 'number', cell: (line) => formatMoney(line.price, line.currency) },
+      { label: 'Value', kind: 'number', cell: (line) => formatMoney(line.value, line.currency) },
+      { label: 'Line total', kind: 'number', cell: (line) => formatMoney(lineTotal(line.value, line.quantity), line.currency) },
+      onRemove && {
+        label: 'Actions', kind: 'actions', cell: (line) => (
+          <button type="button" className="link" aria-label={`Remove line item ${line.name}`} onClick={() => onRemove(line)}>Remove</button>
+        ),
+      },
+    ]} />
   );
 }
 

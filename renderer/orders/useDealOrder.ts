@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { LineItem, Order } from '../../shared/resources/order.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { fetchPages } from '../leads/usePagedList.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** Line items read per page; an order with more than this many pages is not one a person builds by hand. */
 const LINE_ITEMS_PER_PAGE = 100;
@@ -35,7 +36,7 @@ export function useDealOrder(dealId: number): DealOrder {
         setLines(loaded.lines);
         setLoadError(null);
       },
-      (err) => live && setLoadError(err instanceof ApiFailure ? err.message : 'The order could not be loaded.'),
+      (err) => live && setLoadError(refusalText(err, 'The order could not be loaded.')),
     );
     return () => {
       live = false;

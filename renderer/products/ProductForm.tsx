@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Product } from '../../shared/resources/product.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
 import { FormField } from '../leads/FormField.js';
 import { PricesEditor, type PriceDraft } from './PricesEditor.js';
 
@@ -15,6 +16,11 @@ interface Draft {
   cost_currency: string;
   prices: PriceDraft[];
 }
+
+const LABELS = {
+  name: 'Name', sku: 'SKU', max_discount: 'Max discount %', max_markup: 'Max markup %', cost: 'Cost', cost_currency: 'Cost currency',
+  description: 'Description', active: 'Active', prices: 'Prices',
+};
 
 function draftOf(product: Product | null): Draft {
   return {
@@ -70,7 +76,7 @@ export function ProductForm({ product, onSaved, onCancel }: { product: Product |
         : await api.create<Product>('/v2/products', payloadOf(draft));
       onSaved(saved);
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The product could not be saved.' });
+      setErrors(formErrorsOf(err, LABELS, 'The product could not be saved.'));
       setSaving(false);
     }
   };

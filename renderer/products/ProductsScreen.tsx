@@ -1,13 +1,18 @@
 import { useEffect, useState } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
 import type { Product } from '../../shared/resources/product.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { usePagedList } from '../leads/usePagedList.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { formatMoney } from '../deals/money.js';
 import { ProductForm } from './ProductForm.js';
 import { CHANGES_OFF_NOTICE, useCommerceAccess } from './useCommerceAccess.js';
 import { CsvExportButton } from '../importExport/ExportButton.js';
+import { DataTable } from '../lists/DataTable.js';
+import { FilterBar } from '../lists/FilterBar.js';
+import { ListCount } from '../lists/ListCount.js';
+import { ListStatus } from '../lists/ListStatus.js';
+import { refusalText } from '../api/formErrors.js';
 
 const FILTER_DELAY_MS = 150;
 
@@ -60,7 +65,7 @@ export function ProductsScreen() {
       setActionError(null);
       list.refresh();
     } catch (err) {
-      setActionError(err instanceof ApiFailure ? err.message : 'The product could not be deleted.');
+      setActionError(refusalText(err, 'The product could not be deleted.'));
     }
   };
 
@@ -87,22 +92,18 @@ export function ProductsScreen() {
       {editing !== null && canEdit && (
         <ProductForm key={editing === 'new' ? 'new' : editing.id} product={editing === 'new' ? null : editing} onSaved={saved} onCancel={() => setEditing(null)} />
       )}
-      <div className="toolbar" role="search">
-        <input type="search" placeholder="Name (exact match)" aria-label="Filter by name" value={typed.name} onChange={(e) => setTyped({ ...typed, name: e.target.value })} />
+      <FilterBar active={[typed.sku.trim(), typed.active].filter(Boolean).length} count={<ListCount shown={list.rows.length} total={list.total} loading={list.loading} />}
+        search={<input type="search" placeholder="Name (exact match)" aria-label="Filter by name" value={typed.name} onChange={(e) => setTyped({ ...typed, name: e.target.value })} />}>
         <input type="text" placeholder="SKU (exact match)" aria-label="Filter by SKU" value={typed.sku} onChange={(e) => setTyped({ ...typed, sku: e.target.value })} />
         <select aria-label="Active" value={typed.active} onChange={(e) => setTyped({ ...typed, active: e.target.value })}>
           <option value="">Active and inactive</option>
           <option value="true">Active only</option>
           <option value="false">Inactive only</option>
         </select>
-        <span className="muted count" aria-live="polite">{list.rows.length} shown</span>
-      </div>
+      </FilterBar>
       {actionError && <p className="form-error" role="alert">{actionError}</p>}
-      {list.error ? <p className="form-error" role="alert">{list.error}</p> : (
-        <ProductTable products={list.rows} showCost={isAdmin} onEdit={canEdit ? setEditing : null} onRemove={canEdit ? (p) => void remove(p) : null} />
-      )}
-      {!list.loading && list.rows.length === 0 && !list.error && <p className="empty">No products match.</p>}
-      {list.hasMore && <button type="button" onClick={list.loadMore} disabled={list.loading}>{list.loading ? 'Loading…' : 'Load more'}</button>}
+      {!list.error && <ProductTable products={list.rows} showCost={isAdmin} onEdit={canEdit ? setEditing : null} onRemove={canEdit ? (p) => void remove(p) : null} />}
+      <ListStatus list={list} empty="No products match." />
     </section>
   );
 }
@@ -117,36 +118,20 @@ interface TableProps {
 
 function ProductTable({ products, showCost, onEdit, onRemove }: TableProps) {
   return (
-    <table className="card record-table" aria-label="Products">
-      <thead>
-        <tr>
-          <th>Name</th><th>SKU</th><th>Active</th><th>Prices</th>
-          {showCost && <th>Cost</th>}
-          {onEdit && <th><span className="visually-hidden">Actions</span></th>}
-        </tr>
-      </thead>
-      <tbody>
-        {products.map((product) => (
-          <tr key={product.id} aria-label={product.name}>
-            <td>
-              <strong>{product.name}</strong>
-              {product.description && <div className="muted">{product.description}</div>}
-            </td>
-            <td>{product.sku}</td>
-            <td>{product.active ? <span className="badge">active</span> : <span className="muted">inactive</span>}</td>
-            <td>{product.prices.map((p) => formatMoney(p.amount, p.currency)).join(', ')}</td>
-            {showCost && <td>{product.cost && product.cost_currency ? formatMoney(product.cost, product.cost_currency) : product.cost}</td>}
-            {onEdit && onRemove && (
-              <td>
-                <div className="row-actions">
-                  <button type="button" aria-label={`Edit ${product.name}`} onClick={() => onEdit(product)}>Edit</button>
-                  <button type="button" className="danger" aria-label={`Delete ${product.name}`} onClick={() => onRemove(product)}>Delete</button>
-                </div>
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable label="Products" rows={products} rowKey={(p) => p.id} rowLabel={(p) => p.name} columns={[
+      { label: 'Name', kind: 'title', cell: (p) => <><strong>{p.name}</strong>{p.description && <div className="muted">{p.description}</div>}</> },
+      { label: 'SKU', cell: (p) => p.sku },
+      { label: 'Status', cell: (p) => (p.active ? <span className="badge">Active</span> : <span className="muted">Inactive</span>) },
+      { label: 'Prices', cell: (p) => p.prices.map((price) => formatMoney(price.amount, price.currency)).join(', ') },
+      showCost && { label: 'Cost', cell: (p) => (p.cost && p.cost_currency ? formatMoney(p.cost, p.cost_currency) : p.cost) },
+      onEdit && onRemove && {
+        label: 'Actions', kind: 'actions', cell: (p) => (
+          <div className="row-actions">
+            <button type="button" aria-label={`Edit ${p.name}`} onClick={() => onEdit(p)}>Edit</button>
+            <button type="button" className="danger" aria-label={`Delete ${p.name}`} onClick={() => onRemove(p)}>Delete</button>
+          </div>
+        ),
+      },
+    ]} />
   );
 }

@@ -1,33 +1,33 @@
 import { useEffect, useState } from 'react';
-import type { Task } from '../../shared/resources/task.js';
-import { api } from '../api/client.js';
+import { isDesktop } from '../api/client.js';
 import { useSession } from '../session/sessionStore.js';
-import { Link } from '../router/Link.js';
-import { ReminderTracker } from '../../shared/reminders.js';
+import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { useTaskCounts } from '../tasks/taskCountsStore.js';
+import { useNotificationCentre } from './centreStore.js';
+import { freshReminders, type FreshReminders } from './freshReminders.js';
 
 const POLL_MS = 30_000;
-const SHOWN_KEY = 'outpost.reminders.shown';
+/** The summary goes by itself: the bell keeps the count, the centre the reminders. */
+const SUMMARY_MS = 10_000;
 
 /**
- * In-app reminders: asks the engine which of the user's open tasks have a
- * reminder whose time has come (its clock decides), and shows each once.
- * The desktop app also raises a system notification from the main process.
+ * Keeps the bell's count current (every 30 seconds, after a sync) and, when
+ * reminders come due, says so once in one summary that fades, instead of a
+ * toast per reminder. The desktop app says it with system notifications from
+ * its main process instead, so it shows no summary.
  */
 export function ReminderWatcher() {
   const me = useSession((s) => s.user);
-  const [due, setDue] = useState<Task[]>([]);
+  const [summary, setSummary] = useState<FreshReminders | null>(null);
+  useRefreshOnSync(() => void useTaskCounts.getState().refresh());
 
   useEffect(() => {
     if (!me) return;
     let live = true;
     const check = async () => {
-      const page = await api.list<Task>('/v2/tasks', { owner_id: me.id, reminder_due: true, per_page: 20 }).catch(() => null);
-      if (!live || !page) return;
-      const tracker = new ReminderTracker(JSON.parse(sessionStorage.getItem(SHOWN_KEY) ?? '[]') as string[]);
-      const fresh = new Set(tracker.fresh(page.items.map((i) => i.data)).map((t) => t.id));
-      if (fresh.size === 0) return;
-      sessionStorage.setItem(SHOWN_KEY, JSON.stringify(tracker.keys()));
-      setDue((current) => [...current, ...page.items.map((i) => i.data).filter((t) => fresh.has(t.id))]);
+      // The counts first: the summary may say how many are due in all.
+      const [, fresh] = await Promise.all([useTaskCounts.getState().refresh(), freshReminders(me.id).catch(() => null)]);
+      if (live && fresh && fresh.tasks.length > 0 && !isDesktop) setSummary(fresh);
     };
     void check();
     const timer = setInterval(() => void check(), POLL_MS);
@@ -37,16 +37,30 @@ export function ReminderWatcher() {
     };
   }, [me]);
 
-  if (due.length === 0) return null;
+  useEffect(() => {
+    if (!summary) return;
+    const timer = setTimeout(() => setSummary(null), SUMMARY_MS);
+    return () => clearTimeout(timer);
+  }, [summary]);
+
+  return summary && <ReminderSummary summary={summary} onClose={() => setSummary(null)} />;
+}
+
+function ReminderSummary({ summary, onClose }: { summary: FreshReminders; onClose(): void }) {
+  const total = useTaskCounts((s) => s.counts?.reminders_due ?? null);
+  const open = () => {
+    useNotificationCentre.getState().setOpen(true);
+    onClose();
+  };
+  const [first] = summary.tasks;
+  const many = summary.allNew && total !== null ? `${total} reminders are due` : `${summary.tasks.length} more reminders are due`;
   return (
-    <div className="toasts" role="status" aria-label="Reminders">
-      {due.map((task) => (
-        <div key={task.id} className="toast">
-          <b>Reminder</b> {task.content}
-          <Link to="/tasks">Open tasks</Link>
-          <button type="button" className="link" onClick={() => setDue(due.filter((t) => t.id !== task.id))} aria-label="Dismiss reminder">×</button>
-        </div>
-      ))}
+    <div className="toasts">
+      <div className="toast reminder-summary" role="status">
+        {summary.tasks.length === 1 ? <span><b>Reminder</b> {first.content}</span> : <b>{many}</b>}
+        <button type="button" className="link" onClick={open}>Show</button>
+        <button type="button" className="link" onClick={onClose} aria-label="Close the summary">×</button>
+      </div>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { AnchorHTMLAttributes, MouseEvent } from 'react';
 import { useRouter } from './routerStore.js';
+import { localizePath } from './recordPaths.js';
 
 /** An in-app link: a real <a href> (middle-click works), navigating without a reload. */
 export function Link({ to, ...rest }: { to: string } & AnchorHTMLAttributes<HTMLAnchorElement>) {
@@ -9,5 +10,5 @@ export function Link({ to, ...rest }: { to: string } & AnchorHTMLAttributes<HTML
     event.preventDefault();
     navigate(to);
   };
-  return <a href={to} onClick={onClick} {...rest} />;
+  return <a href={localizePath(to)} onClick={onClick} {...rest} />;
 }

@@ -1,14 +1,21 @@
 import { create } from 'zustand';
+import { localizePath } from './recordPaths.js';
 
 interface RouterState {
   path: string;
   navigate(to: string, options?: { replace?: boolean }): void;
 }
 
+// An address with a temporary id (an old bookmark, a deep link) is shown the local way from the start.
+if (localizePath(window.location.pathname) !== window.location.pathname) {
+  window.history.replaceState(null, '', localizePath(window.location.pathname) + window.location.search);
+}
+
 /** The current path, kept in step with the History API (a router small enough to own). */
 export const useRouter = create<RouterState>((set) => ({
   path: window.location.pathname,
-  navigate(to, options) {
+  navigate(path, options) {
+    const to = localizePath(path);
     if (to === window.location.pathname + window.location.search) return;
     if (options?.replace) window.history.replaceState(null, '', to);
     else window.history.pushState(null, '', to);

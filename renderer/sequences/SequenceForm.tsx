@@ -11,6 +11,8 @@ interface Draft {
   steps: StepDraft[];
 }
 
+const LABELS = { name: 'Name', unsubscribe_settings: 'Unsubscribe link language', steps: 'Steps' };
+
 function draftOf(sequence: Sequence | null): Draft {
   return {
     name: sequence?.name ?? '',
@@ -33,7 +35,7 @@ function payloadOf(draft: Draft): Record<string, unknown> {
  * steps; enrollments already running keep the steps they started with.
  */
 export function SequenceForm({ id }: { id: number | null }) {
-  const { draft, setDraft, errors, saving, submit } = useRecordForm<Sequence, Draft>({ apiPath: '/v2/sequences', pagePath: '/sequences', noun: 'sequence', id, draftOf, payloadOf });
+  const { draft, setDraft, errors, saving, submit } = useRecordForm<Sequence, Draft>({ apiPath: '/v2/sequences', pagePath: '/sequences', noun: 'sequence', labels: LABELS, id, draftOf, payloadOf });
   const { templates } = useTemplateNames();
 
   if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;

@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { useRouter } from '../router/routerStore.js';
 import { useSession } from '../session/sessionStore.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { DetailRow, RecordProblemMessage } from '../leads/Details.js';
 import { useRecord } from '../leads/useRecord.js';
-import { actionText, delayText } from './stepText.js';
+import { actionText, delayText, unsubscribeText } from './stepText.js';
 import { useTemplateNames } from './useTemplateNames.js';
 import type { Sequence } from '../../shared/resources/sequence.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** One sequence and its steps in order; admins edit or delete it from here. */
 export function SequencePage({ id }: { id: number }) {
@@ -28,7 +29,7 @@ export function SequencePage({ id }: { id: number }) {
       await api.remove(`/v2/sequences/${id}`);
       navigate('/sequences');
     } catch (err) {
-      setActionError(err instanceof ApiFailure ? err.message : 'The sequence could not be deleted.');
+      setActionError(refusalText(err, 'The sequence could not be deleted.'));
     }
   };
 
@@ -49,7 +50,7 @@ export function SequencePage({ id }: { id: number }) {
       {actionError && <p className="form-error" role="alert">{actionError}</p>}
       <dl className="card details">
         <DetailRow label="Steps">{sequence.steps_total}</DetailRow>
-        <DetailRow label="Unsubscribe link">{sequence.unsubscribe_settings.enabled ? `on (${sequence.unsubscribe_settings.locale})` : 'off'}</DetailRow>
+        <DetailRow label="Unsubscribe link">{unsubscribeText(sequence)}</DetailRow>
         <DetailRow label="Created by">{users.find((u) => u.id === sequence.creator_id)?.name ?? '—'}</DetailRow>
       </dl>
       <ol className="card step-list" aria-label="Steps">

@@ -5,6 +5,10 @@ import { useSession } from '../session/sessionStore.js';
 import { TemplatesPanel } from './TemplatesPanel.js';
 import { CsvExportButton } from '../importExport/ExportButton.js';
 import type { Sequence } from '../../shared/resources/sequence.js';
+import { DataTable } from '../lists/DataTable.js';
+import { ListCount } from '../lists/ListCount.js';
+import { ListStatus } from '../lists/ListStatus.js';
+import { unsubscribeText } from './stepText.js';
 
 /** The sequences and the email templates they send: everyone reads them, admins manage them. */
 export function SequencesScreen() {
@@ -23,24 +27,14 @@ export function SequencesScreen() {
         </div>
       </header>
       {!isAdmin && <p className="muted">Only administrators change sequences and templates.</p>}
-      <table className="card record-table" aria-label="Sequences">
-        <thead>
-          <tr><th>Name</th><th>Steps</th><th>Unsubscribe link</th><th>Updated</th></tr>
-        </thead>
-        <tbody>
-          {list.rows.map((sequence) => (
-            <tr key={sequence.id} aria-label={sequence.name}>
-              <td><Link to={`/sequences/${sequence.id}`}>{sequence.name}</Link></td>
-              <td>{sequence.steps_total}</td>
-              <td>{sequence.unsubscribe_settings.enabled ? `on (${sequence.unsubscribe_settings.locale})` : 'off'}</td>
-              <td className="muted">{sequence.updated_at.slice(0, 10)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {!list.loading && list.rows.length === 0 && !list.error && <p className="empty">No sequences yet.</p>}
-      {list.error && <p className="form-error" role="alert">{list.error}</p>}
-      {list.hasMore && <button type="button" onClick={list.loadMore} disabled={list.loading}>{list.loading ? 'Loading…' : 'Load more'}</button>}
+      <p className="muted list-total"><ListCount shown={list.rows.length} total={list.total} loading={list.loading} /></p>
+      <DataTable label="Sequences" rows={list.rows} rowKey={(sequence) => sequence.id} rowLabel={(sequence) => sequence.name} columns={[
+        { label: 'Name', kind: 'title', cell: (sequence) => <Link to={`/sequences/${sequence.id}`}>{sequence.name}</Link> },
+        { label: 'Steps', cell: (sequence) => sequence.steps_total },
+        { label: 'Unsubscribe link', cell: (sequence) => unsubscribeText(sequence) },
+        { label: 'Updated', kind: 'muted', cell: (sequence) => sequence.updated_at.slice(0, 10) },
+      ]} />
+      <ListStatus list={list} empty="No sequences yet." />
       <TemplatesPanel canEdit={isAdmin} />
     </section>
   );

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
 import { FormField } from '../leads/FormField.js';
 import type { EmailTemplate } from '../../shared/resources/sequence.js';
 
@@ -9,7 +10,7 @@ interface Draft {
   body: string;
 }
 
-const MERGE_TAG_HINT = 'Merge tags such as {{contact.first_name}}, {{lead.last_name}} or {{user.name}} are filled in when the email is sent; a tag that is unknown or empty for a recipient blocks the step with missing_merge_tags.';
+const MERGE_TAG_HINT = 'Merge tags such as {{contact.first_name}}, {{lead.last_name}} or {{user.name}} are filled in when the email is sent; a tag that is unknown or empty for a recipient stops the step until it is fixed.';
 
 /** Create or edit an email template (admins); the API's field errors show by their fields. */
 export function TemplateForm({ template, onSaved, onCancel }: { template: EmailTemplate | null; onSaved(): void; onCancel(): void }) {
@@ -27,7 +28,7 @@ export function TemplateForm({ template, onSaved, onCancel }: { template: EmailT
       else await api.create('/v2/email_templates', draft);
       onSaved();
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The template could not be saved.' });
+      setErrors(formErrorsOf(err, { name: 'Template name', subject: 'Subject', body: 'Body' }, 'The template could not be saved.'));
       setSaving(false);
     }
   };

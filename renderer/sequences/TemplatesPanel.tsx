@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { usePagedList } from '../leads/usePagedList.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { TemplateForm } from './TemplateForm.js';
+import { ListCount } from '../lists/ListCount.js';
 import type { EmailTemplate } from '../../shared/resources/sequence.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** Null: no form open; 'new': creating; a template: editing it. */
 type Editing = null | 'new' | EmailTemplate;
@@ -26,14 +28,15 @@ export function TemplatesPanel({ canEdit }: { canEdit: boolean }) {
       setActionError(null);
       list.refresh();
     } catch (err) {
-      setActionError(err instanceof ApiFailure ? err.message : 'The template could not be deleted.');
+      setActionError(refusalText(err, 'The template could not be deleted.'));
     }
   };
 
   return (
     <section className="card templates-panel" aria-label="Email templates">
-      <header className="screen-header">
+      <header className="panel-header">
         <h2>Email templates</h2>
+        {list.total ? <ListCount shown={list.rows.length} total={list.total} /> : null}
         {canEdit && editing === null && <button type="button" onClick={() => setEditing('new')}>New template</button>}
       </header>
       {editing !== null && (

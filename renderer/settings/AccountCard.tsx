@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { PLANS, PLAN_LIMITS, type Account, type Addon, type Plan } from '../../shared/resources/account.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
+import { capitalized } from '../shell/words.js';
 import { useSession } from '../session/sessionStore.js';
 
 interface Draft {
@@ -43,7 +45,7 @@ export function AccountCard({ account }: { account: Account }) {
       setErrors({});
       setSaved(true);
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? { ...err.fieldErrors, _: err.message } : { _: 'The account could not be saved.' });
+      setErrors(formErrorsOf(err, { plan: 'Plan' }, 'The account could not be saved.'));
     } finally {
       setSaving(false);
     }
@@ -84,6 +86,6 @@ export function AccountCard({ account }: { account: Account }) {
 
 /** "enterprise" → "Enterprise (products and orders)": the plan names are the API's, capitalized. */
 function planLabel(plan: Plan): string {
-  const name = plan[0].toUpperCase() + plan.slice(1);
+  const name = capitalized(plan);
   return PLAN_LIMITS[plan].commerce ? `${name} (products and orders)` : name;
 }

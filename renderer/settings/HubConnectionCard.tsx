@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { refusalText } from '../api/formErrors.js';
 
 interface HubConnection {
   hub_url: string | null;
@@ -33,7 +34,7 @@ export function HubConnectionCard() {
       const account = method === 'password' ? { email: email.trim(), password } : {};
       setConnection(await api.create<HubConnection>('/v2/desktop/hub', { hub_url: hubUrl.trim(), ...account }));
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : 'The hub could not be reached.');
+      setError(refusalText(err, 'The hub could not be reached.'));
     } finally {
       setPassword('');
       setBusy(false);

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { OAuthClient } from '../../shared/resources/oauthClient.js';
-import { ApiFailure } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
 import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { CopyButton } from '../shell/CopyButton.js';
 import { useOAuthClients } from './useOAuthClients.js';
 
-const FORM_FIELDS = ['name', 'redirect_uri'];
+const FORM_LABELS = { name: 'Name', redirect_uri: 'Redirect URI' };
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /**
@@ -108,15 +108,8 @@ function OAuthClientForm({ onAdd }: { onAdd(input: { name: string; redirect_uri:
       setPublic(false);
       setErrors({});
     } catch (err) {
-      if (err instanceof ApiFailure) {
-        // Name and redirect URI errors go by their fields; anything else (or a refusal without fields) below the form.
-        const fields = err.fieldErrors;
-        const others = Object.entries(fields).filter(([key]) => !FORM_FIELDS.includes(key)).map(([, message]) => message);
-        const onFields = Object.keys(fields).length > others.length;
-        setErrors({ ...fields, _: others.length > 0 ? others.join(' ') : onFields ? '' : err.message });
-      } else {
-        setErrors({ _: 'The application could not be added.' });
-      }
+      // Name and redirect URI errors go by their fields; anything else (or a refusal without fields) below the form.
+      setErrors(formErrorsOf(err, FORM_LABELS, 'The application could not be added.'));
     } finally {
       setSaving(false);
     }

@@ -5,6 +5,7 @@ import { AccountCard } from './AccountCard.js';
 import { isDesktop } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { CalendarFeedCard } from '../importExport/CalendarFeedCard.js';
+import { capitalized } from '../shell/words.js';
 
 /** The account, the signed-in user, their calendar feed, in the desktop app its hub connection, and for admins the registered OAuth applications. */
 export function SettingsScreen() {
@@ -15,7 +16,7 @@ export function SettingsScreen() {
       <div className="columns">
         <dl className="card details" aria-label="Account">
           <dt>Account</dt><dd>{account?.name}</dd>
-          <dt>Plan</dt><dd>{account?.plan}</dd>
+          <dt>Plan</dt><dd>{account && capitalized(account.plan)}</dd>
           <dt>Products and orders</dt><dd>{account?.commerce_changes === 'disabled' ? 'Read only (changes turned off)' : 'Changes allowed'}</dd>
           <dt>Currency</dt><dd>{account?.currency}</dd>
           <dt>Time zone</dt><dd>{account?.timezone}</dd>

@@ -7,33 +7,43 @@ import { followReplicaStatus } from '../sync/replicaStore.js';
 import { SyncIndicator } from '../sync/SyncIndicator.js';
 import { CustomObjectsNav } from '../customObjects/CustomObjectsNav.js';
 import { CommandLayer, PaletteButton } from '../commands/CommandLayer.js';
+import { NotificationBell } from '../reminders/NotificationBell.js';
+import { DrawerScrim, MenuButton, useNavDrawer } from './NavDrawer.js';
 
 const SECTIONS = [
+  { to: '/', label: 'Today' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/leads', label: 'Leads' },
   { to: '/deals', label: 'Deals' },
   { to: '/tasks', label: 'Tasks' },
+  { to: '/notes', label: 'Notes' },
   { to: '/products', label: 'Products' },
   { to: '/sequences', label: 'Sequences' },
   { to: '/enrollments', label: 'Enrollments' },
   { to: '/settings', label: 'Settings' },
 ];
 
-/** Navigation on the left, the current screen on the right. */
+/** Navigation on the left (a drawer behind the top bar's menu button on a phone), the current screen on the right. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { user, signOut } = useSession();
   const path = useRouter((s) => s.path);
   // The shell shows only while someone is signed in: that is when a replica's sync status is followed.
   useEffect(() => followReplicaStatus(), []);
+  const drawer = useNavDrawer(path);
   return (
-    <div className="shell">
-      <nav className="sidebar" aria-label="Main">
+    <div className={`shell${drawer.open ? ' nav-open' : ''}`}>
+      {/* Above the navigation on wide windows; the phone's top bar, with the menu button, on narrow ones. */}
+      <header className="topbar">
+        <MenuButton drawer={drawer} />
         <div className="brand">Outpost</div>
+        <NotificationBell />
+      </header>
+      <nav className="sidebar" id="main-nav" aria-label="Main">
         <PaletteButton />
         <ul>
           {SECTIONS.map((s) => (
             <li key={s.to}>
-              <Link to={s.to} aria-current={path.startsWith(s.to) ? 'page' : undefined}>{s.label}</Link>
+              <Link to={s.to} aria-current={(s.to === '/' ? path === '/' : path.startsWith(s.to)) ? 'page' : undefined}>{s.label}</Link>
             </li>
           ))}
         </ul>
@@ -44,6 +54,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           {!isDesktop && <button type="button" className="link" onClick={() => void signOut()}>Sign out</button>}
         </div>
       </nav>
+      <DrawerScrim drawer={drawer} />
       <main className="content">{children}</main>
       <CommandLayer />
     </div>

@@ -6,6 +6,9 @@ import { api, ApiFailure } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { formatWhen } from '../tasks/taskDates.js';
 import { useReplica } from './replicaStore.js';
+import { inWords } from '../api/formErrors.js';
+import { ListCount } from '../lists/ListCount.js';
+import { refusalText } from '../api/formErrors.js';
 
 const VERBS: Record<SyncIssue['method'], string> = { POST: 'Create', PUT: 'Change', DELETE: 'Delete' };
 const COLLECTIONS: Record<string, string> = {
@@ -18,11 +21,11 @@ function describeIssue(issue: SyncIssue): string {
   return `${VERBS[issue.method] ?? issue.method} ${issue.resource_type.replace(/_/g, ' ')}`;
 }
 
-/** The hub's reason, from its error envelope (or the device's own, shaped alike). */
+/** The hub's reason, from its error envelope (or the device's own, shaped alike), in words (no `last_name`). */
 function reasonOf(error: unknown): string {
-  if (isErrorEnvelope(error) && error.errors.length > 0) return error.errors.map((e) => e.error.message).join(' ');
+  if (isErrorEnvelope(error) && error.errors.length > 0) return error.errors.map((e) => inWords(e.error.message)).join(' ');
   const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : 'The hub refused this change.';
+  return typeof message === 'string' ? inWords(message) : 'The hub refused this change.';
 }
 
 interface RecordLink {
@@ -51,6 +54,7 @@ async function linkOf(issue: SyncIssue): Promise<RecordLink | null> {
  */
 export function SyncIssuesScreen() {
   const [issues, setIssues] = useState<SyncIssue[] | null>(null);
+  const [total, setTotal] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [version, reload] = useReducer((v: number) => v + 1, 0);
   // Load again after every sync and local change: issues come and go with them.
@@ -58,10 +62,11 @@ export function SyncIssuesScreen() {
 
   useEffect(() => {
     let live = true;
-    api.list<SyncIssue>('/v2/replica/issues', { per_page: 100 }).then(
+    api.list<SyncIssue>('/v2/replica/issues', { per_page: 100, count: true }).then(
       (page) => {
         if (!live) return;
         setIssues(page.items.map((i) => i.data));
+        setTotal(page.meta.total_count ?? null);
         setProblem(null);
       },
       (err) => {
@@ -88,7 +93,10 @@ export function SyncIssuesScreen() {
 
   return (
     <section className="screen sync-issues-screen">
-      <header className="screen-header"><h1>Sync issues</h1></header>
+      <header className="screen-header">
+        <h1>Sync issues</h1>
+        {issues && issues.length > 0 && <ListCount shown={issues.length} total={total} />}
+      </header>
       <p className="muted">
         Changes made on this device that the hub refused. Retry sends one again (once its cause is fixed);
         Discard gives it up, and the record goes back to how the hub has it.
@@ -133,7 +141,7 @@ function IssueItem({ issue, onRetry, onDiscard }: { issue: SyncIssue; onRetry():
     try {
       await action();
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : failed);
+      setError(refusalText(err, failed));
       setConfirming(false);
     } finally {
       setBusy(false);

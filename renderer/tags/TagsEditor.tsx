@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
 
 export type TaggableType = 'contact' | 'lead' | 'deal';
 
@@ -49,7 +50,8 @@ export function TagsEditor<T extends { tags: string[] }>({ resourceType, path, t
       setVersion((v) => v + 1);
       return true;
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.fieldErrors.tags ?? err.message : 'The tags could not be saved.');
+      const errors = formErrorsOf(err, { tags: 'Tags' }, 'The tags could not be saved.');
+      setError(errors.tags ?? errors._);
       return false;
     } finally {
       setSaving(false);

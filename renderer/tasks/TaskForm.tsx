@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Task } from '../../shared/resources/task.js';
 import { api, ApiFailure } from '../api/client.js';
 import { localInputToIso } from './taskDates.js';
+import { useTaskCounts } from './taskCountsStore.js';
 
 interface Props {
   /** Attach the task to this record; a floating task otherwise. */
@@ -29,6 +30,8 @@ export function TaskForm({ resource, onCreated }: Props) {
       setDue('');
       setRemind('');
       setErrors({});
+      // The bell, the sections and Home count it at once, wherever it was made.
+      useTaskCounts.getState().changed();
       onCreated(task);
     } catch (err) {
       setErrors(err instanceof ApiFailure ? err.fieldErrors : { _: 'The task could not be saved.' });

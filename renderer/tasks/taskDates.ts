@@ -8,14 +8,9 @@ export function formatWhen(iso: string | null): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-export type TaskBucket = 'overdue' | 'today' | 'upcoming' | 'someday';
-
-/** Where an open task belongs on the Tasks screen, by its due date and now. */
-export function bucketOf(dueDate: string | null, now: Date): TaskBucket {
-  if (!dueDate) return 'someday';
-  const due = new Date(dueDate);
-  if (due < now) return 'overdue';
-  const endOfToday = new Date(now);
-  endOfToday.setHours(23, 59, 59, 999);
-  return due <= endOfToday ? 'today' : 'upcoming';
+/** A calendar date (`2027-01-19`, no time or zone) as people read it ("Jan 19, 2027"), on the day it names wherever the reader is. */
+export function formatDay(date: string | null): string {
+  const match = date ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(date) : null;
+  if (!match) return date ?? '';
+  return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])).toLocaleDateString(undefined, { dateStyle: 'medium' });
 }

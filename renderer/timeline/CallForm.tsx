@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useOutcomes } from './useOutcomes.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
 
 /** Log a call inline: number (prefilled from the contact), summary, outcome, direction. */
 export function CallForm({ resource, phone, onSaved }: { resource: { type: string; id: number }; phone: string; onSaved(): void }) {
@@ -25,7 +26,7 @@ export function CallForm({ resource, phone, onSaved }: { resource: { type: strin
       setErrors({});
       onSaved();
     } catch (err) {
-      setErrors(err instanceof ApiFailure ? err.fieldErrors : { _: 'The call could not be saved.' });
+      setErrors(formErrorsOf(err, { phone_number: 'Phone number' }, 'The call could not be saved.'));
     }
   };
 
@@ -49,6 +50,7 @@ export function CallForm({ resource, phone, onSaved }: { resource: { type: strin
       </label>
       <label className="check"><input type="checkbox" checked={incoming} onChange={(e) => setIncoming(e.target.checked)} /> Incoming</label>
       <button type="submit" className="primary">Log call</button>
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
     </form>
   );
 }

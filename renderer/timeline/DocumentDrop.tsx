@@ -1,6 +1,7 @@
 import { useState, type DragEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
 import { toQueryString } from '../../shared/bridge.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** Attach files by dropping them here or picking them; each becomes a document of the record. */
 export function DocumentDrop({ resource, onSaved }: { resource: { type: string; id: number }; onSaved(): void }) {
@@ -17,7 +18,7 @@ export function DocumentDrop({ resource, onSaved }: { resource: { type: string; 
       setError(null);
       onSaved();
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : 'The file could not be attached.');
+      setError(refusalText(err, 'The file could not be attached.'));
     }
   };
   const onDrop = (event: DragEvent) => {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { formErrorsOf } from '../api/formErrors.js';
 
 /** Add a note inline; "Private" makes it a restricted note only its author can see. */
 export function NoteForm({ resource, onSaved }: { resource: { type: string; id: number }; onSaved(): void }) {
@@ -15,7 +16,8 @@ export function NoteForm({ resource, onSaved }: { resource: { type: string; id: 
       setError(null);
       onSaved();
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.fieldErrors.content ?? err.message : 'The note could not be saved.');
+      const errors = formErrorsOf(err, { content: 'Note' }, 'The note could not be saved.');
+      setError(errors.content ?? errors._);
     }
   };
   return (

@@ -8,6 +8,7 @@ import { TaskForm } from '../tasks/TaskForm.js';
 import { TaskItem } from '../tasks/TaskItem.js';
 import { formatWhen } from '../tasks/taskDates.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { useRecordSummaries, type RecordSummary } from '../records/useRecordSummaries.js';
 
 type Adding = 'note' | 'call' | 'task' | 'visit';
 
@@ -23,6 +24,8 @@ export function Timeline({ resourceType, resourceId, phone }: { resourceType: 'c
   useEffect(reload, [reload]);
   useRefreshOnSync(reload);
   const resource = { type: resourceType, id: resourceId };
+  // The record's name, for its tasks' link (as the Tasks screen shows them).
+  const summaries = useRecordSummaries([resource]);
 
   return (
     <section className="card timeline" aria-label="Timeline">
@@ -38,19 +41,19 @@ export function Timeline({ resourceType, resourceId, phone }: { resourceType: 'c
       <DocumentDrop resource={resource} onSaved={reload} />
       <ol className="entries">
         {entries.length === 0 && <li className="muted">No activity yet.</li>}
-        {entries.map((entry) => <Entry key={`${entry.kind}-${entry.item.id}`} entry={entry} onChanged={reload} />)}
+        {entries.map((entry) => <Entry key={`${entry.kind}-${entry.item.id}`} entry={entry} summaries={summaries} onChanged={reload} />)}
       </ol>
     </section>
   );
 }
 
-function Entry({ entry, onChanged }: { entry: TimelineEntry; onChanged(): void }) {
+function Entry({ entry, summaries, onChanged }: { entry: TimelineEntry; summaries: Map<string, RecordSummary>; onChanged(): void }) {
   const when = <span className="muted when">{formatWhen(entry.at)}</span>;
   switch (entry.kind) {
     case 'note':
       return <li className="entry note"><b>Note{entry.item.type === 'restricted' ? ' (private)' : ''}</b> {entry.item.content} {when}</li>;
     case 'task':
-      return <li className="entry"><ul className="tasks"><TaskItem task={entry.item} onChanged={onChanged} /></ul></li>;
+      return <li className="entry"><ul className="tasks"><TaskItem task={entry.item} summaries={summaries} onChanged={onChanged} /></ul></li>;
     case 'call':
       return <li className="entry call"><b>{entry.item.incoming ? 'Incoming call' : 'Call'}</b> {entry.item.phone_number}{entry.item.summary ? ` — ${entry.item.summary}` : ''} {when}</li>;
     case 'text_message':

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useOutcomes } from './useOutcomes.js';
 import { VISIT_VERIFICATION_STATUSES } from '../../shared/resources/visit.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { refusalText } from '../api/formErrors.js';
 
 /** Record a visit to the customer: outcome, summary and how the location was verified. */
 export function VisitForm({ resource, onSaved }: { resource: { type: string; id: number }; onSaved(): void }) {
@@ -22,7 +23,7 @@ export function VisitForm({ resource, onSaved }: { resource: { type: string; id:
       setError(null);
       onSaved();
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : 'The visit could not be saved.');
+      setError(refusalText(err, 'The visit could not be saved.'));
     }
   };
 

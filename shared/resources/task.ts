@@ -17,3 +17,13 @@ export interface Task {
   created_at: string;
   updated_at: string;
 }
+
+/**
+ * The Tasks screen's sections by due date (extension `due` of GET /v2/tasks):
+ * due before now, during the rest of the user's day, after it, or never.
+ */
+export const TASK_DUE_SECTIONS = ['overdue', 'today', 'upcoming', 'none'] as const;
+export type TaskDueSection = (typeof TASK_DUE_SECTIONS)[number];
+
+/** GET /v2/tasks/counts (extension): open tasks per section, completed ones, and open ones whose reminder is due. */
+export type TaskCounts = Record<TaskDueSection | 'completed' | 'reminders_due', number>;

@@ -154,7 +154,9 @@ describe('outpost command line', { timeout: 60_000 }, () => {
 
     const list = await fetch(`${hub.url}/v2/contacts?per_page=100&is_organization=true`, { headers: { Authorization: `Bearer ${token.access_token}` } });
     const body = (await list.json()) as any;
-    expect(body.items).toHaveLength(20);
+    // The seeded organizations, and those the converted leads became.
+    const converted = Number(/Converted into \d+ (?:person|people) and (\d+) organizations?\)/.exec(seeded.stdout)![1]);
+    expect(body.items).toHaveLength(20 + converted);
     expect(body.items[0].data.custom_fields).toHaveProperty('Segment');
     const write = await fetch(`${hub.url}/v2/contacts`, { method: 'POST', headers: { Authorization: `Bearer ${token.access_token}`, 'Content-Type': 'application/json' }, body: '{"data":{"last_name":"X"}}' });
     expect(write.status).toBe(403);
@@ -176,10 +178,22 @@ describe('outpost command line', { timeout: 60_000 }, () => {
     const dir = tempDir();
     const result = outpost(['seed', '--contacts', '30', '--data-dir', dir], { OUTPOST_ADMIN_EMAIL: 'first@example.com', OUTPOST_ADMIN_PASSWORD: 'first-password' });
     expect(result.code, result.stderr).toBe(0);
+    // With contacts come a share of every other kind: a line each, then the total.
     expect(result.stdout.split('\n')).toEqual([
       'Created the first admin first@example.com.',
       expect.stringMatching(/^Seeded 30 contacts \(3 organizations, 27 people\) in [\d.]+ s\.$/),
+      expect.stringMatching(/^Seeded 6 leads \(\d New, \d Working, \d Unqualified, \d Converted into \d (person|people) and \d organizations?\) in [\d.]+ s\.$/),
+      expect.stringMatching(/^Seeded 6 deals in 6 stages \(Incoming 1, Qualified 1, Quote 1, Closure 1, Won 1, Lost 1\) and [1-4] currencies \(USD \d.*\) in [\d.]+ s\.$/),
+      expect.stringMatching(/^Seeded 16 products priced in USD, EUR, GBP and CAD, and 2 orders with \d+ line items in [\d.]+ s\.$/),
+      expect.stringMatching(/^Seeded 6 calls and 3 visits in [\d.]+ s\.$/),
+      expect.stringMatching(/^Seeded 5 email templates and 3 sequences \(10 steps\) in [\d.]+ s\.$/),
+      expect.stringMatching(/^Seeded 6 tasks \(\d overdue, \d due today, \d upcoming, \d without a due date, \d completed\), 6 notes and 3 text messages in [\d.]+ s\.$/),
+      expect.stringMatching(/^Seeded 30 contacts, 6 leads, 6 deals, 16 products, 2 orders, \d+ line items, 6 calls, 3 visits, 5 email templates, 3 sequences, 6 tasks, 6 notes and 3 text messages in [\d.]+ s\.$/),
     ]);
+    // A kind on its own, on the contacts there: one line.
+    const calls = outpost(['seed', '--calls', '4', '--data-dir', dir]);
+    expect([calls.code, calls.stdout]).toEqual([0, expect.stringMatching(/^Seeded 4 calls and 0 visits in [\d.]+ s\.$/)]);
+    expect(outpost(['seed', '--leads', 'many', '--data-dir', dir]).stderr).toBe('outpost: --leads must be an integer of at least 0 (outpost help for usage)');
   });
 
   it('imports text messages and visits from JSON, all or nothing', () => {

@@ -12,7 +12,7 @@ export function sendResource(reply: FastifyReply, type: string, dataJson: string
 
 export function sendPage(request: FastifyRequest, reply: FastifyReply, type: string, page: ListPage): FastifyReply {
   const links = pageLinks(requestUrl(request), page.page, page.perPage, page.hasMore);
-  return reply.type(JSON_TYPE).send(collectionJson(type, page.rows, links));
+  return reply.type(JSON_TYPE).send(collectionJson(type, page.rows, links, page.total));
 }
 
 export function requestUrl(request: FastifyRequest): URL {

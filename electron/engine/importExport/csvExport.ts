@@ -91,9 +91,10 @@ function valueAt(record: Json, path: string[]): Json | undefined {
  * column paths, one row per record; arrays joined with `; `; UTF-8 with a
  * BOM and CRLF line ends, so spreadsheet apps read accents right.
  * `customFields` are the resource's custom field names: they are columns
- * even when no exported record has a value.
+ * even when no exported record has a value. `header` names a column
+ * (its path joined with dots unless given: `address.city`).
  */
-export function recordsToCsv(records: string[], customFields: readonly string[] = [], sample?: string): string {
+export function recordsToCsv(records: string[], customFields: readonly string[] = [], sample?: string, header = (path: string[]) => path.join('.')): string {
   const parsed = records.map((r) => JSON.parse(r) as Json);
   const tree = new ColumnTree();
   for (const record of parsed.length > 0 ? parsed : sample ? [JSON.parse(sample) as Json] : []) tree.add(record);
@@ -102,6 +103,6 @@ export function recordsToCsv(records: string[], customFields: readonly string[] 
   tree.shape(/(^|_)address$/, ADDRESS_KEYS);
   const paths = tree.paths();
   if (paths.length === 1 && paths[0].length === 0) return '\uFEFF';
-  const rows = [paths.map((p) => safeCell(p.join('.'))), ...parsed.map((record) => paths.map((p) => safeCell(cellOf(valueAt(record, p)))))];
+  const rows = [paths.map((p) => safeCell(header(p))), ...parsed.map((record) => paths.map((p) => safeCell(cellOf(valueAt(record, p)))))];
   return stringify(rows, { bom: true, record_delimiter: 'windows' });
 }

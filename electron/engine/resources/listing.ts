@@ -59,12 +59,49 @@ export interface ListPage {
   page: number;
   perPage: number;
   hasMore: boolean;
+  /** How many records match in all: only when the client asked with `count=true` (an Outpost extension; it costs a count). */
+  total?: number;
 }
 
-const PAGING = new Set(['page', 'per_page', 'sort_by', 'inclusive']);
+const PAGING = new Set(['page', 'per_page', 'sort_by', 'inclusive', 'count']);
 
 export function runList(def: ListDefinition, query: RawQuery, statements: StatementCache): ListPage {
   const { page, perPage } = pagingParams(query, def.maxPerPage, def.maxPage);
+  const { from, whereSql, params, searchIndex } = selection(def, query);
+  const order = searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, query);
+  const sql = `SELECT ${def.json} FROM ${from}${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const rows = statements.get(sql).pluck().all(...params, perPage + 1, (page - 1) * perPage) as string[];
+  const hasMore = rows.length > perPage;
+  if (hasMore) rows.pop();
+  return { rows, page, perPage, hasMore, ...totalAsked(def, query, statements) };
+}
+
+/** `count=true` asks for the list's total too, for "1–100 of 50 000" (an Outpost extension; real clients never send it, so pay nothing). */
+export function countAsked(query: RawQuery): boolean {
+  const asked = single(query, 'count');
+  return asked !== undefined && boolParam('count', asked);
+}
+
+function totalAsked(def: ListDefinition, query: RawQuery, statements: StatementCache): { total?: number } {
+  return countAsked(query) ? { total: countList(def, query, statements) } : {};
+}
+
+/** How many records the list's filters select (paging and sorting ignored): the counts beside a list. */
+export function countList(def: ListDefinition, query: RawQuery, statements: StatementCache): number {
+  const { from, whereSql, params } = selection(def, query);
+  return statements.get(`SELECT count(*) FROM ${from}${whereSql}`).pluck().get(...params) as number;
+}
+
+interface Selection {
+  from: string;
+  whereSql: string;
+  params: unknown[];
+  /** Set when the search index drives the query (see ListDefinition.searchIndex). */
+  searchIndex?: string;
+}
+
+/** The FROM and WHERE of a list query: every parameter checked, every value bound. */
+function selection(def: ListDefinition, query: RawQuery): Selection {
   for (const [a, b] of def.together ?? []) {
     if ((query[a] === undefined) !== (query[b] === undefined)) {
       const missing = query[a] === undefined ? a : b;
@@ -93,14 +130,10 @@ export function runList(def: ListDefinition, query: RawQuery, statements: Statem
     where.push({ sql: `(${filters.map((f) => f.sql).join(joiner)})`, params: filters.flatMap((f) => f.params) });
   }
   const whereSql = where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : '';
-  const from = search ? `${def.searchIndex} JOIN ${def.from} ON ${def.idColumn} = ${def.searchIndex}.rowid` : def.from;
-  const order = search ? `${def.searchIndex}.rowid DESC` : orderBy(def, query);
-  const sql = `SELECT ${def.json} FROM ${from}${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  const params = [...where.flatMap((c) => c.params), perPage + 1, (page - 1) * perPage];
-  const rows = statements.get(sql).pluck().all(...params) as string[];
-  const hasMore = rows.length > perPage;
-  if (hasMore) rows.pop();
-  return { rows, page, perPage, hasMore };
+  const params = where.flatMap((c) => c.params);
+  if (!search) return { from: def.from, whereSql, params };
+  const index = def.searchIndex!;
+  return { from: `${index} JOIN ${def.from} ON ${def.idColumn} = ${index}.rowid`, whereSql, params, searchIndex: index };
 }
 
 /** The MATCH clause of an index-driven search (see ListDefinition.searchIndex). */

@@ -1,15 +1,16 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { RecordStore } from './recordStore.js';
-import { FieldErrors, notFound } from '../http/problem.js';
+import { FieldErrors, invalidParam, notFound } from '../http/problem.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
-import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
-import { boolParam, enumParam, type RawQuery } from './params.js';
+import { countList, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { boolParam, enumParam, single, type RawQuery } from './params.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { ftsPrefixQuery } from './search.js';
 import type { Users } from './users.js';
-import { TASK_RESOURCE_TYPES } from '../../../shared/resources/task.js';
+import { TASK_DUE_SECTIONS, TASK_RESOURCE_TYPES, type TaskCounts, type TaskDueSection } from '../../../shared/resources/task.js';
+import { parseTimeZone, startOfNextDay } from './timeZone.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Task field table. */
@@ -70,6 +71,7 @@ export class Tasks {
   private readonly byId;
   private readonly list: ListDefinition;
   private readonly store: RecordStore;
+  private readonly userTimeZone;
 
   constructor(private readonly ctx: EngineContext, private readonly users: Users) {
     this.store = new RecordStore(ctx, 'tasks', 'task', WRITABLE);
@@ -90,12 +92,16 @@ export class Tasks {
       sorts: {
         resource_type: 't.resource_type', completed_at: 't.completed_at', due_date: 't.due_date',
         created_at: 't.created_at', updated_at: 't.updated_at',
+        // Extension: the notification centre lists the latest reminders first.
+        remind_at: 't.remind_at',
       },
       defaultOrder: 't.updated_at ASC',
       searchIndex: 'tasks_fts',
-      narrowing: ['q'],
+      // A section (`due`) is a view of the list: it narrows even when the other filters are ORed (inclusive=false).
+      narrowing: ['q', 'due'],
       extraFilter: (name, value) => extraFilter(name, value),
     };
+    this.userTimeZone = ctx.db.prepare('SELECT timezone FROM users WHERE id = ?').pluck();
     // A deleted lead, contact or deal takes its tasks with it.
     removeLinkedOnDelete(ctx, 'tasks', (id, actorId) => this.store.remove(id, actorId));
   }
@@ -106,8 +112,41 @@ export class Tasks {
     return json;
   }
 
-  listPage(query: RawQuery): ListPage {
-    return runList(this.list, query, this.ctx.statements);
+  listPage(query: RawQuery, actor: Actor): ListPage {
+    const { tz, ...rest } = query;
+    // Only a section needs the user's day; every other list reads as it always has.
+    const list = rest.due === undefined && tz === undefined ? this.list : this.withSections(tz, actor);
+    return runList(list, rest, this.ctx.statements);
+  }
+
+  /**
+   * Extension GET /v2/tasks/counts: how many tasks the list's filters select
+   * in each section, each one indexed COUNT (owner, completed, due date).
+   * The parameters counts sets itself, and paging, are refused.
+   */
+  counts(query: RawQuery, actor: Actor): string {
+    const own = Object.keys(query).find((name) => COUNTS_REFUSED.includes(name));
+    if (own !== undefined) throw invalidParam(own, 'not taken by the counts, which give every section at once');
+    const { tz, ...rest } = query;
+    const list = this.withSections(tz, actor);
+    const count = (extra: RawQuery) => countList(list, { ...rest, ...extra }, this.ctx.statements);
+    const counts = Object.fromEntries(TASK_DUE_SECTIONS.map((due) => [due, count({ completed: 'false', due })])) as TaskCounts;
+    counts.completed = count({ completed: 'true' });
+    counts.reminders_due = count({ reminder_due: 'true' });
+    return JSON.stringify(counts);
+  }
+
+  /** The list with `due` understood: its day ends at midnight in `tz` (default: the user's own `timezone`). */
+  private withSections(tz: string | string[] | undefined, actor: Actor): ListDefinition {
+    const zone = parseTimeZone('tz', tz === undefined ? this.timeZoneOf(actor) : single({ tz }, 'tz')!);
+    const now = this.ctx.clock.now();
+    const bounds = { now: isoSeconds(now), tomorrow: isoSeconds(startOfNextDay(now, zone)) };
+    return { ...this.list, extraFilter: (name, value) => (name === 'due' ? dueFilter(value, bounds) : extraFilter(name, value)) };
+  }
+
+  /** The user's own `timezone` (`UTC+01:00`), where a client names none. */
+  private timeZoneOf(actor: Actor): string {
+    return (this.userTimeZone.get(actor.userId) as string | undefined) ?? 'UTC+00:00';
   }
 
   create(data: Record<string, unknown>, actor: Actor): number {
@@ -156,6 +195,24 @@ export class Tasks {
     errors.throwIfAny();
     return out;
   }
+}
+
+/** Parameters the counts set themselves (per section), and paging, which counts have none of. */
+const COUNTS_REFUSED = ['due', 'completed', 'reminder_due', 'inclusive', 'page', 'per_page', 'sort_by'];
+
+/** Where each section's due dates lie, against now and the start of the user's next day (bound values, so the index range applies). */
+const SECTION_SQL: Record<TaskDueSection, { sql: string; bounds: ('now' | 'tomorrow')[] }> = {
+  overdue: { sql: 't.due_date < ?', bounds: ['now'] },
+  today: { sql: '(t.due_date >= ? AND t.due_date < ?)', bounds: ['now', 'tomorrow'] },
+  upcoming: { sql: 't.due_date >= ?', bounds: ['tomorrow'] },
+  none: { sql: 't.due_date IS NULL', bounds: [] },
+};
+
+/** `due=overdue`, `due=today,upcoming`: the tasks in any of the sections named. */
+function dueFilter(value: string, bounds: Record<'now' | 'tomorrow', string>): Clause {
+  const sections = [...new Set(value.split(',').map((v) => enumParam('due', v.trim(), TASK_DUE_SECTIONS)))];
+  const clauses = sections.map((section) => SECTION_SQL[section]);
+  return { sql: `(${clauses.map((c) => c.sql).join(' OR ')})`, params: clauses.flatMap((c) => c.bounds.map((b) => bounds[b])) };
 }
 
 function extraFilter(name: string, value: string): Clause | undefined {

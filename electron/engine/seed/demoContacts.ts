@@ -5,6 +5,8 @@ import { newRecordId, type EngineContext } from '../context.js';
 import { CONTACTS_FTS_INSERT_TRIGGER } from '../db/migrations/0001_initial.js';
 import { loadWithDeferredDocuments } from '../db/documents.js';
 import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../../shared/resources/contact.js';
+import { UniqueEmails } from './uniqueEmails.js';
+import { runSeed } from './demoSetup.js';
 
 const TAGS = ['vip', 'newsletter', 'trade-show', 'referral', 'partner', 'cold', 'warm', 'key-account'];
 const SEGMENTS = ['SMB', 'Mid-market', 'Enterprise'];
@@ -31,7 +33,7 @@ function ensureDemoFields(engine: Engine): void {
 }
 
 /** One plausible contact as column values; people mostly work for an organization seeded before them. */
-function demoContact(isOrg: boolean, orgIds: number[], owners: number[], creator: number, now: string): Record<string, unknown> {
+function demoContact(isOrg: boolean, orgIds: number[], owners: number[], creator: number, now: string, emails: UniqueEmails): Record<string, unknown> {
   const customer = faker.helpers.arrayElement(CUSTOMER_STATUSES);
   const prospect = customer === 'none' ? faker.helpers.arrayElement(PROSPECT_STATUSES) : faker.helpers.arrayElement(['none', 'current'] as const);
   const hasStatus = customer !== 'none' || prospect !== 'none';
@@ -46,7 +48,7 @@ function demoContact(isOrg: boolean, orgIds: number[], owners: number[], creator
     !isOrg && orgIds.length > 0 && faker.number.int(9) > 1 ? faker.helpers.arrayElement(orgIds) : null,
     isOrg ? faker.company.name() : `${first} ${last}`, first, last, customer, prospect,
     isOrg ? null : faker.person.jobTitle(), isOrg ? faker.commerce.department() : null, isOrg ? faker.internet.url() : null,
-    isOrg ? `info@${faker.internet.domainName()}` : faker.internet.email({ firstName: first!, lastName: last! }).toLowerCase(),
+    emails.claim(isOrg ? `info@${faker.internet.domainName()}` : faker.internet.email({ firstName: first!, lastName: last! })),
     faker.phone.number({ style: 'national' }), isOrg ? null : faker.phone.number({ style: 'international' }),
     ...address, ...address.map((part) => (hasStatus ? part : null)),
     JSON.stringify(custom), now, now,
@@ -60,14 +62,18 @@ function demoContact(isOrg: boolean, orgIds: number[], owners: number[], creator
  * statements in one transaction, with their change-log entries; the search
  * index and the stored documents are built for the whole batch at the end
  * rather than row by row, which is what makes 100 000 contacts take seconds.
+ * No two contacts or leads share an email address, also over several runs:
+ * faker's seed moves on with the contacts already there, and an address
+ * taken all the same gets a number (uniqueEmails.ts).
  */
 export function seedContacts(engine: Engine, count: number, seed = 42): { organizations: number; people: number } {
   const { db } = engine;
   const creator = db.prepare("SELECT id FROM users WHERE role = 'admin' AND deleted_at IS NULL ORDER BY id LIMIT 1").pluck().get() as number | undefined;
   if (creator === undefined) throw new Error('No admin user yet: create one with `outpost users add` (or start the hub once) before seeding.');
   ensureDemoFields(engine);
-  faker.seed(seed);
-  const owners = db.prepare('SELECT id FROM users WHERE deleted_at IS NULL').pluck().all() as number[];
+  faker.seed(runSeed(engine, 'contacts', seed));
+  const emails = new UniqueEmails(db);
+  const owners = db.prepare("SELECT id FROM users WHERE status = 'active' AND deleted_at IS NULL").pluck().all() as number[];
   const now = isoSeconds(engine.clock.now());
   const tagIds = ensureTags(engine.ctx, creator, now);
   const insert = db.prepare(`INSERT INTO contacts (id, ${COLUMNS.join(', ')}) VALUES (@id, ${COLUMNS.map((c) => `@${c}`).join(', ')})`);
@@ -82,7 +88,7 @@ export function seedContacts(engine: Engine, count: number, seed = 42): { organi
       for (let i = 0; i < count; i++) {
         const isOrg = i % 10 === 0;
         const id = firstNewId + i;
-        insert.run({ ...demoContact(isOrg, orgIds, owners, creator, now), id });
+        insert.run({ ...demoContact(isOrg, orgIds, owners, creator, now, emails), id });
         if (isOrg) orgIds.push(id);
         for (const tag of faker.helpers.arrayElements(tagIds, { min: 0, max: 2 })) tagging.run(tag, id);
         engine.ctx.changes.record('contact', id, 'created', creator);
@@ -90,7 +96,7 @@ export function seedContacts(engine: Engine, count: number, seed = 42): { organi
     });
     db.prepare('INSERT INTO contacts_fts (rowid, name, email, phones) SELECT id, name, email, phone_terms(phone, mobile) FROM contacts WHERE id >= ?').run(firstNewId);
     db.exec(CONTACTS_FTS_INSERT_TRIGGER);
-  })();
+  }).immediate();
   return { organizations: orgIds.length, people: count - orgIds.length };
 }
 

@@ -21,6 +21,7 @@ import { sql as recordSearch } from './0020_record_search.js';
 import { sql as syncSessionPurge } from './0021_sync_session_purge.js';
 import { sql as customFieldSync } from './0022_custom_field_sync.js';
 import { sql as listNamesNotUnique } from './0023_list_names_not_unique.js';
+import { sql as taskSections } from './0024_task_sections.js';
 
 export interface Migration {
   version: number;
@@ -64,6 +65,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 21, name: 'sync sessions by user and last use', sql: syncSessionPurge },
   { version: 22, name: 'custom field definitions and the account sent to devices', sql: customFieldSync },
   { version: 23, name: 'list names unique only for lead sources', sql: listNamesNotUnique, rebuildsTables: true },
+  { version: 24, name: 'tasks by owner and reminder, and by completion time', sql: taskSections },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -4,12 +4,13 @@ import type { Actor } from '../../context.js';
 import { actorOf } from '../auth.js';
 import { COMMERCE } from '../commerce.js';
 import { REPLICABLE } from '../crud.js';
-import { problem } from '../problem.js';
+import { invalidParam, problem } from '../problem.js';
 import { dataOf, queryOf, rejectQuery, requestUrl, sendResource } from '../reply.js';
 import { LOCAL_TO_REPLICA } from './replica.js';
 import { isoSeconds } from '../../clock.js';
 import { listAll, type Lister } from '../../importExport/listAll.js';
 import { recordsToCsv } from '../../importExport/csvExport.js';
+import { columnLabel } from '../../importExport/columnLabels.js';
 import { importCsv, previewCsv } from '../../importExport/csvImport.js';
 import { contactsToVcard, importVcard, previewVcard } from '../../importExport/vcard.js';
 import { tasksToCalendar } from '../../importExport/icalendar.js';
@@ -55,11 +56,13 @@ export function importExportRoutes(app: FastifyInstance, engine: Engine): void {
     app.get(`/v2/${csv.path}/export.csv`, { config: csv.config ?? {} }, async (request, reply) => {
       const actor = actorOf(request);
       const lister = csv.lister(engine);
-      const records = listAll(engine.ctx, lister, queryOf(request), actor);
+      const { headers, ...query } = queryOf(request);
+      const header = headerNaming(headers);
+      const records = listAll(engine.ctx, lister, query, actor);
       // With nothing to export, one record of the unfiltered list still gives the header row.
       const sample = records.length === 0 ? lister.listPage({ per_page: '1' }, actor).rows[0] : undefined;
       const names = csv.customFields ? [...engine.customFields.definitions(csv.customFields).keys()] : [];
-      return sendFile(reply, 'text/csv; charset=utf-8', `${csv.path}.csv`, recordsToCsv(records, names, sample));
+      return sendFile(reply, 'text/csv; charset=utf-8', `${csv.path}.csv`, recordsToCsv(records, names, sample, header));
     });
   }
   app.get('/v2/contacts/export.vcf', async (request, reply) => {
@@ -74,6 +77,13 @@ export function importExportRoutes(app: FastifyInstance, engine: Engine): void {
     return sendFile(reply, 'text/calendar; charset=utf-8', 'tasks.ics', tasksToCalendar(tasks, { host: request.hostname, name: 'Outpost tasks' }));
   });
   calendarFeedSettings(app, engine);
+}
+
+/** `headers=labels` (what the app asks for people): columns named "Last name", "City"; `fields` or none: `last_name`, `address.city`. */
+function headerNaming(raw: string | string[] | undefined): ((path: string[]) => string) | undefined {
+  if (raw === undefined || raw === 'fields') return undefined;
+  if (raw === 'labels') return columnLabel;
+  throw invalidParam('headers', 'must be fields or labels');
 }
 
 function importRoutes(app: FastifyInstance, engine: Engine): void {

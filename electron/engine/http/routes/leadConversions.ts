@@ -16,7 +16,8 @@ export function leadConversionRoutes(app: FastifyInstance, engine: Engine): void
     const items = page.rows.map((json) => conversionEnvelope(json, url.origin));
     const links: CollectionLinks = { self: url.toString(), first_page: withParams(url, { cursor: null, page: '1' }) };
     if (page.nextCursor !== null) links.next_page = withParams(url, { cursor: page.nextCursor, page: null });
-    return reply.type(JSON_TYPE).send(`{"items":[${items.join(',')}],"meta":{"type":"collection","count":${items.length},"links":${JSON.stringify(links)}}}`);
+    const total = page.total === undefined ? '' : `,"total_count":${page.total}`;
+    return reply.type(JSON_TYPE).send(`{"items":[${items.join(',')}],"meta":{"type":"collection","count":${items.length}${total},"links":${JSON.stringify(links)}}}`);
   });
 
   // Not replicable: a conversion creates several records at once, so a desktop replica leaves it to the hub.

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HubUnreachableError, type Replica } from '../../replica/replica.js';
 import { queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 import { problem } from '../problem.js';
-import { pagingParams } from '../../resources/listing.js';
+import { countAsked, pagingParams } from '../../resources/listing.js';
 import { eventStreams } from '../eventStream.js';
 
 /** Route config of a replica's own endpoints (local to the device, never replayed on the hub). */
@@ -49,12 +49,14 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
   // Paged like every list (`page`, `per_page`), oldest first.
   app.get('/v2/replica/issues', async (request, reply) => {
     const query = queryOf(request);
-    rejectQuery(query, ['page', 'per_page']);
+    rejectQuery(query, ['page', 'per_page', 'count']);
     const paging = pagingParams(query);
     const from = (paging.page - 1) * paging.perPage;
-    const issues = replica.issues().slice(from, from + paging.perPage + 1);
+    const all = replica.issues();
+    const issues = all.slice(from, from + paging.perPage + 1);
     const rows = issues.slice(0, paging.perPage).map((issue) => JSON.stringify(issue));
-    return sendPage(request, reply, 'sync_issue', { rows, ...paging, hasMore: issues.length > paging.perPage });
+    const total = countAsked(query) ? all.length : undefined;
+    return sendPage(request, reply, 'sync_issue', { rows, ...paging, hasMore: issues.length > paging.perPage, total });
   });
 
   app.post('/v2/replica/issues/:id/retry', options, async (request, reply) => {

@@ -6,6 +6,7 @@ import type { Actor } from '../../context.js';
 import type { CrudService } from '../crud.js';
 import { ApiProblem } from '../problem.js';
 import { dataOf, idParam, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
+import { repDayRoutes } from './repDay.js';
 
 /** Sales resources under /v2 (registered inside the authenticated scope). */
 export function salesRoutes(app: FastifyInstance, engine: Engine): void {
@@ -35,6 +36,8 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   registerCrud(app, '/v2/pipelines', 'pipeline', adminWrites(engine.pipelines), engine.ctx);
   registerCrud(app, '/v2/stages', 'stage', adminWrites(engine.stages), engine.ctx);
   registerCrud(app, '/v2/tasks', 'task', engine.tasks, engine.ctx);
+  // Task section counts and deal totals per stage (extensions for the Tasks and Home screens).
+  repDayRoutes(app, engine);
   registerCrud(app, '/v2/notes', 'note', engine.notes, engine.ctx);
   registerCrud(app, '/v2/calls', 'call', engine.calls, engine.ctx);
   registerCrud(app, '/v2/call_outcomes', 'call_outcome', adminWrites(engine.callOutcomes), engine.ctx);

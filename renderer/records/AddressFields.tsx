@@ -1,0 +1,23 @@
+import { ADDRESS_KEYS, type Address, type AddressKey } from '../../shared/resources/address.js';
+
+const LABELS: Record<AddressKey, string> = { line1: 'Street', city: 'City', postal_code: 'Postal code', state: 'State', country: 'Country' };
+
+export const EMPTY_ADDRESS: Address = { line1: null, city: null, postal_code: null, state: null, country: null };
+
+/** An address as five labelled fields in a group named `legend` (a contact's and a lead's forms); its error under them. */
+export function AddressFields({ legend, value, error, onChange }: { legend: string; value: Address; error?: string; onChange(address: Address): void }) {
+  return (
+    <fieldset className="address">
+      <legend>{legend}</legend>
+      <div className="grid">
+        {ADDRESS_KEYS.map((key) => (
+          <label key={key}>
+            {LABELS[key]}
+            <input type="text" value={value[key] ?? ''} onChange={(e) => onChange({ ...value, [key]: e.target.value || null })} />
+          </label>
+        ))}
+      </div>
+      {error && <span className="field-error" role="alert">{error}</span>}
+    </fieldset>
+  );
+}

@@ -1,0 +1,43 @@
+import type { Task } from '../../shared/resources/task.js';
+import { usePagedList } from '../leads/usePagedList.js';
+import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { recordOf } from '../records/records.js';
+import { useRecordSummaries } from '../records/useRecordSummaries.js';
+import { TaskItem } from './TaskItem.js';
+import { SECTION_TITLES, sectionQuery, type TaskSectionKey } from './taskSections.js';
+import { useTaskChanges } from './taskCountsStore.js';
+
+const PER_PAGE = 20;
+
+interface Props {
+  section: TaskSectionKey;
+  ownerId: number;
+  /** The hub's count of the whole section (null until known). */
+  count: number | null;
+}
+
+/** One section of the Tasks screen, read from the hub a page at a time: right with 10 tasks or 10 000. */
+export function TaskSection({ section, ownerId, count }: Props) {
+  const list = usePagedList<Task>('/v2/tasks', sectionQuery(section, ownerId), PER_PAGE);
+  useTaskChanges(list.refresh);
+  useRefreshOnSync(list.refresh);
+  const summaries = useRecordSummaries(list.rows.map(recordOf));
+  const title = SECTION_TITLES[section];
+  const left = count === null ? null : Math.max(0, count - list.rows.length);
+
+  return (
+    <section className="card task-section" id={`tasks-${section}`} aria-label={title}>
+      <h2>{title} {count !== null && <span className="muted">{count}</span>}</h2>
+      {list.error && <p className="form-error" role="alert">{list.error}</p>}
+      {list.rows.length === 0 && !list.loading && !list.error && <p className="muted">Nothing here.</p>}
+      {list.rows.length > 0 && (
+        <ul className="tasks">{list.rows.map((t) => <TaskItem key={t.id} task={t} summaries={summaries} />)}</ul>
+      )}
+      {list.hasMore && (
+        <button type="button" className="show-more" onClick={list.loadMore} disabled={list.loading}>
+          Show {Math.min(PER_PAGE, left ?? PER_PAGE)} more{left !== null ? ` of ${left}` : ''}
+        </button>
+      )}
+    </section>
+  );
+}

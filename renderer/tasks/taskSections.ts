@@ -1,0 +1,31 @@
+import type { QueryValue } from '../../shared/bridge.js';
+import type { TaskDueSection } from '../../shared/resources/task.js';
+
+export type TaskSectionKey = TaskDueSection | 'completed';
+
+/** The browser's own time zone (IANA name): the hub cuts the days of the sections there. */
+export const localTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+export const SECTION_TITLES: Record<TaskSectionKey, string> = {
+  overdue: 'Overdue',
+  today: 'Today',
+  upcoming: 'Upcoming',
+  none: 'No due date',
+  completed: 'Completed',
+};
+
+/** Tasks whose due date is set read in due order; the others newest first. */
+const ORDER: Record<TaskSectionKey, string> = {
+  overdue: 'due_date',
+  today: 'due_date',
+  upcoming: 'due_date',
+  none: 'created_at:desc',
+  completed: 'completed_at:desc',
+};
+
+/** The list query of one section of the user's tasks (GET /v2/tasks with the extension `due`). */
+export function sectionQuery(section: TaskSectionKey, ownerId: number, order = ORDER[section]): Record<string, QueryValue> {
+  if (section === 'completed') return { owner_id: ownerId, completed: true, sort_by: order };
+  return { owner_id: ownerId, completed: false, due: section, tz: localTimeZone(), sort_by: order };
+}
+
