@@ -206,6 +206,10 @@ describe('not found and list totals', () => {
     await page.setViewportSize(DESKTOP);
     await page.goto(`${HUB}/contacts/not-a-contact`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    // An address outside every screen's: the hub answers 404 with the app, which says the same.
+    const answer = await page.goto(`${HUB}/somewhere/else`);
+    assert.equal(answer.status(), 404);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await page.getByRole('link', { name: 'Go to Today' }).click();
     await page.getByRole('heading', { name: 'Today', exact: true }).waitFor();
   });

@@ -6,6 +6,7 @@ import { Link } from '../router/Link.js';
 import { StatusBadges } from './StatusBadges.js';
 import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
 import { usePhone } from '../shell/usePhone.js';
+import { formatDateOf } from '../tasks/taskDates.js';
 
 /** A table row on a wide window; on a phone a card (responsive.css lays the same cells out), measured as it is drawn. */
 const ROW_HEIGHT = { table: 44, card: 92 };
@@ -80,7 +81,7 @@ function ContactCells({ contact }: { contact: Contact }) {
       <div className="cell email" role="cell"><EmailLink email={contact.email} /></div>
       <div className="cell phone" role="cell"><PhoneLink phone={contact.phone ?? contact.mobile} /></div>
       <div className="cell status" role="cell"><StatusBadges contact={contact} /></div>
-      <div className="cell updated muted" role="cell">{contact.updated_at.slice(0, 10)}</div>
+      <div className="cell updated muted" role="cell">{formatDateOf(contact.updated_at)}</div>
     </>
   );
 }

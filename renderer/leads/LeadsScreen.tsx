@@ -13,6 +13,7 @@ import { ListCount } from '../lists/ListCount.js';
 import { ListStatus } from '../lists/ListStatus.js';
 import { MoreActions } from '../lists/MoreActions.js';
 import { EmailLink } from '../records/ContactPoints.js';
+import { formatDateOf } from '../tasks/taskDates.js';
 
 const SEARCH_DELAY_MS = 150;
 const SORTS = [
@@ -91,7 +92,7 @@ export function LeadsScreen() {
         { label: 'Status', cell: (lead) => lead.status && <span className="badge">{lead.status}</span> },
         { label: 'Email', cell: (lead) => <EmailLink email={lead.email} /> },
         { label: 'Owner', cell: (lead) => ownerName(lead.owner_id) },
-        { label: 'Updated', kind: 'muted', cell: (lead) => lead.updated_at.slice(0, 10) },
+        { label: 'Updated', kind: 'muted', cell: (lead) => formatDateOf(lead.updated_at) },
       ]} />
       <ListStatus list={list} empty="No leads match." />
     </section>

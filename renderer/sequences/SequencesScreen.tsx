@@ -9,6 +9,7 @@ import { DataTable } from '../lists/DataTable.js';
 import { ListCount } from '../lists/ListCount.js';
 import { ListStatus } from '../lists/ListStatus.js';
 import { unsubscribeText } from './stepText.js';
+import { formatDateOf } from '../tasks/taskDates.js';
 
 /** The sequences and the email templates they send: everyone reads them, admins manage them. */
 export function SequencesScreen() {
@@ -32,7 +33,7 @@ export function SequencesScreen() {
         { label: 'Name', kind: 'title', cell: (sequence) => <Link to={`/sequences/${sequence.id}`}>{sequence.name}</Link> },
         { label: 'Steps', cell: (sequence) => sequence.steps_total },
         { label: 'Unsubscribe link', cell: (sequence) => unsubscribeText(sequence) },
-        { label: 'Updated', kind: 'muted', cell: (sequence) => sequence.updated_at.slice(0, 10) },
+        { label: 'Updated', kind: 'muted', cell: (sequence) => formatDateOf(sequence.updated_at) },
       ]} />
       <ListStatus list={list} empty="No sequences yet." />
       <TemplatesPanel canEdit={isAdmin} />

@@ -3,6 +3,11 @@ export function localInputToIso(value: string): string | null {
   return value ? new Date(value).toISOString() : null;
 }
 
+/** The day of a moment (`2026-11-24T10:53:00Z`) in the reader's time zone, as people read it ("Nov 24, 2026"). */
+export function formatDateOf(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '';
+}
+
 export function formatWhen(iso: string | null): string {
   if (!iso) return '';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

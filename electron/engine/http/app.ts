@@ -104,7 +104,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   });
 
   registerBodyParsers(app);
-  registerErrorHandling(app, engine);
+  registerErrorHandling(app, engine, options.webRoot);
   answerAfterCommit(app, engine.ctx.commits);
   // Operations (issue 21): the metrics and closing hooks cover every route registered after them; /health and /metrics sit outside /v2.
   metricsRoutes(app, engine);
@@ -165,11 +165,13 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   return app;
 }
 
-function registerErrorHandling(app: FastifyInstance, engine: Engine): void {
+function registerErrorHandling(app: FastifyInstance, engine: Engine, webRoot: string | undefined): void {
   const bearerAuth = authenticate(engine);
   app.setNotFoundHandler(async (request, reply) => {
     // The custom-objects interface answers in its own style, credentials first.
     if (isSupportPath(request.url)) return supportNotFound(engine, request, reply);
+    // A person who typed or followed an address the app has no screen for gets its not-found page, with a 404.
+    if (webRoot && wantsPage(request)) return sendIndex(webRoot, reply.code(404));
     // Unknown /v2 paths still need a token first, so routes cannot be probed anonymously.
     if (/^\/v2(\/|$|\?)/.test(request.url)) await bearerAuth(request, reply);
     const message = `Requested path at '${request.url.split('?')[0]}' was not found using the HTTP method '${request.method}'.`;
@@ -228,7 +230,6 @@ function serveDocs(app: FastifyInstance, docsFile: string | undefined): void {
 
 /** The web UI: static files with a strict CSP, and index.html for client-side routes. */
 async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> {
-  const index = join(webRoot, 'index.html');
   // Files the build produced (hashed assets, favicon); a missing file falls through to the JSON 404.
   await app.register(fastifyStatic, { root: webRoot, wildcard: true, index: false });
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -239,10 +240,20 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
     }
     return payload;
   });
-  const sendIndex = async (_request: FastifyRequest, reply: import('fastify').FastifyReply) => {
-    if (!existsSync(index)) return reply.code(503).type('text/plain; charset=utf-8').send('The web UI is not built: run `npm run build:web`.');
-    return reply.type('text/html; charset=utf-8').send(readFileSync(index));
-  };
-  app.get('/', sendIndex);
-  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/products', '/sequences', '/sequences/*', '/enrollments', '/enrollments/*', '/settings', '/settings/*', '/sync-issues', '/objects', '/objects/*']) app.get(route, sendIndex);
+  const page = async (_request: FastifyRequest, reply: FastifyReply) => sendIndex(webRoot, reply);
+  app.get('/', page);
+  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/notes', '/products', '/sequences', '/sequences/*', '/enrollments', '/enrollments/*', '/settings', '/settings/*', '/sync-issues', '/objects', '/objects/*']) app.get(route, page);
+}
+
+/** index.html, where the app's router picks the screen; a plain-text 503 when the UI was not built. */
+function sendIndex(webRoot: string, reply: FastifyReply): FastifyReply {
+  const index = join(webRoot, 'index.html');
+  if (!existsSync(index)) return reply.code(503).type('text/plain; charset=utf-8').send('The web UI is not built: run `npm run build:web`.');
+  return reply.type('text/html; charset=utf-8').send(readFileSync(index));
+}
+
+/** A browser's GET for a page (it accepts HTML) outside the interfaces, which keep their JSON 404s. */
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' || !/\btext\/html\b/.test(request.headers.accept ?? '')) return false;
+  return !/^\/(v2|api|oauth2)(\/|$|\?)/.test(request.url);
 }
