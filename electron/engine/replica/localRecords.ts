@@ -26,6 +26,11 @@ interface LocalTable {
   uniqueKey?: string[];
   /** Only rows with these values hold `uniqueKey` unique (lead sources' names; deal sources may share one). */
   uniqueWhen?: Record<string, unknown>;
+  /**
+   * How the row holding the key gives way: removed (the default), or, where other rows refer to it (a
+   * stage's deals, a template's steps), renamed for the while by its id, so nothing that refers to it changes.
+   */
+  giveWayBy?: 'removal' | 'renaming';
 }
 
 const LOCAL_TABLES: Record<string, LocalTable> = {
@@ -44,8 +49,8 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   document: { table: 'documents' },
   lead: { table: 'leads', fts: { table: 'leads_fts', columns: ['name', 'email', 'phones'] } },
   lead_conversion: { table: 'lead_conversions' },
-  pipeline: { table: 'pipelines' },
-  stage: { table: 'stages' },
+  pipeline: { table: 'pipelines', uniqueKey: ['name'], giveWayBy: 'renaming' },
+  stage: { table: 'stages', uniqueKey: ['pipeline_id', 'name'], giveWayBy: 'renaming' },
   deal: { table: 'deals', fts: { table: 'deals_fts', columns: ['name'] } },
   associated_contact: { table: 'associated_contacts' },
   source: { table: 'sources', uniqueKey: ['resource_type', 'name'], uniqueWhen: { resource_type: 'lead' } },
@@ -56,8 +61,8 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   product: { table: 'products' },
   order: { table: 'orders' },
   line_item: { table: 'line_items' },
-  email_template: { table: 'email_templates' },
-  sequence: { table: 'sequences', parts: SEQUENCE_PARTS },
+  email_template: { table: 'email_templates', uniqueKey: ['name'], giveWayBy: 'renaming' },
+  sequence: { table: 'sequences', parts: SEQUENCE_PARTS, uniqueKey: ['name'], giveWayBy: 'renaming' },
   sequence_enrollment: { table: 'sequence_enrollments', parts: ENROLLMENT_PARTS },
 };
 
@@ -150,7 +155,7 @@ export class LocalRecords {
     const local = LOCAL_TABLES[type];
     if (!local) return;
     if (type === 'tag') this.adoptTag(json);
-    if (local.uniqueKey && holdsKey(local, json)) this.giveWay(local.table, local.uniqueKey, json);
+    if (local.uniqueKey && holdsKey(local, json)) this.giveWay(local, local.uniqueKey, json);
     const plan = this.planFor(local.table, json);
     if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
     plan.statement.run(plan.values.map((value) => value(json)));
@@ -237,8 +242,13 @@ export class LocalRecords {
   }
 
   /** Removes another row holding the record's unique key (see LocalTable.uniqueKey). */
-  private giveWay(table: string, key: string[], json: Record<string, unknown>): void {
-    this.ctx.statements.get(`DELETE FROM ${table} WHERE ${key.map((c) => `${c} = ?`).join(' AND ')} AND id <> ?`).run(...key.map((c) => json[c]), json.id);
+  private giveWay(local: LocalTable, key: string[], json: Record<string, unknown>): void {
+    const holder = `${key.map((c) => `${c} = ?`).join(' AND ')} AND id <> ?`;
+    // The holder's own later state (further on in the queue) gives it its real name back.
+    const statement = local.giveWayBy === 'renaming'
+      ? `UPDATE ${local.table} SET name = name || ' #' || id || ' (renaming)' WHERE ${holder}`
+      : `DELETE FROM ${local.table} WHERE ${holder}`;
+    this.ctx.statements.get(statement).run(...key.map((c) => json[c]), json.id);
   }
 
   private columnsOf(table: string): Column[] {
