@@ -2,9 +2,11 @@
 // app's main process is (no TypeScript loader at run time):
 //   node .cache/bench/replicaClient.cjs <hub url> <hub token> <data dir> <edits>
 // 1. a fresh replica engine syncs everything from the hub (records into its own tables, search and documents);
-// 2. it makes <edits> offline changes through its own REST interface (in process), then pushes them to the hub.
+// 2. it makes <edits> offline changes through its own REST interface (in process), then pushes them to the hub;
+// 3. live sync: started as the desktop app starts it, it follows LIVE_EDITS edits made on the hub one at a time.
 // Prints one JSON line: records, seconds and peak memory of the initial sync; edits and seconds of the push;
-// the whole run's peak memory; the CPU seconds the push cost this process and (given HUB_PID) the hub.
+// the whole run's peak memory; the CPU seconds the push cost this process and (given HUB_PID) the hub; and per
+// live edit, the time until the replica's own table had it and the time the hub took to answer the edit.
 import { readFileSync } from 'node:fs';
 import { openEngine } from '../electron/engine/engine.js';
 import { createHttpApp } from '../electron/engine/http/app.js';
@@ -22,6 +24,9 @@ function hubCpuSeconds(): number {
     return Number.NaN;
   }
 }
+
+const LIVE_EDITS = 25;
+const LIVE_TIMEOUT_MS = 15_000;
 
 const TABLES = ['account', 'users', 'contacts', 'tags', 'tasks', 'notes', 'calls', 'call_outcomes', 'visit_outcomes', 'text_messages', 'visits', 'documents'];
 
@@ -57,9 +62,49 @@ async function main(): Promise<void> {
   const hubPushCpuSeconds = hubCpuSeconds() - hubCpuBefore;
   const after = replica.status();
   if (pushed !== 'done' || after.pending !== 0 || after.issues !== 0) throw new Error(`push ended ${pushed}: ${JSON.stringify(after)}`);
+  const live = await followHubEdits(replica, engine, taskIds[0]!);
   await app.close();
   engine.close();
-  console.log(JSON.stringify({ records, initialSeconds, syncPeakMb, edits: taskIds.length, pushSeconds, pushCpuSeconds, hubPushCpuSeconds, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  console.log(JSON.stringify({ records, initialSeconds, syncPeakMb, edits: taskIds.length, pushSeconds, pushCpuSeconds, hubPushCpuSeconds, maxRssMb: process.resourceUsage().maxRSS / 1024, live }));
+}
+
+/**
+ * Live sync as the desktop app runs it (the poll once a minute here, so anything faster came through the
+ * hub's change stream): edits a task on the hub, one at a time, and times how long until the replica's own
+ * table has it (`seenMs`), beside how long the hub took to answer the edit (`answeredMs`, the baseline).
+ */
+async function followHubEdits(replica: Replica, engine: ReturnType<typeof openEngine>, taskId: number): Promise<{ seenMs: number[]; answeredMs: number[] }> {
+  const localContent = engine.db.prepare('SELECT content FROM tasks WHERE id = ?').pluck();
+  replica.start(60_000);
+  const seenMs: number[] = [];
+  const answeredMs: number[] = [];
+  try {
+    await until(() => replica.status().state === 'up_to_date', 'the replica to be up to date');
+    for (let i = 0; i < LIVE_EDITS; i++) {
+      const content = `Edited on the hub ${i}`;
+      const started = performance.now();
+      const answer = await fetch(`${hubUrl}/v2/tasks/${taskId}`, {
+        method: 'PUT', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { content } }),
+      });
+      if (answer.status !== 200) throw new Error(`the hub answered the edit ${answer.status}: ${await answer.text()}`);
+      answeredMs.push(performance.now() - started);
+      await until(() => localContent.get(taskId) === content, `edit ${i} to reach the replica`);
+      seenMs.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await replica.stop();
+  }
+  return { seenMs, answeredMs };
+}
+
+/** Resolves once `done()` is true, checking every 2 ms; throws after LIVE_TIMEOUT_MS. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + LIVE_TIMEOUT_MS;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`waited ${LIVE_TIMEOUT_MS} ms for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
 
 main().catch((err: unknown) => {

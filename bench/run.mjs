@@ -293,6 +293,14 @@ function runClient(...args) {
   return runJsonChild(`sync client ${args[0]}`, ['--import', 'tsx', 'bench/syncClient.ts', ...args]);
 }
 
+/** The replica's live sync: a hub edit seen in the replica's own table, beside the hub answering that edit (target ≤ 2 s). */
+function liveSyncLine({ seenMs, answeredMs }) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const [seen, answered, slowest] = [median(seenMs), median(answeredMs), Math.max(...seenMs)];
+  console.log(`replica live sync, ${seenMs.length} hub edits one at a time: on the replica after median ${seen.toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms   the hub answering the edit: median ${answered.toFixed(0)} ms   ratio ${(seen / answered).toFixed(1)}`);
+  console.log(`${INDENT}target: every hub edit on the replica within 2 s: ${slowest <= 2000 ? 'PASS' : 'MISS'}`);
+}
+
 /** Runs bench/replicaClient.ts, bundled like the desktop main process: a fresh replica's initial sync, then `edits` offline edits pushed. */
 async function runReplica(hubUrl, token, dir, edits, hubPid) {
   const bundle = join(root, '.cache/bench/replicaClient.cjs');
@@ -385,6 +393,7 @@ async function syncBench() {
   console.log(`${INDENT}replica peak memory during the sync ${mb(replica.syncPeakMb)} (target < 200 MB) ${replica.syncPeakMb < 200 ? 'PASS' : 'MISS'}; whole run, with ${replica.edits} local edits and their push: ${mb(replica.maxRssMb)}`);
   console.log(`replica push of ${replica.edits} offline edits: ${replica.pushSeconds.toFixed(1)} s (${fmt(replica.edits / replica.pushSeconds).trim()} edits/s; target < 20 s) ${replica.pushSeconds < 20 ? 'PASS' : 'MISS'}`);
   console.log(`${INDENT}CPU during the push: replica ${replica.pushCpuSeconds.toFixed(1)} s, hub ${typeof replica.hubPushCpuSeconds === 'number' ? `${replica.hubPushCpuSeconds.toFixed(1)} s` : 'n/a'}`);
+  liveSyncLine(replica.live);
 
   await stop(full.hub.child);
 }
