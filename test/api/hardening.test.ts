@@ -142,6 +142,10 @@ describe('text that is not sound', () => {
     });
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({ error: 'RecordInvalid', details: { 'custom_object.title': [{ error: 'InvalidValue' }] } });
+    const badPath = await supportCall(hub, 'GET', '/api/v2/custom_objects/%ZZ', { auth: basic(ADMIN.email, ADMIN.password) });
+    expect([badPath.status, badPath.body]).toEqual([400, {
+      error: 'InvalidPayload', description: 'The request path is not a valid URL: each % must start an escape of UTF-8 bytes, such as %20.',
+    }]);
   });
 });
 

@@ -249,6 +249,9 @@ function fromFastifyError(error: FastifyError): SupportProblem | null {
       return new SupportProblem(413, { error: 'PayloadTooLarge', description: 'The request body is too large.' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new SupportProblem(415, { error: 'UnsupportedMediaType', description: 'The Content-Type of the request is not supported: send application/json.' });
+    case 'FST_ERR_BAD_URL':
+      // The same words as the /v2 interface's answer (app.ts), in this interface's shape.
+      return badRequest('InvalidPayload', 'The request path is not a valid URL: each % must start an escape of UTF-8 bytes, such as %20.');
     default:
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return badRequest('InvalidPayload', error.message);
       return null;
