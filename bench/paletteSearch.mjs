@@ -21,7 +21,7 @@ const PER_ROUND = 100;
 const DEAL_WORDS = ['renewal', 'expansion', 'fleet upgrade', 'pilot', 'support plan'];
 
 /** The engine's SQL function behind the phone search terms (electron/engine/db/database.ts); the lead triggers call it. */
-function registerPhoneTerms(db) {
+export function registerPhoneTerms(db) {
   db.function('phone_terms', { deterministic: true, varargs: true }, (...phones) =>
     phones.filter((p) => typeof p === 'string' && p.length > 0).map((p) => `${p} ${p.replace(/\D/g, '')}`).join(' '));
 }

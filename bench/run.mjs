@@ -9,6 +9,7 @@
 //   BENCH_SECONDS     seconds per server and line, after a 2 s warm-up, split into alternating rounds (default 8)
 //   BENCH_DATA_DIR    keep the seeded data here and reuse it on the next run (default: a temp dir, removed)
 //   BENCH_CPU_PROF    a directory: the hub runs with --cpu-prof and writes its profile there
+//   BENCH_REPORTS     0 skips the reports line (bench/reports.mjs: BENCH_REPORT_DEALS, BENCH_REPORT_ACTIVITIES)
 import { spawn, spawnSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { build as esbuild } from 'esbuild';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { addSearchRecords, paletteSearchLines, removeSearchRecords } from './paletteSearch.mjs';
+import { addReportRecords, removeReportRecords, reportLines } from './reports.mjs';
 
 // The hub under test logs warnings only (as a team would run it quietly): a JSON line per request would be measured too.
 process.env.OUTPOST_LOG_LEVEL ??= 'warn';
@@ -263,6 +265,16 @@ for (const [resource, total] of [['tasks', tasks], ['notes', notes]]) {
 
 // The command palette's search across contacts, leads and deals: latency of one request at a time.
 await paletteSearchLines({ hub: hub.base, bare: bare.base, auth, counts: searchCounts, file: database, indent: INDENT });
+
+// The reports, on 100 000 deals and 300 000 activities added for the line (and removed after it), while the hub runs.
+if (process.env.BENCH_REPORTS !== '0') {
+  const reportCounts = addReportRecords(database);
+  try {
+    await reportLines({ hub: hub.base, auth, file: database, counts: reportCounts, indent: INDENT });
+  } finally {
+    removeReportRecords(database);
+  }
+}
 
 await Promise.all([stop(hub.child), stop(bare.child)]);
 removeSearchRecords(database);

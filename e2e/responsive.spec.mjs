@@ -80,6 +80,7 @@ function screens() {
     ['deal-new', '/deals/new', 'New deal'],
     ['tasks', '/tasks', 'Tasks'],
     ['notes', '/notes', 'Notes'],
+    ['reports', '/reports', 'Reports'],
     ['products', '/products', 'Products'],
     ['sequences', '/sequences', 'Sequences'],
     ['sequence', `/sequences/${sequence.id}`, sequence.name],

@@ -5,8 +5,10 @@ import { SignInScreen } from './session/SignInScreen.js';
 import { AppShell } from './shell/AppShell.js';
 import { contactScreen } from './contacts/contactRoutes.js';
 import { NotesScreen } from './notes/NotesScreen.js';
+import { ReportsRoute } from './reports/ReportsRoute.js';
 import { NotFoundScreen } from './shell/NotFoundScreen.js';
 import { SettingsScreen } from './settings/SettingsScreen.js';
+import { adminScreen } from './settings/admin/adminRoutes.js';
 import { TasksScreen } from './tasks/TasksScreen.js';
 import { HomeScreen } from './home/HomeScreen.js';
 import { ReminderWatcher } from './reminders/ReminderWatcher.js';
@@ -21,6 +23,8 @@ import { importScreen } from './importExport/importRoutes.js';
 import { listenForOpenedFiles } from './importExport/openedFiles.js';
 import { listenForOpenPaths } from './commands/bridgeEvents.js';
 import { useCommands } from './commands/commandStore.js';
+import { TeamScreen } from './settings/team/TeamScreen.js';
+import { AcceptInviteScreen } from './settings/team/AcceptInviteScreen.js';
 
 function Screen({ path }: { path: string }) {
   // Before the record routes: `/contacts/import` is no contact's page.
@@ -28,6 +32,10 @@ function Screen({ path }: { path: string }) {
   if (importing) return importing;
   const record = contactScreen(path) ?? leadScreen(path) ?? dealScreen(path) ?? sequenceScreen(path) ?? enrollmentScreen(path) ?? customObjectScreen(path);
   if (record) return record;
+  // Settings' administration screens (pipelines, sources and reasons, custom fields), before Settings itself.
+  const admin = adminScreen(path);
+  if (admin) return admin;
+  if (matchRoute('/settings/team', path)) return <TeamScreen />;
   if (matchRoute('/settings', path)) return <SettingsScreen />;
   if (matchRoute('/tasks', path)) return <TasksScreen />;
   // Home (Today) is the root: the hub serves the UI at `/` (and at its other screens' paths).
@@ -35,6 +43,7 @@ function Screen({ path }: { path: string }) {
   if (matchRoute('/products', path)) return <ProductsScreen />;
   if (matchRoute('/sync-issues', path)) return <SyncIssuesScreen />;
   if (matchRoute('/notes', path)) return <NotesScreen />;
+  if (matchRoute('/reports', path)) return <ReportsRoute />;
   return <NotFoundScreen path={path} />;
 }
 
@@ -43,6 +52,9 @@ export function App() {
   const { path, navigate } = useRouter();
   // Bumped when a shortcut or the palette created something: the screen loads again to show it.
   const dataVersion = useCommands((s) => s.dataVersion);
+  // `/invite/<token>`: a one-time link to set a password (settings/team/AcceptInviteScreen.tsx).
+  const invite = matchRoute('/invite/:token', path);
+  const inviting = invite !== null;
 
   useEffect(() => {
     void load();
@@ -55,11 +67,13 @@ export function App() {
 
   // Signed-in people land on their day (Today); signed-out ones on the sign-in page.
   useEffect(() => {
-    if (status === 'signed-out' && path !== '/login') navigate('/login', { replace: true });
+    if (status === 'signed-out' && path !== '/login' && !inviting) navigate('/login', { replace: true });
     if (status === 'signed-in' && path === '/login') navigate('/', { replace: true });
-  }, [status, path, navigate]);
+  }, [status, path, navigate, inviting]);
 
   if (status === 'loading') return <p className="muted splash">Loading…</p>;
+  // A one-time link to set a password, for signed-out and signed-in people alike (outside the app's shell).
+  if (invite) return <AcceptInviteScreen token={invite.token} />;
   if (status === 'signed-out') return <SignInScreen />;
   return (
     <AppShell>

@@ -18,6 +18,7 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR]
         [--support-base-url URL]                 the URL custom-objects answers (/api/v2) link to (default: the request's origin)
   serve --upstream URL [--upstream-token T] …    run a replica of that hub (the desktop engine, headless)
   users add --email E --name N --role admin|agent --password P
+  users add --email E --name N --role admin|agent [--hub-url URL]   without a password: invited; prints a one-time link (7 days)
   users deactivate|activate --email E       (a deactivated user's tokens stop working)
   clients add --name N --redirect-uri URI [--public]   register an OAuth application
   clients list
@@ -133,13 +134,30 @@ function report(result: { summary: string; warnings: string[] }): void {
 }
 
 async function usersAdd(args: string[]): Promise<void> {
-  const values = parse(args, { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } });
+  const values = parse(args, { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, 'hub-url': { type: 'string' } });
   const role = required(values, 'role');
   if (role !== 'admin' && role !== 'agent') throw new UsageError('--role must be admin or agent');
-  const [email, name, password] = [required(values, 'email'), required(values, 'name'), required(values, 'password')];
+  const [email, name] = [required(values, 'email'), required(values, 'name')];
+  const password = typeof values.password === 'string' ? values.password : undefined;
+  if (password === undefined) return usersInvite(values, { email, name, role: role === 'admin' ? 'admin' : 'user' });
   await withEngine(values, async (engine) => {
     const id = await engine.users.create({ email, name, password, role: role === 'admin' ? 'admin' : 'user' });
     console.log(engine.users.json(id));
+  });
+}
+
+/** `users add` without a password: an invited user (as `POST /v2/users` makes one); the link goes to stderr, the user JSON to stdout. */
+async function usersInvite(values: Options, user: { email: string; name: string; role: 'admin' | 'user' }): Promise<void> {
+  const hubUrl = typeof values['hub-url'] === 'string' ? values['hub-url'] : 'http://127.0.0.1:4100';
+  const { Invitations, inviteLink } = await import('./auth/invitations.js');
+  await withEngine(values, async (engine) => {
+    const checked = await engine.users.checkNew(user);
+    const { id, invite } = engine.db.transaction(() => {
+      const newId = engine.users.insert(checked, null);
+      return { id: newId, invite: new Invitations(engine.ctx).issue(newId) };
+    })();
+    console.log(engine.users.json(id));
+    console.error(`Invite link (works once, until ${invite.expiresAt}; send it to ${user.email}): ${inviteLink(hubUrl, invite)}`);
   });
 }
 

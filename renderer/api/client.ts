@@ -53,6 +53,14 @@ export const api = {
   async create<T>(path: string, data: unknown): Promise<T> {
     return (await send<ResourceEnvelope<T>>({ method: 'POST', path, body: { data } })).data;
   },
+  /** A create whose answer's `meta` carries something shown once (a new user's invite link). */
+  async createWithMeta<T, M>(path: string, data: unknown): Promise<{ data: T; meta: M }> {
+    return send<{ data: T; meta: M }>({ method: 'POST', path, body: { data } });
+  },
+  /** A POST with an optional body (an action such as "sync now" or "send a test email"); answers the resource it returns. */
+  async action<T>(path: string, data?: unknown): Promise<T> {
+    return (await send<ResourceEnvelope<T>>({ method: 'POST', path, body: data === undefined ? undefined : { data } })).data;
+  },
   async update<T>(path: string, data: unknown): Promise<T> {
     return (await send<ResourceEnvelope<T>>({ method: 'PUT', path, body: { data } })).data;
   },

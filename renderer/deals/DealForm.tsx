@@ -6,6 +6,7 @@ import { OwnerField, SourceField } from '../leads/PickerFields.js';
 import { ContactPicker } from './ContactPicker.js';
 import { StageSelect } from './StageSelect.js';
 import { usePipelines } from './usePipelines.js';
+import { ReasonField } from './ReasonField.js';
 
 interface Draft {
   name: string;
@@ -19,11 +20,14 @@ interface Draft {
   owner_id: number | null;
   source_id: number | null;
   estimated_close_date: string;
+  loss_reason_id: number | null;
+  unqualified_reason_id: number | null;
 }
 
 const LABELS = {
   name: 'Name', value: 'Value', currency: 'Currency', stage_id: 'Stage', contact_id: 'Contact', organization_id: 'Organization',
   owner_id: 'Owner', source_id: 'Source', estimated_close_date: 'Expected close date',
+  loss_reason_id: 'Loss reason', unqualified_reason_id: 'Unqualified reason',
 };
 
 function draftOf(deal: Deal | null, defaults: { currency: string; stageId: number | null; contactId: number | null }): Draft {
@@ -38,6 +42,8 @@ function draftOf(deal: Deal | null, defaults: { currency: string; stageId: numbe
     owner_id: deal?.owner_id ?? null,
     source_id: deal?.source_id ?? null,
     estimated_close_date: deal?.estimated_close_date ?? '',
+    loss_reason_id: deal?.loss_reason_id ?? null,
+    unqualified_reason_id: deal?.unqualified_reason_id ?? null,
   };
 }
 
@@ -52,6 +58,8 @@ function payloadOf(draft: Draft): Record<string, unknown> {
     organization_id: draft.organization_id,
     source_id: draft.source_id,
     estimated_close_date: draft.estimated_close_date || null,
+    loss_reason_id: draft.loss_reason_id,
+    unqualified_reason_id: draft.unqualified_reason_id,
   };
   if (draft.stage_id !== null) payload.stage_id = draft.stage_id;
   if (draft.owner_id !== null) payload.owner_id = draft.owner_id;
@@ -93,6 +101,8 @@ export function DealForm({ id }: { id: number | null }) {
             <StageSelect label="Stage" value={draft.stage_id} onChange={(stage_id) => change({ stage_id })} {...pipelines} />
             {errors.stage_id && <span className="field-error" role="alert">{errors.stage_id}</span>}
           </div>
+          <ReasonField category={pipelines.stages.find((s) => s.id === draft.stage_id)?.category} lossReasonId={draft.loss_reason_id}
+            unqualifiedReasonId={draft.unqualified_reason_id} errors={errors} onChange={change} />
           <ContactPicker label="Contact *" value={draft.contact_id} error={errors.contact_id} onChange={(contact_id) => change({ contact_id })} />
           <ContactPicker organizationsOnly label="Organization" value={draft.organization_id} error={errors.organization_id} onChange={(organization_id) => change({ organization_id })} />
           <OwnerField value={draft.owner_id} error={errors.owner_id} onChange={(owner_id) => change({ owner_id })} />

@@ -4,7 +4,8 @@ import { Link } from '../router/Link.js';
 import { usePagedList } from '../leads/usePagedList.js';
 import { useNamedOptions } from '../leads/useNamedOptions.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
-import type { EnrollmentResourceType, SequenceEnrollment } from '../../shared/resources/sequence.js';
+import type { EnrollmentResourceType, Sequence, SequenceEnrollment } from '../../shared/resources/sequence.js';
+import { NoMailServerWarning } from '../sequences/NoMailServerWarning.js';
 import { StateBadge } from './EnrollmentsScreen.js';
 import { progressText } from './enrollmentText.js';
 import { refusalText } from '../api/formErrors.js';
@@ -17,8 +18,9 @@ import { refusalText } from '../api/formErrors.js';
 export function RecordEnrollments({ resourceType, resourceId }: { resourceType: EnrollmentResourceType; resourceId: number }) {
   const list = usePagedList<SequenceEnrollment>('/v2/sequence_enrollments', { resource_type: resourceType, resource_ids: String(resourceId), sort_by: 'id:desc' }, 20);
   useRefreshOnSync(list.refresh);
-  const sequences = useNamedOptions('/v2/sequences');
+  const sequences = useNamedOptions<Sequence>('/v2/sequences');
   const [sequenceId, setSequenceId] = useState('');
+  const chosen = sequences.find((s) => String(s.id) === sequenceId);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -59,6 +61,7 @@ export function RecordEnrollments({ resourceType, resourceId }: { resourceType: 
         </label>
         <button type="submit" disabled={saving || sequenceId === ''}>{saving ? 'Enrolling…' : 'Enroll'}</button>
       </form>
+      {chosen && <NoMailServerWarning steps={chosen.steps} />}
       {error && <p className="form-error" role="alert">{error}</p>}
     </section>
   );

@@ -2,6 +2,7 @@ import { FormActions, FormField } from '../leads/FormField.js';
 import { useRecordForm } from '../leads/useRecordForm.js';
 import { NEW_STEP, StepsEditor, stepDraftOf, stepPayloadOf, type StepDraft } from './StepsEditor.js';
 import { useTemplateNames } from './useTemplateNames.js';
+import { NoMailServerWarning } from './NoMailServerWarning.js';
 import type { Sequence } from '../../shared/resources/sequence.js';
 
 interface Draft {
@@ -58,6 +59,7 @@ export function SequenceForm({ id }: { id: number | null }) {
           <input type="checkbox" checked={draft.unsubscribeEnabled} onChange={(e) => change({ unsubscribeEnabled: e.target.checked })} />
           Add an unsubscribe link to emails
         </label>
+        <NoMailServerWarning steps={draft.steps} />
         <StepsEditor steps={draft.steps} templates={templates} error={errors.steps} onChange={(steps) => change({ steps })} />
         <FormActions error={errors._} saving={saving} />
       </form>

@@ -10,6 +10,7 @@ import { actionText, delayText, unsubscribeText } from './stepText.js';
 import { useTemplateNames } from './useTemplateNames.js';
 import type { Sequence } from '../../shared/resources/sequence.js';
 import { refusalText } from '../api/formErrors.js';
+import { NoMailServerWarning } from './NoMailServerWarning.js';
 
 /** One sequence and its steps in order; admins edit or delete it from here. */
 export function SequencePage({ id }: { id: number }) {
@@ -48,6 +49,7 @@ export function SequencePage({ id }: { id: number }) {
         )}
       </header>
       {actionError && <p className="form-error" role="alert">{actionError}</p>}
+      <NoMailServerWarning steps={sequence.steps} />
       <dl className="card details">
         <DetailRow label="Steps">{sequence.steps_total}</DetailRow>
         <DetailRow label="Unsubscribe link">{unsubscribeText(sequence)}</DetailRow>

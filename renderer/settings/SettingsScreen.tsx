@@ -5,7 +5,9 @@ import { AccountCard } from './AccountCard.js';
 import { isDesktop } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { CalendarFeedCard } from '../importExport/CalendarFeedCard.js';
+import { MailCard } from './MailCard.js';
 import { capitalized } from '../shell/words.js';
+import { AdministrationCard } from './admin/AdministrationCard.js';
 
 /** The account, the signed-in user, their calendar feed, in the desktop app its hub connection, and for admins the registered OAuth applications. */
 export function SettingsScreen() {
@@ -28,6 +30,14 @@ export function SettingsScreen() {
         </dl>
       </div>
       {user?.role === 'admin' && account && <AccountCard account={account} />}
+      {user?.role === 'admin' && (
+        <section className="card" aria-label="Team">
+          <h2>Team</h2>
+          <p className="muted">Add people, change their roles, deactivate them and reset passwords. <Link to="/settings/team">Team</Link></p>
+        </section>
+      )}
+      {user?.role === 'admin' && account && <MailCard account={account} />}
+      {user?.role === 'admin' && <AdministrationCard />}
       <section className="card" aria-label="Custom objects">
         <h2>Custom objects</h2>
         <p className="muted">

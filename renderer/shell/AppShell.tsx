@@ -17,6 +17,7 @@ const SECTIONS = [
   { to: '/deals', label: 'Deals' },
   { to: '/tasks', label: 'Tasks' },
   { to: '/notes', label: 'Notes' },
+  { to: '/reports', label: 'Reports' },
   { to: '/products', label: 'Products' },
   { to: '/sequences', label: 'Sequences' },
   { to: '/enrollments', label: 'Enrollments' },

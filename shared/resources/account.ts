@@ -48,6 +48,8 @@ export interface Account {
   /** The add-ons the account has. */
   addons: Addon[];
   commerce_changes: CommerceChanges;
+  /** Whether a mail server (`smtp_url`, written only: it holds a password) is set. */
+  smtp_configured: boolean;
   created_at: string;
   updated_at: string;
 }

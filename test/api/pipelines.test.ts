@@ -98,8 +98,9 @@ describe('managing pipelines and stages', () => {
     expect(fields(await admin('POST', '/v2/stages', { name: 'Y', category: 'won', pipeline_id: renewals, likelihood: 101 }))).toEqual(['/likelihood']);
     expect(fields(await admin('POST', '/v2/stages', { name: 'Y', category: 'won', pipeline_id: renewals, likelihood: -1 }))).toEqual(['/likelihood']);
 
+    // A position past the last stage puts the stage last (2 of 2).
     const moved = await admin('PUT', `/v2/stages/${won.id}`, { name: 'Renewed!', position: 5, likelihood: 90, active: true });
-    expect(moved.body.data).toMatchObject({ name: 'Renewed!', position: 5, likelihood: 90, active: true });
+    expect(moved.body.data).toMatchObject({ name: 'Renewed!', position: 2, likelihood: 90, active: true });
     expect(fields(await admin('PUT', `/v2/stages/${won.id}`, { pipeline_id: pipelineId }))).toEqual(['/pipeline_id']);
     expect((await admin('PUT', `/v2/stages/${won.id}`, { pipeline_id: renewals })).status).toBe(200);
 
@@ -126,5 +127,50 @@ describe('managing pipelines and stages', () => {
     expect((await admin('DELETE', `/v2/pipelines/${pipeline}`)).status).toBe(204);
     expect(codes(await get(`/v2/stages/${spare}`))).toEqual(['not_found']);
     expect(codes(await admin('DELETE', `/v2/stages/${stage}`))).toEqual(['not_found']);
+  });
+});
+
+describe('reordering stages', () => {
+  const positions = async (pipeline: number) => (await get(`/v2/stages?pipeline_id=${pipeline}`)).body.items.map((i: any) => [i.data.name, i.data.position]);
+
+  it('moves one stage and renumbers the others 1…n, logging each one that moved', async () => {
+    const pipeline = (await admin('POST', '/v2/pipelines', { name: 'Reorder' })).body.data.id;
+    const stage: Record<string, number> = {};
+    for (const name of ['A', 'B', 'C', 'D']) stage[name] = (await admin('POST', '/v2/stages', { name, category: 'in_progress', pipeline_id: pipeline })).body.data.id;
+    const logged = () => hub.engine.db.prepare("SELECT COUNT(*) FROM change_log WHERE resource_type = 'stage'").pluck().get() as number;
+
+    const before = logged();
+    expect((await admin('PUT', `/v2/stages/${stage.D}`, { position: 2 })).body.data.position).toBe(2);
+    expect(await positions(pipeline)).toEqual([['A', 1], ['D', 2], ['B', 3], ['C', 4]]);
+    expect(logged() - before).toBe(3); // D itself, and B and C which moved down
+
+    expect((await admin('PUT', `/v2/stages/${stage.A}`, { position: 3 })).body.data.position).toBe(3);
+    expect(await positions(pipeline)).toEqual([['D', 1], ['B', 2], ['A', 3], ['C', 4]]);
+    // Out of range is clamped to the first or last place; 0 is refused as before.
+    await admin('PUT', `/v2/stages/${stage.C}`, { position: 1 });
+    await admin('PUT', `/v2/stages/${stage.D}`, { position: 99 });
+    expect(await positions(pipeline)).toEqual([['C', 1], ['B', 2], ['A', 3], ['D', 4]]);
+    expect(fields(await admin('PUT', `/v2/stages/${stage.D}`, { position: 0 }))).toEqual(['/position']);
+    expect(fields(await admin('PUT', `/v2/stages/${stage.D}`, { position: null }))).toEqual(['/position']);
+  });
+
+  it('places a stage created with a position, and closes the gap a deleted one leaves', async () => {
+    const pipeline = (await admin('POST', '/v2/pipelines', { name: 'Insert' })).body.data.id;
+    for (const name of ['A', 'B']) await admin('POST', '/v2/stages', { name, category: 'incoming', pipeline_id: pipeline });
+    const first = (await admin('POST', '/v2/stages', { name: 'Z', category: 'incoming', pipeline_id: pipeline, position: 1 })).body.data;
+    expect(first.position).toBe(1);
+    expect(await positions(pipeline)).toEqual([['Z', 1], ['A', 2], ['B', 3]]);
+
+    expect((await admin('DELETE', `/v2/stages/${first.id}`)).status).toBe(204);
+    expect(await positions(pipeline)).toEqual([['A', 1], ['B', 2]]);
+  });
+
+  it('leaves other pipelines alone', async () => {
+    const sales = await positions(pipelineId);
+    const pipeline = (await admin('POST', '/v2/pipelines', { name: 'Alone' })).body.data.id;
+    const x = (await admin('POST', '/v2/stages', { name: 'X', category: 'incoming', pipeline_id: pipeline })).body.data.id;
+    await admin('POST', '/v2/stages', { name: 'Y', category: 'incoming', pipeline_id: pipeline });
+    await admin('PUT', `/v2/stages/${x}`, { position: 2 });
+    expect(await positions(pipelineId)).toEqual(sales);
   });
 });

@@ -4,6 +4,7 @@ import { call, startTestHub, type Answer, type TestHub } from '../support/testHu
 import { startTestReplica, type TestReplica } from '../support/testReplica.js';
 import { sql as customFieldSync } from '../../electron/engine/db/migrations/0022_custom_field_sync.js';
 import { newRecordId } from '../../electron/engine/context.js';
+import { REPORT_NAMES } from '../../shared/resources/report.js';
 
 /**
  * A replica answers every read as its hub does. The hub is seeded with a
@@ -33,6 +34,8 @@ const QUERY: Record<string, (seed: Seeded) => string> = {
   '/v2/documents': (seed) => `resource_type=contact,lead,deal&resource_id=${[seed.contact.id, seed.lead.id, seed.deal.id].join(',')}`,
   // Search needs the text to look for; it answers one page of the best matches, with no per_page=100.
   '/v2/search': () => 'q=Parity',
+  // Reports take no paging: the default pipeline, and a range around the seeded records (made on the test clock's 2 March 2026).
+  ...Object.fromEntries(REPORT_NAMES.map((name) => [`/v2/reports/${name}`, () => (name === 'pipeline' ? '' : 'from=2026-01-01&to=2026-03-31')])),
 };
 
 interface Seeded {
@@ -115,7 +118,7 @@ async function seedEverything(): Promise<Seeded> {
 
   await created('/v2/call_outcomes', { name: 'Parity outcome' });
   await created('/v2/visit_outcomes', { name: 'Parity visit outcome' });
-  await created('/v2/loss_reasons', { name: 'Parity loss' });
+  const lossReason = await created('/v2/loss_reasons', { name: 'Parity loss' });
   await created('/v2/deal_unqualified_reasons', { name: 'Parity unqualified deal' });
   await created('/v2/lead_unqualified_reasons', { name: 'Parity unqualified lead' });
   await created('/v2/tags', { name: 'standalone', resource_type: 'contact' }, agent);
@@ -135,6 +138,13 @@ async function seedEverything(): Promise<Seeded> {
   const product = await created('/v2/products', { name: 'Parity kit', prices: [{ amount: '99.90', currency: 'USD' }], max_discount: 5, max_markup: 5 });
   const order = await created('/v2/orders', { deal_id: deal.id, discount: 5 }, agent);
   await created(`/v2/orders/${order.id}/line_items`, { product_id: product.id, currency: 'USD', quantity: 2 }, agent);
+  // For the reports: a deal won, with an order, and one lost with a reason (made in their stages: they entered them now).
+  const stages = (await call(hub, 'GET', '/v2/stages?per_page=100', { token: agent })).body.items.map((i: any) => i.data);
+  const stageOf = (category: string) => stages.find((s: any) => s.category === category).id;
+  const won = await created('/v2/deals', { name: 'Parity won', contact_id: contact.id, stage_id: stageOf('won'), value: '300', currency: 'EUR' }, agent);
+  await created('/v2/deals', { name: 'Parity lost', contact_id: contact.id, stage_id: stageOf('lost'), value: '80', loss_reason_id: lossReason.id }, agent);
+  const wonOrder = await created('/v2/orders', { deal_id: won.id }, agent);
+  await created(`/v2/orders/${wonOrder.id}/line_items`, { product_id: product.id, currency: 'USD', quantity: 3 }, agent);
   const template = await created('/v2/email_templates', { name: 'Parity intro', subject: 'Hello {{contact.first_name}}', body: 'Hi' });
   const sequence = await created('/v2/sequences', {
     name: 'Parity cadence',

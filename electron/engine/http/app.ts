@@ -22,6 +22,8 @@ import { isSupportPath, normalizeSupportBaseUrl, sendSupportError, supportApi, s
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { oauthClientRoutes } from './routes/oauthClients.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { invitationRoutes } from './routes/invitations.js';
+import { teamRoutes } from './routes/team.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { idempotentWrites } from './idempotency.js';
 import { answerAfterCommit } from './writeRouteHooks.js';
@@ -38,6 +40,7 @@ import type { ApiError } from '../../../shared/errors.js';
 import { loggerOptions, type LoggerOption } from './logging.js';
 import { metricsRoutes } from './metrics.js';
 import { healthRoutes } from './routes/health.js';
+import { reportRoutes } from './routes/reports.js';
 import { closeConnectionsWhenClosing } from './draining.js';
 
 export interface HttpOptions {
@@ -133,6 +136,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     if (options.replica) replicaRoutes(api, options.replica);
     options.shellRoutes?.(api);
     salesRoutes(api, engine);
+    teamRoutes(api, engine);
     enrollmentRoutes(api, engine);
     leadConversionRoutes(api, engine);
     associatedContactRoutes(api, engine);
@@ -142,6 +146,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     syncRoutes(api, engine);
     oauthClientRoutes(api, engine);
     importExportRoutes(api, engine);
+    reportRoutes(api, engine);
     await documentRoutes(api, engine);
   });
   const { replica } = options;
@@ -157,6 +162,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     await oauth.register(formBody, { bodyLimit: BODY_LIMIT });
     oauthRoutes(oauth, engine);
     authorizeRoutes(oauth, engine);
+    await invitationRoutes(oauth, engine);
   });
   downloadRoutes(app, engine, options.replica);
   calendarFeedRoutes(app, engine);
@@ -242,7 +248,7 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
   });
   const page = async (_request: FastifyRequest, reply: FastifyReply) => sendIndex(webRoot, reply);
   app.get('/', page);
-  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/notes', '/products', '/sequences', '/sequences/*', '/enrollments', '/enrollments/*', '/settings', '/settings/*', '/sync-issues', '/objects', '/objects/*']) app.get(route, page);
+  for (const route of ['/login', '/contacts', '/contacts/*', '/leads', '/leads/*', '/deals', '/deals/*', '/tasks', '/notes', '/reports', '/products', '/sequences', '/sequences/*', '/enrollments', '/enrollments/*', '/settings', '/settings/*', '/sync-issues', '/objects', '/objects/*', '/invite/*']) app.get(route, page);
 }
 
 /** index.html, where the app's router picks the screen; a plain-text 503 when the UI was not built. */

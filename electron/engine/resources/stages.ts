@@ -5,6 +5,7 @@ import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { enumParam, type RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
+import { isoSeconds } from '../clock.js';
 import type { Pipelines } from './pipelines.js';
 import { STAGE_CATEGORIES, type StageCategory } from '../../../shared/resources/deal.js';
 import type { SyncSource } from '../sync/sources.js';
@@ -116,7 +117,10 @@ export class Stages {
       active: category && isOpenCategory(category) ? 1 : 0,
       position: typeof pipelineId === 'number' ? this.nextPosition(pipelineId) : 1,
     };
-    return this.store.insert(this.apply(defaults, values, errors), {}, actor.userId);
+    const row = this.apply(defaults, values, errors);
+    // A position given on create places the stage there and moves the later ones down.
+    const place = values.position === undefined ? undefined : (id: number) => this.renumber(row.pipeline_id!, actor.userId, { id, position: row.position! });
+    return this.store.insert(row, {}, actor.userId, place);
   }
 
   update(id: number, data: Record<string, unknown>, actor: Actor): void {
@@ -126,7 +130,10 @@ export class Stages {
     if (values.pipeline_id !== undefined && values.pipeline_id !== current.pipeline_id && !errors.has('/pipeline_id')) {
       errors.add('/pipeline_id', 'incorrect_value', 'A stage stays in its pipeline: pipeline_id can be set only when the stage is created.');
     }
-    this.store.update(id, this.apply({ ...current }, values, errors), actor.userId);
+    const row = this.apply({ ...current }, values, errors);
+    // Moving a stage shifts the ones between its old and new place, in the same transaction.
+    const place = values.position === undefined ? undefined : () => this.renumber(current.pipeline_id, actor.userId, { id, position: row.position! });
+    this.store.update(id, row, actor.userId, place);
   }
 
   delete(id: number, actor: Actor): void {
@@ -135,7 +142,27 @@ export class Stages {
     if (deals > 0) {
       throw problem('incorrect_value', `The stage holds ${deals} deal(s): move them to another stage before deleting it.`, '/id', 'stage');
     }
-    this.store.remove(id, actor.userId);
+    const stage = this.find(id)!;
+    // The later stages move up, so positions stay 1…n with no gap.
+    this.store.remove(id, actor.userId, () => this.renumber(stage.pipeline_id, actor.userId, undefined, id));
+  }
+
+  /**
+   * Numbers a pipeline's stages 1…n in their order (position, then id),
+   * with `moved` put at its position (clamped to 1…n) and `without` left
+   * out; each other stage whose position changes is logged as updated, so
+   * devices follow. Runs inside the caller's transaction.
+   */
+  private renumber(pipelineId: number, actorId: number, moved?: { id: number; position: number }, without?: number): void {
+    const ids = (this.ctx.db.prepare('SELECT id FROM stages WHERE pipeline_id = ? ORDER BY position, id').pluck().all(pipelineId) as number[])
+      .filter((stage) => stage !== without && stage !== moved?.id);
+    if (moved) ids.splice(Math.min(Math.max(moved.position, 1), ids.length + 1) - 1, 0, moved.id);
+    const now = isoSeconds(this.ctx.clock.now());
+    const setPosition = this.ctx.db.prepare('UPDATE stages SET position = ?, updated_at = ? WHERE id = ? AND position != ?');
+    ids.forEach((stage, index) => {
+      const changed = setPosition.run(index + 1, now, stage, index + 1).changes > 0;
+      if (changed && stage !== moved?.id) this.ctx.changes.record('stage', stage, 'updated', actorId);
+    });
   }
 
   private nextPosition(pipelineId: number): number {

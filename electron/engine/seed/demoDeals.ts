@@ -1,6 +1,7 @@
 import { faker } from '@faker-js/faker';
 import type { Engine } from '../engine.js';
 import type { StageCategory } from '../../../shared/resources/deal.js';
+import { isoSeconds } from '../clock.js';
 import { DAY, Pool, demoCurrencies, ensureEntries, isoDay, runSeed, sent, type DemoUsers } from './demoSetup.js';
 import { DEAL_SUBJECTS } from './phrases.js';
 
@@ -65,15 +66,17 @@ export function seedDeals(engine: Engine, count: number, users: DemoUsers, seed 
     const weightedStages = stages.map((value) => ({ value, weight: CATEGORY_WEIGHTS[value.category] }));
     const [home, ...foreign] = currencies;
     const now = engine.clock.now().getTime();
+    const setStageChange = engine.db.prepare('UPDATE deals SET last_stage_change_at = ? WHERE id = ?');
     for (let i = 0; i < count; i++) {
       const stage = i < stages.length ? stages[i] : faker.helpers.weightedArrayElement(weightedStages);
       const owner = faker.helpers.arrayElement(users.all);
       const { id: contactId, customer } = (organizations.size > 0 && (people.size === 0 || faker.number.int(9) < 6) ? organizations : people).draw();
       const currency = stage.id === closing || foreign.length === 0 || faker.number.int(9) < 6 ? home : faker.helpers.arrayElement(foreign);
       const finished = stage.category === 'won' || stage.category === 'lost' || stage.category === 'unqualified';
-      const added = now - faker.number.int({ min: 5, max: 150 }) * DAY;
+      // Closed deals over the past eleven months; open ones added in the last five.
+      const added = now - faker.number.int({ min: 5, max: finished ? 330 : 150 }) * DAY;
       const closes = finished ? faker.number.int({ min: added, max: now - DAY }) : now + faker.number.int({ min: 3, max: 90 }) * DAY;
-      engine.deals.create(sent({
+      const id = engine.deals.create(sent({
         name: `${customer ?? 'Walk-in customer'} – ${faker.helpers.arrayElement(DEAL_SUBJECTS)}`,
         value: `${faker.number.int({ min: 10, max: 1200 }) * 50}${faker.number.int(4) === 0 ? '.50' : ''}`,
         currency, stage_id: stage.id, contact_id: contactId, owner_id: owner.userId,
@@ -86,6 +89,10 @@ export function seedDeals(engine: Engine, count: number, users: DemoUsers, seed 
         customized_win_likelihood: !finished && faker.number.int(9) === 0 ? faker.number.int({ min: 2, max: 18 }) * 5 : null,
         tags: faker.helpers.arrayElements(TAGS, { min: 0, max: 1 }),
       }), owner);
+      // The API sets the stage change to now; a closed deal closed on its day, an open one moved some day since it was added,
+      // so the won-and-lost report has months to show.
+      const moved = finished ? closes : faker.number.int({ min: added, max: now });
+      setStageChange.run(isoSeconds(new Date(moved)), id);
       summary.byStage.set(stage.name, summary.byStage.get(stage.name)! + 1);
       summary.byCurrency.set(currency, summary.byCurrency.get(currency)! + 1);
     }

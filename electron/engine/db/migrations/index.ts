@@ -22,6 +22,8 @@ import { sql as syncSessionPurge } from './0021_sync_session_purge.js';
 import { sql as customFieldSync } from './0022_custom_field_sync.js';
 import { sql as listNamesNotUnique } from './0023_list_names_not_unique.js';
 import { sql as taskSections } from './0024_task_sections.js';
+import { sql as userInvitations } from './0025_user_invitations.js';
+import { sql as reportIndexes } from './0026_report_indexes.js';
 
 export interface Migration {
   version: number;
@@ -66,6 +68,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 22, name: 'custom field definitions and the account sent to devices', sql: customFieldSync },
   { version: 23, name: 'list names unique only for lead sources', sql: listNamesNotUnique, rebuildsTables: true },
   { version: 24, name: 'tasks by owner and reminder, and by completion time', sql: taskSections },
+  { version: 25, name: 'one-time links to set a password (invitations, resets)', sql: userInvitations },
+  { version: 26, name: 'covering indexes for the reports', sql: reportIndexes },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
