@@ -10,6 +10,7 @@
 //   BENCH_DATA_DIR    keep the seeded data here and reuse it on the next run (default: a temp dir, removed)
 //   BENCH_CPU_PROF    a directory: the hub runs with --cpu-prof and writes its profile there
 //   BENCH_REPORTS     0 skips the reports line (bench/reports.mjs: BENCH_REPORT_DEALS, BENCH_REPORT_ACTIVITIES)
+//   BENCH_POSTGRES    0 skips the PostgreSQL bridge line (bench/postgresLatency.ts; skipped too without a PostgreSQL server)
 import { spawn, spawnSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -279,8 +280,23 @@ if (process.env.BENCH_REPORTS !== '0') {
 await Promise.all([stop(hub.child), stop(bare.child)]);
 removeSearchRecords(database);
 if (SYNC) await syncBench();
+if (process.env.BENCH_POSTGRES !== '0') await postgresLine();
 if (process.env.BENCH_CPU_PROF) console.log(`hub CPU profile written to ${resolve(process.env.BENCH_CPU_PROF)}`);
 process.exit(0);
+
+// ---- PostgreSQL (issue 24's go/no-go, docs/design/postgres-hub.md) ------------------------------
+
+/** A point read through the synchronous bridge beside node-postgres awaited (the same round trip) and better-sqlite3. */
+async function postgresLine() {
+  const result = await runJsonChild('PostgreSQL latency', ['--import', 'tsx', 'bench/postgresLatency.ts']);
+  if (result.skipped) {
+    console.log(`PostgreSQL line skipped: ${result.skipped}`);
+    return;
+  }
+  const ratio = result.bridgeUs / result.asyncUs;
+  console.log(`PostgreSQL point read by id, one statement at a time (${result.rows} rows, ${result.reads} reads a round): synchronous bridge ${result.bridgeUs.toFixed(0)} µs   node-postgres awaited ${result.asyncUs.toFixed(0)} µs   ratio ${ratio.toFixed(2)} (target ≤ 1.50) ${ratio <= 1.5 ? 'PASS' : 'MISS'}`);
+  console.log(`${INDENT}better-sqlite3 on the same table (the engine today): ${result.sqliteUs.toFixed(1)} µs`);
+}
 
 // ---- Sync -------------------------------------------------------------------------------------
 

@@ -1,0 +1,125 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+
+/**
+ * Synchronous PostgreSQL queries for the engine, whose data access is
+ * synchronous throughout (better-sqlite3): phase 1 of the PostgreSQL hub
+ * (docs/design/postgres-hub.md). A worker thread holds a node-postgres
+ * connection; `query` posts the statement to it and waits on a shared flag
+ * (Atomics.wait) until the worker has posted the answer, then takes it off
+ * the port at once (receiveMessageOnPort). The engine's thread runs one
+ * statement at a time, as it does with SQLite; a transaction is the
+ * connection's (BEGIN … COMMIT through `query`).
+ *
+ * Not yet used by the engine: this module and its bench line decide whether
+ * the engine can stay synchronous on PostgreSQL (the design's option 2).
+ */
+
+/** The worker's whole program, run from this string so it needs no file of its own (as db/sqlWorker.ts). */
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { Client } = require(workerData.driver);
+const flag = new Int32Array(workerData.flag);
+const port = workerData.port;
+const client = new Client({ connectionString: workerData.url });
+const connected = client.connect();
+function answer(message) {
+  port.postMessage(message);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
+port.on('message', async (request) => {
+  try {
+    await connected;
+    if (request === null) {
+      await client.end();
+      answer({ ok: true, rows: [], rowCount: 0 });
+      port.close();
+      return;
+    }
+    const result = await client.query(request.text, request.values);
+    answer({ ok: true, rows: result.rows, rowCount: result.rowCount ?? 0 });
+  } catch (err) {
+    answer({ ok: false, message: String((err && err.message) || err), code: err && err.code });
+  }
+});
+`;
+
+export interface BridgeResult<Row = Record<string, unknown>> {
+  rows: Row[];
+  /** Rows inserted, updated, deleted or returned. */
+  rowCount: number;
+}
+
+/** A statement PostgreSQL refused; `code` is its SQLSTATE (23505: a unique value taken). */
+export class PostgresError extends Error {
+  constructor(message: string, readonly code: string | undefined) {
+    super(message);
+  }
+}
+
+type Answer = { ok: true; rows: Record<string, unknown>[]; rowCount: number } | { ok: false; message: string; code?: string };
+
+export class PostgresBridge {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private closed = false;
+
+  /** `timeoutMs`: the longest one statement may take (a lost connection or a dead worker answers nothing). */
+  constructor(url: string, private readonly timeoutMs = 30_000) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver: driverPath(), url, flag: this.flag.buffer, port: port2 },
+      transferList: [port2],
+    });
+    // The worker lives as long as the bridge; it must not keep a process alive that is otherwise done.
+    this.worker.unref();
+  }
+
+  /** Runs one statement (`$1`-style parameters) and returns its rows; throws PostgresError if PostgreSQL refuses it. */
+  query<Row = Record<string, unknown>>(text: string, values: unknown[] = []): BridgeResult<Row> {
+    if (this.closed) throw new Error('The PostgreSQL connection is closed.');
+    const answer = this.exchange({ text, values });
+    if (!answer.ok) throw new PostgresError(answer.message, answer.code);
+    return { rows: answer.rows as Row[], rowCount: answer.rowCount };
+  }
+
+  /** Ends the connection and the worker. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.exchange(null);
+    this.closed = true;
+    await this.worker.terminate();
+  }
+
+  private exchange(request: { text: string; values: unknown[] } | null): Answer {
+    Atomics.store(this.flag, 0, 0);
+    this.port.postMessage(request);
+    if (Atomics.wait(this.flag, 0, 0, this.timeoutMs) === 'timed-out') {
+      throw new Error(`PostgreSQL did not answer within ${this.timeoutMs} ms.`);
+    }
+    const received = receiveMessageOnPort(this.port);
+    if (!received) throw new Error('The PostgreSQL worker signalled an answer it did not send.');
+    return received.message as Answer;
+  }
+}
+
+/**
+ * The engine's statements with `?` placeholders (SQLite's) as PostgreSQL
+ * writes them (`$1`, `$2`, …), leaving a `?` inside a quoted string or name
+ * alone.
+ */
+export function toPostgresParameters(sql: string): string {
+  let n = 0;
+  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) => (token === '?' ? `$${++n}` : token));
+}
+
+/** node-postgres' entry file, found from this module (ES modules under tsx and Vitest) or the bundle (CommonJS). */
+function driverPath(): string {
+  const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+  return createRequire(here).resolve('pg');
+}
