@@ -35,22 +35,25 @@ interface Props<T> {
  */
 export function DataTable<T>({ label, columns, rows, rowKey, rowLabel, rowClass, className = '', framed = true }: Props<T>) {
   const shown = columns.filter((c): c is Column<T> => Boolean(c));
+  // The frame scrolls sideways when long values leave the columns no room to shrink, never the screen.
   return (
-    <table className={[framed ? 'card' : 'plain', 'record-table data-table', className].filter(Boolean).join(' ')} aria-label={label}>
-      <thead>
-        <tr>
-          {shown.map((c) => (
-            <th key={c.label} className={c.kind === 'number' ? 'cell-number' : undefined}>{c.kind === 'actions' ? <span className="visually-hidden">{c.label}</span> : c.label}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={rowKey(row)} aria-label={rowLabel?.(row)} className={rowClass?.(row)}>
-            {shown.map((c) => <td key={c.label} className={c.kind && `cell-${c.kind}`} data-label={c.label}>{c.cell(row)}</td>)}
+    <div className="table-frame">
+      <table className={[framed ? 'card' : 'plain', 'record-table data-table', className].filter(Boolean).join(' ')} aria-label={label}>
+        <thead>
+          <tr>
+            {shown.map((c) => (
+              <th key={c.label} className={c.kind === 'number' ? 'cell-number' : undefined}>{c.kind === 'actions' ? <span className="visually-hidden">{c.label}</span> : c.label}</th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} aria-label={rowLabel?.(row)} className={rowClass?.(row)}>
+              {shown.map((c) => <td key={c.label} className={c.kind && `cell-${c.kind}`} data-label={c.label}>{c.cell(row)}</td>)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
