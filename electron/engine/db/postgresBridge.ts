@@ -19,7 +19,9 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 /** The worker's whole program, run from this string so it needs no file of its own (as db/sqlWorker.ts). */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const { Client } = require(workerData.driver);
+const { Client, types } = require(workerData.driver);
+// 64-bit integers (ids, counts) as numbers, as better-sqlite3 gives them; the engine's ids stay far below 2^53.
+types.setTypeParser(20, (text) => Number(text));
 const flag = new Int32Array(workerData.flag);
 const port = workerData.port;
 const client = new Client({ connectionString: workerData.url });
