@@ -1,6 +1,6 @@
 import type { LeadConversionReportRow } from '../../../shared/resources/report.js';
 import { rateText } from './money.js';
-import { ownerOf, rangeOf, rejectUnknown } from './params.js';
+import { ownerOf, rangeOf } from './params.js';
 import { ownerClause, type Report } from './report.js';
 
 interface SourceRow { source_id: number | null; source_name: string | null; leads: number; converted: number }
@@ -12,7 +12,6 @@ export const leadConversionReport: Report<LeadConversionReportRow> = {
   params: ['owner_id', 'from', 'to'],
 
   rows(ctx, query, actor) {
-    rejectUnknown(query, this.params);
     const ownerId = ownerOf(ctx, query, actor);
     const range = rangeOf(ctx, query);
     const owner = ownerClause('l.owner_id', ownerId);

@@ -1,7 +1,7 @@
 import type { LossReasonReportRow } from '../../../shared/resources/report.js';
 import { closedDealSums } from './closedDeals.js';
 import { CurrencySums, currenciesOf } from './money.js';
-import { ownerOf, pipelineOf, rangeOf, rejectUnknown } from './params.js';
+import { ownerOf, pipelineOf, rangeOf } from './params.js';
 import { valueColumns, type Report } from './report.js';
 
 interface SumRow { k0: bigint | null; k1: string | null; currency: string; deals: bigint; hundredths: bigint }
@@ -13,7 +13,6 @@ export const lossReasonsReport: Report<LossReasonReportRow> = {
   params: ['pipeline_id', 'owner_id', 'from', 'to'],
 
   rows(ctx, query, actor) {
-    rejectUnknown(query, this.params);
     const ownerId = ownerOf(ctx, query, actor);
     const pipelineId = pipelineOf(ctx, query, false);
     const range = rangeOf(ctx, query);

@@ -1,7 +1,7 @@
 import type { EngineContext } from '../context.js';
 import type { PipelineReportRow } from '../../../shared/resources/report.js';
 import { CurrencySums, currenciesOf, hundredthsSql, roundPercentSum } from './money.js';
-import { ownerOf, pipelineOf, rejectUnknown } from './params.js';
+import { ownerOf, pipelineOf } from './params.js';
 import { ownerClause, valueColumns, type Report } from './report.js';
 
 interface StageRow { id: number; name: string; position: number; category: string; likelihood: number }
@@ -19,7 +19,6 @@ export const pipelineReport: Report<PipelineReportRow> = {
   params: ['pipeline_id', 'owner_id'],
 
   rows(ctx, query, actor) {
-    rejectUnknown(query, this.params);
     const ownerId = ownerOf(ctx, query, actor);
     const pipelineId = pipelineOf(ctx, query, true);
     if (pipelineId === null) return [];

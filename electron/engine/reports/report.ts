@@ -3,6 +3,7 @@ import type { RawQuery } from '../resources/params.js';
 
 /** One report: the parameters it takes, its rows, and its rows as CSV records (labels for people → cell). */
 export interface Report<Row> {
+  /** The query parameters it takes; any other is refused (400) before it runs. */
   params: readonly string[];
   rows(ctx: EngineContext, query: RawQuery, actor: Actor): Row[];
   /** One CSV record per row, every record with the same columns in the same order; `columns` names them when there is no row. */

@@ -8,6 +8,7 @@ import { lossReasonsReport } from './lossReasons.js';
 import { pipelineReport } from './pipeline.js';
 import { productSalesReport } from './productSales.js';
 import type { Report } from './report.js';
+import { rejectUnknown } from './params.js';
 import { wonLostReport } from './wonLost.js';
 
 const REPORTS: { [N in ReportName]: Report<ReportRows[N]> } = {
@@ -41,7 +42,9 @@ export class Reports {
   }
 
   private rows(name: ReportName, query: RawQuery, actor: Actor): unknown[] {
+    const report = REPORTS[name] as Report<unknown>;
+    rejectUnknown(query, report.params);
     // One read transaction: every query of a report sees the same snapshot, even while the sync writes.
-    return this.ctx.db.transaction(() => (REPORTS[name] as Report<unknown>).rows(this.ctx, query, actor))();
+    return this.ctx.db.transaction(() => report.rows(this.ctx, query, actor))();
   }
 }
