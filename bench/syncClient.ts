@@ -7,11 +7,12 @@ import Database from 'better-sqlite3';
 import { pullOnce } from '../electron/engine/replica/pull.js';
 import { hubFetch } from '../electron/engine/replica/hubFetch.js';
 import { ServerState } from '../electron/engine/replica/serverState.js';
+import { asSqliteDb } from '../electron/engine/db/database.js';
 
 const [mode, base, token, deviceUuid, file] = process.argv.slice(2);
 const PLAIN_PAGE = 1000;
 
-const db = new Database(file);
+const db = asSqliteDb(new Database(file));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 const state = new ServerState(db);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Db } from './db/database.js';
+import { openPostgres } from './db/postgres/open.js';
 import { StatementCache } from './db/statements.js';
 import { CommitGroups } from './db/commitGroups.js';
 import { systemClock, type Clock } from './clock.js';
@@ -58,8 +59,13 @@ import { VISIT_SYNC } from './resources/visits.js';
 export const DATABASE_FILE = 'outpost.sqlite';
 
 export interface EngineOptions {
-  /** Folder holding the database; created if missing. */
+  /** Folder holding the database (and documents' files); created if missing. */
   dataDir: string;
+  /**
+   * A hub on PostgreSQL (`postgres://…`) instead of the SQLite file in dataDir:
+   * several hub nodes may share it (docs/design/postgres-hub.md). Not for a replica.
+   */
+  databaseUrl?: string;
   clock?: Clock;
   nativeBinding?: string;
   /** A desktop replica of a hub (replica/): temporary ids for local creates, an outbox of local changes. */
@@ -129,14 +135,7 @@ export interface Engine {
 export function openEngine(options: EngineOptions): Engine {
   mkdirSync(options.dataDir, { recursive: true });
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE), {
-    nativeBinding: options.nativeBinding, clock, foreignKeys: !options.replica,
-    // A desktop replica shares the rep's machine: a smaller page cache keeps it well under 200 MB.
-    cacheMiB: options.replica ? 16 : 64,
-    // A replica's first sync writes the whole hub at once: bigger pages mean fewer pages to write, log and
-    // checkpoint, and fewer to sort into its indexes (measured at 300 000 records: about a tenth less time).
-    pageSize: options.replica ? 16384 : undefined,
-  });
+  const db = openEngineDatabase(options, clock);
   const ctx: EngineContext = { db, clock, statements: new StatementCache(db), commits: new CommitGroups(db), changes: new ChangeLog(db, clock), dependents: new Dependents() };
   if (options.replica) ctx.replica = { outbox: new Outbox(db, clock), nativeBinding: options.nativeBinding };
   const users = new Users(ctx);
@@ -225,6 +224,21 @@ export function openEngine(options: EngineOptions): Engine {
   engine.clients.ensureFirstParty();
   if (!options.replica && options.runSequences !== false) engine.scheduler = startScheduler(engine, options);
   return engine;
+}
+
+function openEngineDatabase(options: EngineOptions, clock: Clock): Db {
+  if (options.databaseUrl !== undefined) {
+    if (options.replica) throw new Error('A desktop replica keeps its data in SQLite, not PostgreSQL.');
+    return openPostgres(options.databaseUrl, clock);
+  }
+  return openDatabase(join(options.dataDir, DATABASE_FILE), {
+    nativeBinding: options.nativeBinding, clock, foreignKeys: !options.replica,
+    // A desktop replica shares the rep's machine: a smaller page cache keeps it well under 200 MB.
+    cacheMiB: options.replica ? 16 : 64,
+    // A replica's first sync writes the whole hub at once: bigger pages mean fewer pages to write, log and
+    // checkpoint, and fewer to sort into its indexes (measured at 300 000 records: about a tenth less time).
+    pageSize: options.replica ? 16384 : undefined,
+  });
 }
 
 /** The hub's sequence scheduler, ticking on a timer unless the clock is injected. */

@@ -104,7 +104,7 @@ describe('email templates over REST', () => {
     db.prepare(`INSERT INTO sequence_enrollments (id, sequence_id, actor_id, resource_type, resource_id, state, sequence_json, created_at, updated_at)
       VALUES (800001, 1, ?, 'lead', 1, 'active', '{}', '2026-03-02T10:00:00Z', '2026-03-02T10:00:00Z')`).run(hub.adminId);
     db.prepare(`INSERT INTO enrollment_steps (id, enrollment_id, position, delay_from_previous_step, delay_from_previous_step_unit, action_type, action_properties, status)
-      VALUES (800001, 800001, 0, 0, 'hours', 'automated_email', json_object('email_template_id', ?, 'is_reply', json('false')), 'scheduled')`).run(id);
+      VALUES (800001, 800001, 0, 0, 'hours', 'automated_email', ?, 'scheduled')`).run(JSON.stringify({ email_template_id: id, is_reply: false }));
     const refused = await admin('DELETE', `/v2/email_templates/${id}`);
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].error.message).toContain('enrollments');

@@ -9,6 +9,7 @@ import { PAGES_AHEAD, pullOnce, SyncHttpError, type SyncItem } from '../../elect
 import { hubFetch, type HubFetch } from '../../electron/engine/replica/hubFetch.js';
 import { ServerState } from '../../electron/engine/replica/serverState.js';
 import { QUEUE_PAGE_SIZE } from '../../electron/engine/sync/sessions.js';
+import { asSqliteDb } from '../../electron/engine/db/database.js';
 
 /**
  * A device pulling from a real hub over loopback HTTP into its own SQLite
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 function device() {
-  const db = new Database(join(deviceDir, `${randomUUID()}.sqlite`));
+  const db = asSqliteDb(new Database(join(deviceDir, `${randomUUID()}.sqlite`)));
   const state = new ServerState(db);
   const uuid = randomUUID();
   const pull = (apply: (items: SyncItem[]) => void = (items) => state.apply(items), fetch?: HubFetch) =>

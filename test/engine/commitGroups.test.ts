@@ -4,16 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CommitFailedError, CommitGroups } from '../../electron/engine/db/commitGroups.js';
+import { asSqliteDb, type SqliteDb } from '../../electron/engine/db/database.js';
 
 // A real SQLite file in WAL mode, and a second connection that sees only what is committed.
 let dir: string;
-let db: Database.Database;
+let db: SqliteDb;
 let other: Database.Database;
 let groups: CommitGroups;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'outpost-commits-'));
-  db = new Database(join(dir, 'test.sqlite'));
+  db = asSqliteDb(new Database(join(dir, 'test.sqlite')));
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.exec(`CREATE TABLE parent (id INTEGER PRIMARY KEY);

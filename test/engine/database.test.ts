@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatabase } from '../../electron/engine/db/database.js';
+import { openDatabase, sqliteOf } from '../../electron/engine/db/database.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../electron/engine/db/migrations/index.js';
 import { openEngine } from '../../electron/engine/engine.js';
 
@@ -48,7 +48,7 @@ describe('database', () => {
     plain.close();
     // A desktop replica's new file: bigger pages for its first sync's bulk load.
     const replica = openEngine({ dataDir: join(tempFile(), '..'), replica: true });
-    expect(replica.db.pragma('page_size', { simple: true })).toBe(16384);
+    expect(sqliteOf(replica.db).pragma('page_size', { simple: true })).toBe(16384);
     replica.close();
   });
 

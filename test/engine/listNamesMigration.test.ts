@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatabase, type Db } from '../../electron/engine/db/database.js';
+import { asSqliteDb, openDatabase, type Db } from '../../electron/engine/db/database.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../electron/engine/db/migrations/index.js';
 
 /**
@@ -60,7 +60,7 @@ function snapshot(db: Db) {
 describe('migration 23: list names unique only for lead sources', () => {
   it('keeps every row, id, column and reference, and runs no ON DELETE action', () => {
     const file = databaseOfVersion22();
-    const before = new Database(file, { readonly: true });
+    const before = asSqliteDb(new Database(file, { readonly: true }));
     const kept = snapshot(before);
     before.close();
     expect(kept.lead).toEqual({ source_id: expect.any(Number), unqualified_reason_id: expect.any(Number) });

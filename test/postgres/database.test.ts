@@ -9,10 +9,13 @@ import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../su
  * savepoints, and the one write lock that keeps hub nodes' writes in order.
  */
 describe('placeholders as PostgreSQL writes them', () => {
-  it('numbers ? in order and @name by name, a name used twice keeping its number', () => {
-    expect(compile('SELECT * FROM t WHERE a = ? AND b IN (?, ?)')).toEqual({ text: 'SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)', names: [] });
-    expect(compile(`UPDATE t SET name = @name, note = '@nope' WHERE id = @id OR parent = @id`)).toEqual({ text: `UPDATE t SET name = $1, note = '@nope' WHERE id = $2 OR parent = $2`, names: ['name', 'id'] });
-    expect(() => compile('SELECT ? , @a')).toThrow(/either/);
+  it('numbers ? and @name in order, a name used twice keeping its number', () => {
+    expect(compile('SELECT * FROM t WHERE a = ? AND b IN (?, ?)')).toEqual({ text: 'SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)', slots: [0, 1, 2] });
+    expect(compile(`UPDATE t SET name = @name, note = '@nope' WHERE id = @id OR parent = @id`)).toEqual({ text: `UPDATE t SET name = $1, note = '@nope' WHERE id = $2 OR parent = $2`, slots: ['name', 'id'] });
+    // Both kinds in one statement, as SQLite allows; now_utc() is the engine's clock, one parameter more.
+    expect(compile('INSERT INTO d (u, k, at, seen) VALUES (?, ?, @now, @now) RETURNING now_utc()')).toEqual({
+      text: 'INSERT INTO d (u, k, at, seen) VALUES ($1, $2, $3, $3) RETURNING CAST($4 AS text)', slots: [0, 1, 'now'], now: true,
+    });
   });
 });
 

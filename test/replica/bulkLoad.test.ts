@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { asBulkLoad, PARALLEL_FINISH_ROWS } from '../../electron/engine/replica/bulkLoad.js';
 import { BULK_LOAD_SCHEMA } from '../../electron/engine/db/searchIndexes.js';
+import { sqliteOf } from '../../electron/engine/db/database.js';
 
 /**
  * A replica's first sync as a bulk load on a real replica engine and its
@@ -58,7 +59,7 @@ function expectSearchable(engine: Engine): void {
     db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 1)`);
   }
   expect(db.prepare("SELECT value FROM replica_settings WHERE name = 'bulk_load_schema'").get()).toBeUndefined();
-  expect(existsSync(`${db.name}-search-build`)).toBe(false);
+  expect(existsSync(`${sqliteOf(db).name}-search-build`)).toBe(false);
 }
 
 describe('a bulk load', () => {
@@ -71,7 +72,7 @@ describe('a bulk load', () => {
     // A search before the load: this connection's FTS5 now holds the index's structure in memory.
     expect(engine.db.prepare("SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().get()).toBe(0);
 
-    await asBulkLoad(engine.db, async () => {
+    await asBulkLoad(sqliteOf(engine.db), async () => {
       expect(schemaOf(engine)).toEqual([]);
       loadRows(engine);
     });
@@ -93,7 +94,7 @@ describe('a bulk load', () => {
     const engine = replicaEngine();
     const before = schemaOf(engine);
     // A worker would fail here (no such driver build), and say so: a small load never starts one.
-    await asBulkLoad(engine.db, async () => {
+    await asBulkLoad(sqliteOf(engine.db), async () => {
       engine.db.prepare(`INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (1, 1, 1, 'Small pricing note', 'x', 'x')`).run();
     }, { nativeBinding: join(dirs[0], 'missing.node') });
     expect(warn).not.toHaveBeenCalled();
@@ -106,7 +107,7 @@ describe('a bulk load', () => {
     const engine = replicaEngine();
     const before = schemaOf(engine);
     // A driver build that does not exist: the worker fails at once, and nothing it began is kept.
-    await asBulkLoad(engine.db, async () => loadRows(engine), { nativeBinding: join(dirs[0], 'missing.node') });
+    await asBulkLoad(sqliteOf(engine.db), async () => loadRows(engine), { nativeBinding: join(dirs[0], 'missing.node') });
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/could not be built on a worker thread/));
     expect(schemaOf(engine)).toEqual(before);
     expectSearchable(engine);

@@ -9,6 +9,7 @@ import { createHttpApp } from '../../electron/engine/http/app.js';
 import { Replica } from '../../electron/engine/replica/replica.js';
 import type { HubFetch } from '../../electron/engine/replica/hubFetch.js';
 import { switchedCable } from '../support/testReplica.js';
+import { sqliteOf } from '../../electron/engine/db/database.js';
 
 /**
  * Replicas and a hub in one process, each a real engine on its own SQLite
@@ -383,7 +384,7 @@ describe('the desktop replica', () => {
     for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
     db.prepare("INSERT INTO contacts (id, creator_id, owner_id, last_name, name, created_at, updated_at) VALUES (987654, 1, 1, 'Halfway', 'Halfway', 'x', 'x')").run();
     // It died while building the search indexes aside: that file is left behind.
-    const aside = `${db.name}-search-build`;
+    const aside = `${sqliteOf(db).name}-search-build`;
     writeFileSync(aside, 'half-built');
     d.net.online = false;
     d = await d.reopen();

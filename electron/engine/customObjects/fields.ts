@@ -285,7 +285,7 @@ export class CustomObjectFields {
 
   /** New options get ids unique among every field's options (the real service's option ids are account-wide too). */
   private assignOptionIds(options: NewOption[]): FieldOption[] {
-    let next = (this.ctx.statements.get(`SELECT COALESCE(MAX(json_extract(o.value, '$.id')), 0) FROM custom_object_fields f, json_each(f.options_json) o
+    let next = (this.ctx.statements.get(`SELECT COALESCE(MAX(CAST(json_extract(o.value, '$.id') AS INTEGER)), 0) FROM custom_object_fields f, json_each(f.options_json) o
       WHERE f.options_json IS NOT NULL`).pluck().get() as number) + 1;
     return options.map((o, position) => ({ id: o.id ?? next++, name: o.name, value: o.value, position }));
   }

@@ -2,7 +2,60 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
 
-export type Db = Database.Database;
+/** A statement as the engine uses one, on either backend (better-sqlite3's, or PostgresStatement). */
+export interface Statement {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  /** Rows as their first column's value. */
+  pluck(on?: boolean): this;
+  /** Rows as arrays of values. */
+  raw(on?: boolean): this;
+  /** Integers as BigInt (sums of money in cents, exact past 2^53). */
+  safeIntegers(on?: boolean): this;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- better-sqlite3's own constraint (VariableArgFunction)
+type Work = (...params: any[]) => unknown;
+
+// Spelled as better-sqlite3 spells it (not Parameters<F>), so its transactions fit this type.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type ArgumentTypes<F extends Function> = F extends (...args: infer A) => unknown ? A : never;
+
+/** A function run in a transaction (better-sqlite3's shape): called as is, or `.immediate` to take the write lock first. */
+export interface Transaction<F extends Work> {
+  (...params: ArgumentTypes<F>): ReturnType<F>;
+  immediate(...params: ArgumentTypes<F>): ReturnType<F>;
+  deferred(...params: ArgumentTypes<F>): ReturnType<F>;
+}
+
+/**
+ * The engine's database, on either backend: SQLite (better-sqlite3, the
+ * desktop replica and the single-machine hub) or PostgreSQL (a hub of several
+ * nodes, db/postgresDatabase.ts). The engine speaks SQLite's SQL; PostgreSQL's
+ * connection translates it (db/postgres/dialect.ts). What only SQLite has
+ * (pragmas, its own functions, the file) is on `SqliteDb`, reached through `sqliteOf`.
+ */
+export interface Db {
+  readonly dialect: 'sqlite' | 'postgres';
+  prepare(sql: string): Statement;
+  transaction<F extends Work>(fn: F): Transaction<F>;
+  /** Statements without parameters, separated by semicolons. */
+  exec(sql: string): unknown;
+  readonly inTransaction: boolean;
+  close(): unknown;
+}
+
+export type SqliteDb = Database.Database & { readonly dialect: 'sqlite' };
+
+/** A better-sqlite3 connection as the engine's Db. */
+export const asSqliteDb = (db: Database.Database): SqliteDb => Object.assign(db, { dialect: 'sqlite' as const });
+
+/** The SQLite connection behind `db`, for what only SQLite does (a replica's bulk load, backups, pragmas). */
+export function sqliteOf(db: Db): SqliteDb {
+  if (db.dialect !== 'sqlite') throw new Error('This needs the SQLite database of a single-machine hub or a replica.');
+  return db as SqliteDb;
+}
 
 export interface OpenOptions {
   /** The engine's clock, behind SQL's now_utc() (overdue tasks are computed in queries). */
@@ -32,8 +85,8 @@ export class SchemaTooNewError extends Error {
  * writer, foreign keys on, a busy timeout so CLI commands can write while a
  * hub runs on the same file, then migrates it to the current schema.
  */
-export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  const db = new Database(file, { nativeBinding: options.nativeBinding, readonly: options.readonly ?? false });
+export function openDatabase(file: string, options: OpenOptions = {}): SqliteDb {
+  const db = asSqliteDb(new Database(file, { nativeBinding: options.nativeBinding, readonly: options.readonly ?? false }));
   try {
     // Before WAL mode is set: that writes the new file's header, and with it the page size for good.
     if (options.pageSize !== undefined) db.pragma(`page_size = ${Math.trunc(options.pageSize)}`);
@@ -56,7 +109,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   }
 }
 
-function registerFunctions(db: Db, clock: Clock): void {
+function registerFunctions(db: SqliteDb, clock: Clock): void {
   // The engine's clock (injected, so tests can move time). Flagged deterministic so that SQLite, seeing a
   // constant expression, calls it once per run of a statement instead of once per row (a list of 25 tasks
   // made 25 calls into JavaScript for `overdue`); each run asks again, so every answer has one "now" and
@@ -72,7 +125,7 @@ function registerFunctions(db: Db, clock: Clock): void {
   );
 }
 
-export function migrate(db: Db): void {
+export function migrate(db: SqliteDb): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current);
   for (const migration of MIGRATIONS) {
@@ -87,7 +140,7 @@ export function migrate(db: Db): void {
 }
 
 /** Runs `work` with foreign keys off (a pragma that must be set outside a transaction), then as they were. */
-function withoutForeignKeys(db: Db, work: () => void): void {
+function withoutForeignKeys(db: SqliteDb, work: () => void): void {
   const was = db.pragma('foreign_keys', { simple: true }) as number;
   db.pragma('foreign_keys = OFF');
   try {

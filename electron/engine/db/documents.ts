@@ -50,7 +50,8 @@ export interface DocumentReads {
 const installed = new WeakMap<Db, Map<string, DocumentSpec>>();
 
 export function installDocuments(db: Db, spec: DocumentSpec, stored = true): DocumentReads {
-  if (!stored) {
+  // SQLite triggers keep the documents; a PostgreSQL hub builds the JSON when read, as a replica does.
+  if (!stored || db.dialect !== 'sqlite') {
     db.transaction(() => {
       replaceTriggers(db, spec.table, []);
       db.exec(`DELETE FROM ${spec.docTable}`);
@@ -64,7 +65,7 @@ export function installDocuments(db: Db, spec: DocumentSpec, stored = true): Doc
     replaceTriggers(db, spec.table, triggers);
     const stored = db.prepare('SELECT version FROM document_versions WHERE name = ?').pluck().get(spec.table);
     if (stored !== version) {
-      rebuildWhere(db, spec, '1');
+      rebuildWhere(db, spec, '1 = 1');
       db.prepare('INSERT INTO document_versions (name, version) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version').run(spec.table, version);
     }
   })();

@@ -12,8 +12,8 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
  * statement at a time, as it does with SQLite; a transaction is the
  * connection's (BEGIN … COMMIT through `query`).
  *
- * Not yet used by the engine: this module and its bench line decide whether
- * the engine can stay synchronous on PostgreSQL (the design's option 2).
+ * Its bench line (npm run bench) measured what this costs a statement
+ * beside node-postgres awaited: the design's option 2 held.
  */
 
 /** The worker's whole program, run from this string so it needs no file of its own (as db/sqlWorker.ts). */
@@ -22,9 +22,16 @@ const { workerData } = require('node:worker_threads');
 const { Client, types } = require(workerData.driver);
 // 64-bit integers (ids, counts) as numbers, as better-sqlite3 gives them; the engine's ids stay far below 2^53.
 types.setTypeParser(20, (text) => Number(text));
+// The rest as SQLite gives them to the engine: sums (numeric) as numbers, booleans as 1 and 0, JSON as its text.
+types.setTypeParser(1700, (text) => Number(text));
+types.setTypeParser(16, (text) => (text === 't' ? 1 : 0));
+types.setTypeParser(114, (text) => text);
+types.setTypeParser(3802, (text) => text);
 const flag = new Int32Array(workerData.flag);
 const port = workerData.port;
 const client = new Client({ connectionString: workerData.url });
+// A lost connection fails the statement waiting on it (and every later one), not the process.
+client.on('error', () => {});
 const connected = client.connect();
 function answer(message) {
   port.postMessage(message);
@@ -36,12 +43,15 @@ port.on('message', async (request) => {
     await connected;
     if (request === null) {
       await client.end();
-      answer({ ok: true, rows: [], rowCount: 0 });
+      answer({ ok: true, rows: [], fields: [], rowCount: 0 });
       port.close();
       return;
     }
-    const result = await client.query(request.text, request.values);
-    answer({ ok: true, rows: result.rows, rowCount: result.rowCount ?? 0 });
+    // Rows as arrays: a statement may name two columns alike (a.id, b.id), which objects would merge.
+    const answered = await client.query({ text: request.text, values: request.values, rowMode: 'array' });
+    // Several statements (a migration) answer one result each: the last one is the answer.
+    const result = Array.isArray(answered) ? answered[answered.length - 1] : answered;
+    answer({ ok: true, rows: result.rows, fields: (result.fields || []).map((f) => f.name), rowCount: result.rowCount ?? 0 });
   } catch (err) {
     answer({ ok: false, message: String((err && err.message) || err), code: err && err.code });
   }
@@ -50,6 +60,8 @@ port.on('message', async (request) => {
 
 export interface BridgeResult<Row = Record<string, unknown>> {
   rows: Row[];
+  /** The columns' names, in order. */
+  fields: string[];
   /** Rows inserted, updated, deleted or returned. */
   rowCount: number;
 }
@@ -61,7 +73,7 @@ export class PostgresError extends Error {
   }
 }
 
-type Answer = { ok: true; rows: Record<string, unknown>[]; rowCount: number } | { ok: false; message: string; code?: string };
+type Answer = { ok: true; rows: unknown[][]; fields: string[]; rowCount: number } | { ok: false; message: string; code?: string };
 
 export class PostgresBridge {
   private readonly worker: Worker;
@@ -84,10 +96,16 @@ export class PostgresBridge {
 
   /** Runs one statement (`$1`-style parameters) and returns its rows; throws PostgresError if PostgreSQL refuses it. */
   query<Row = Record<string, unknown>>(text: string, values: unknown[] = []): BridgeResult<Row> {
-    if (this.closed) throw new Error('The PostgreSQL connection is closed.');
+    const { rows, fields, rowCount } = this.queryArrays(text, values);
+    return { rows: rows.map((row) => Object.fromEntries(fields.map((field, i) => [field, row[i]]))) as Row[], fields, rowCount };
+  }
+
+  /** As `query`, with each row as an array of its values. */
+  queryArrays(text: string, values: unknown[] = []): BridgeResult<unknown[]> {
+    if (this.closed) throw new Error('The database connection is not open');
     const answer = this.exchange({ text, values });
     if (!answer.ok) throw new PostgresError(answer.message, answer.code);
-    return { rows: answer.rows as Row[], rowCount: answer.rowCount };
+    return { rows: answer.rows, fields: answer.fields, rowCount: answer.rowCount };
   }
 
   /** Ends the connection and the worker. */

@@ -1,12 +1,17 @@
-import { PostgresBridge } from './postgresBridge.js';
+import { PostgresBridge, PostgresError } from './postgresBridge.js';
+import { isoSeconds, systemClock, type Clock } from '../clock.js';
+import type { Db, Transaction } from './database.js';
+import { ignoresConflicts, toPostgres, type Schema, type TableKeys } from './postgres/dialect.js';
 
 /**
  * The part of better-sqlite3's interface the engine uses (prepare → get, all,
  * run, pluck; transaction with nesting; exec), over PostgreSQL through the
- * synchronous bridge: phase 2's seam of the PostgreSQL hub
- * (docs/design/postgres-hub.md). Not yet used by the engine: the SQL it is
- * given must already be PostgreSQL's (the dialect seam comes next); only the
- * placeholders are translated, SQLite's `?` and `@name` becoming `$n`.
+ * synchronous bridge: the engine's database on a PostgreSQL hub
+ * (docs/design/postgres-hub.md). The engine's SQL is SQLite's: each statement
+ * is translated once, when prepared (postgres/dialect.ts), and its
+ * placeholders, SQLite's `?` and `@name`, become `$n`. SQLite's now_utc()
+ * (the engine's clock) becomes one more parameter, given the clock's time on
+ * each run.
  *
  * Writes across hub nodes are serialized as SQLite serializes them on one
  * machine: a transaction run `.immediate()` (as the engine runs every write)
@@ -29,33 +34,64 @@ type Params = unknown[];
 /** A statement with SQLite's placeholders as PostgreSQL's, and how to order a call's values for it. */
 interface Compiled {
   text: string;
-  /** For `@name` placeholders: each `$n`'s name; empty when the statement uses `?`. */
-  names: string[];
+  /** What each `$n` takes: the n-th `?` value (a number) or a named value (its name). */
+  slots: (number | string)[];
+  /** The statement calls now_utc(): its last parameter is the clock's time. */
+  now?: boolean;
+  /** SQLite's UPDATE OR IGNORE: a run that breaks a uniqueness rule changes nothing instead of failing. */
+  ignoreConflicts?: boolean;
 }
 
-/** `?` and `@name` outside quoted text and names, numbered `$1`, `$2`, … (a name used twice keeps its number). */
+/** PostgreSQL's SQLSTATE for a unique value taken. */
+const UNIQUE_VIOLATION = '23505';
+
+const NOW = '\u0000now\u0000';
+
+/**
+ * `?` and `@name` outside quoted text and names, numbered `$1`, `$2`, … in
+ * order (a name used twice keeps its number; a statement may use both kinds,
+ * as SQLite allows); now_utc() becomes the parameter after them.
+ */
 export function compile(sql: string): Compiled {
-  const names: string[] = [];
+  const slots: (number | string)[] = [];
   let positional = 0;
-  const text = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?|@[A-Za-z_][A-Za-z0-9_]*/g, (token) => {
-    if (token === '?') return `$${++positional}`;
+  let now = false;
+  let text = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?|@[A-Za-z_][A-Za-z0-9_]*|\bnow_utc\s*\(\s*\)/gi, (token) => {
+    if (token === '?') return `$${slots.push(positional++)}`;
+    if (/^now_utc/i.test(token)) {
+      now = true;
+      return NOW;
+    }
     if (!token.startsWith('@')) return token;
-    const name = token.slice(1);
-    const at = names.indexOf(name);
-    return `$${at >= 0 ? at + 1 : names.push(name)}`;
+    const at = slots.indexOf(token.slice(1));
+    return `$${at >= 0 ? at + 1 : slots.push(token.slice(1))}`;
   });
-  if (positional > 0 && names.length > 0) throw new Error('A statement uses either ? or @name placeholders, not both.');
-  return { text, names };
+  if (!now) return { text, slots };
+  text = text.replaceAll(NOW, `CAST($${slots.length + 1} AS text)`);
+  return { text, slots, now };
 }
 
 export class PostgresStatement {
-  private plucked = false;
+  private shape: 'object' | 'pluck' | 'raw' = 'object';
+  private bigInts = false;
 
-  constructor(private readonly bridge: PostgresBridge, private readonly compiled: Compiled) {}
+  constructor(private readonly db: PostgresDatabase, private readonly compiled: Compiled) {}
 
   /** Rows come back as their first column's value (better-sqlite3's pluck). */
   pluck(on = true): this {
-    this.plucked = on;
+    this.shape = on ? 'pluck' : 'object';
+    return this;
+  }
+
+  /** Rows come back as arrays of values (better-sqlite3's raw). */
+  raw(on = true): this {
+    this.shape = on ? 'raw' : 'object';
+    return this;
+  }
+
+  /** Integers come back as BigInt (better-sqlite3's safeIntegers; exact only below 2^53 here, as the bridge reads them as numbers). */
+  safeIntegers(on = true): this {
+    this.bigInts = on;
     return this;
   }
 
@@ -64,45 +100,115 @@ export class PostgresStatement {
   }
 
   all(...params: Params): unknown[] {
-    const { rows } = this.bridge.query(this.compiled.text, this.values(params));
-    return this.plucked ? rows.map((row) => Object.values(row)[0]) : rows;
+    const { rows, fields } = this.db.queryArrays(this.compiled.text, this.values(params));
+    return rows.map((row) => {
+      const values = this.bigInts ? row.map((value) => (Number.isInteger(value) ? BigInt(value as number) : value)) : row;
+      if (this.shape === 'pluck') return values[0];
+      if (this.shape === 'raw') return values;
+      // As SQLite does, a later column of the same name wins.
+      return Object.fromEntries(fields.map((field, i) => [field, values[i]]));
+    });
   }
 
   run(...params: Params): RunResult {
-    const { rows, rowCount } = this.bridge.query<{ id?: unknown }>(this.compiled.text, this.values(params));
-    return { changes: rowCount, lastInsertRowid: Number(rows[0]?.id ?? 0) };
+    if (this.compiled.ignoreConflicts) return this.runIgnoringConflicts(params);
+    const { rows, rowCount } = this.db.queryArrays(this.compiled.text, this.values(params));
+    return { changes: rowCount, lastInsertRowid: Number(rows[0]?.[0] ?? 0) };
+  }
+
+  private runIgnoringConflicts(params: Params): RunResult {
+    const run = this.db.transaction(() => this.db.queryArrays(this.compiled.text, this.values(params)).rowCount);
+    try {
+      return { changes: run(), lastInsertRowid: 0 };
+    } catch (err) {
+      if (err instanceof PostgresError && err.code === UNIQUE_VIOLATION) return { changes: 0, lastInsertRowid: 0 };
+      throw err;
+    }
   }
 
   /** As better-sqlite3 takes them: values one by one, an array of them, or one object for `@name` placeholders. */
   private values(params: Params): unknown[] {
+    const given = this.given(params);
+    return this.compiled.now ? [...given, this.db.now()] : given;
+  }
+
+  /** Values one by one or as an array for `?`, and an object (the last argument) for `@name`. */
+  private given(params: Params): unknown[] {
     const flat = params.length === 1 && Array.isArray(params[0]) ? params[0] : params;
-    if (this.compiled.names.length === 0) return flat;
-    const named = flat[0] as Record<string, unknown> | undefined;
-    if (flat.length !== 1 || typeof named !== 'object' || named === null) throw new Error('This statement takes one object of named values.');
-    return this.compiled.names.map((name) => {
-      if (!(name in named)) throw new Error(`Missing named value @${name}.`);
-      return named[name];
+    const last = flat[flat.length - 1];
+    const named = typeof last === 'object' && last !== null && !(last instanceof Uint8Array) ? (last as Record<string, unknown>) : null;
+    const positional = named ? flat.slice(0, -1) : flat;
+    return this.compiled.slots.map((slot) => {
+      if (typeof slot === 'number') return positional[slot];
+      if (!named || !(slot in named)) throw new Error(`Missing named value @${slot}.`);
+      return named[slot];
     });
   }
 }
 
-type Transaction<F extends (...args: never[]) => unknown> = F & { immediate: F; deferred: F };
+const TRANSACTION_CONTROL = /^\s*(BEGIN(?:\s+(IMMEDIATE|DEFERRED|EXCLUSIVE))?|COMMIT|END|ROLLBACK)\s*;?\s*$/i;
 
-export class PostgresDatabase {
+export interface PostgresOptions {
+  /** The engine's clock, behind SQLite's now_utc() in the engine's statements. */
+  clock?: Clock;
+}
+
+export class PostgresDatabase implements Db {
+  readonly dialect = 'postgres';
   private readonly bridge: PostgresBridge;
+  private readonly clock: Clock;
   /** How deep the transactions in progress are nested: 0 outside one; inner ones are savepoints. */
   private depth = 0;
+  /** The keys of the tables, which the translation of INSERTs needs (loaded by `loadSchema`, after migrating). */
+  private schema: Schema = new Map();
 
-  constructor(url: string) {
+  constructor(url: string, options: PostgresOptions = {}) {
     this.bridge = new PostgresBridge(url);
+    this.clock = options.clock ?? systemClock;
   }
 
   get inTransaction(): boolean {
     return this.depth > 0;
   }
 
+  /** The engine's time as now_utc() gives it on SQLite. */
+  now(): string {
+    return isoSeconds(this.clock.now());
+  }
+
+  /** Runs one statement as PostgreSQL writes it. */
+  query(text: string, values: unknown[] = []) {
+    return this.bridge.query(text, values);
+  }
+
+  /** As `query`, with rows as arrays. */
+  queryArrays(text: string, values: unknown[] = []) {
+    return this.bridge.queryArrays(text, values);
+  }
+
+  /** An engine statement (SQLite's SQL), translated for PostgreSQL once. BEGIN, COMMIT and ROLLBACK keep the nesting count. */
   prepare(sql: string): PostgresStatement {
-    return new PostgresStatement(this.bridge, compile(sql));
+    const control = TRANSACTION_CONTROL.exec(sql);
+    if (control) return new TransactionControl(this, control[1]!.toUpperCase());
+    return new PostgresStatement(this, { ...compile(toPostgres(sql, this.schema)), ignoreConflicts: ignoresConflicts(sql) });
+  }
+
+  /** Reads the tables' keys (INSERT … RETURNING their integer key: better-sqlite3's lastInsertRowid). */
+  loadSchema(): void {
+    const rows = this.query(`SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type
+      FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, position) ON true
+      JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
+      WHERE i.indisprimary AND n.nspname = current_schema() ORDER BY c.relname, k.position`).rows as { table: string; column: string; type: string }[];
+    const schema = new Map<string, TableKeys & { types: string[] }>();
+    for (const row of rows) {
+      const keys = schema.get(row.table) ?? { primaryKey: [], returning: null, types: [] };
+      keys.primaryKey.push(row.column);
+      keys.types.push(row.type);
+      schema.set(row.table, keys);
+    }
+    for (const keys of schema.values()) keys.returning = keys.types.length === 1 && keys.types[0] === 'bigint' ? keys.primaryKey[0]! : null;
+    this.schema = schema;
   }
 
   /** Runs statements without parameters (several, separated by semicolons: a migration). */
@@ -118,9 +224,28 @@ export class PostgresDatabase {
    * write lock first (see HUB_WRITE_LOCK); `.deferred` and the plain call read
    * first, as on SQLite, and should not write.
    */
-  transaction<F extends (...args: never[]) => unknown>(fn: F): Transaction<F> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- better-sqlite3's own constraint
+  transaction<F extends (...args: any[]) => unknown>(fn: F): Transaction<F> {
     const wrap = (lock: boolean) => ((...args: Parameters<F>) => this.within(lock, () => fn(...args))) as F;
-    return Object.assign(wrap(false), { immediate: wrap(true), deferred: wrap(false) });
+    return Object.assign(wrap(false), { immediate: wrap(true), deferred: wrap(false) }) as unknown as Transaction<F>;
+  }
+
+  /** BEGIN (taking the write lock when `lock`), or a savepoint inside a transaction; returns the savepoint's name. */
+  begin(lock: boolean): string | null {
+    const savepoint = this.depth > 0 ? `outpost_${this.depth}` : null;
+    this.bridge.query(savepoint ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+    this.depth++;
+    if (lock && !savepoint) this.bridge.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
+    return savepoint;
+  }
+
+  end(savepoint: string | null, commit: boolean): void {
+    try {
+      if (commit) this.bridge.query(savepoint ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
+      else this.bridge.query(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}` : 'ROLLBACK');
+    } finally {
+      this.depth--;
+    }
   }
 
   async close(): Promise<void> {
@@ -128,19 +253,32 @@ export class PostgresDatabase {
   }
 
   private within<T>(lock: boolean, body: () => T): T {
-    const savepoint = this.depth > 0 ? `outpost_${this.depth}` : null;
-    this.bridge.query(savepoint ? `SAVEPOINT ${savepoint}` : 'BEGIN');
-    this.depth++;
+    const savepoint = this.begin(lock);
+    let result: T;
     try {
-      if (lock && !savepoint) this.bridge.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
-      const result = body();
-      this.bridge.query(savepoint ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
-      return result;
+      result = body();
     } catch (err) {
-      this.bridge.query(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}` : 'ROLLBACK');
+      this.end(savepoint, false);
       throw err;
-    } finally {
-      this.depth--;
     }
+    this.end(savepoint, true);
+    return result;
+  }
+}
+
+/**
+ * A BEGIN, COMMIT or ROLLBACK prepared as a statement (the REST writes' group
+ * commit runs them so, db/commitGroups.ts): kept in step with `transaction()`'s
+ * nesting. BEGIN IMMEDIATE takes the hub's write lock, as every write does.
+ */
+class TransactionControl extends PostgresStatement {
+  constructor(private readonly owner: PostgresDatabase, private readonly command: string) {
+    super(owner, { text: command, slots: [] });
+  }
+
+  override run(): RunResult {
+    if (this.command.startsWith('BEGIN')) this.owner.begin(!/DEFERRED/.test(this.command) && this.command !== 'BEGIN');
+    else this.owner.end(null, this.command === 'COMMIT' || this.command === 'END');
+    return { changes: 0, lastInsertRowid: 0 };
   }
 }

@@ -1,11 +1,11 @@
-import type { Db } from './database.js';
+import type { SqliteDb } from './database.js';
 
 /**
  * The full-text indexes (FTS5) behind `q`, kept current row by row by the
  * triggers of migrations 1–3, 13 and 20, and how to build each one for a whole table at
  * once (a bulk load turns the triggers off and calls `rebuildSearchIndexes`).
  */
-const SEARCH_INDEXES = [
+export const SEARCH_INDEXES = [
   { fts: 'contacts_fts', columns: 'name, email, phones', rows: 'SELECT id, name, email, phone_terms(phone, mobile) FROM contacts' },
   { fts: 'tasks_fts', columns: 'content', rows: 'SELECT id, content FROM tasks' },
   { fts: 'notes_fts', columns: 'content', rows: 'SELECT id, content FROM notes' },
@@ -28,16 +28,16 @@ const DEFAULT_HASH_BYTES = 1024 * 1024;
 type SearchIndex = (typeof SEARCH_INDEXES)[number];
 
 /** Sets the FTS5 index `table` (`fts`, or `schema.fts`) to flush its terms at `bytes`. */
-const setHashSize = (db: Db, table: string, index: SearchIndex, bytes: number) =>
+const setHashSize = (db: SqliteDb, table: string, index: SearchIndex, bytes: number) =>
   db.exec(`INSERT INTO ${table} (${index.fts}, rank) VALUES ('hashsize', ${bytes})`);
 
 /** Fills the empty FTS5 index `table` from all of its source table's rows, in big segments. */
-function fillSearchIndex(db: Db, table: string, index: SearchIndex): void {
+function fillSearchIndex(db: SqliteDb, table: string, index: SearchIndex): void {
   setHashSize(db, table, index, REBUILD_HASH_BYTES);
   db.exec(`INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows}`);
 }
 
-export function rebuildSearchIndexes(db: Db): void {
+export function rebuildSearchIndexes(db: SqliteDb): void {
   for (const index of SEARCH_INDEXES) {
     db.exec(`DELETE FROM ${index.fts}`);
     fillSearchIndex(db, index.fts, index);
@@ -60,7 +60,7 @@ export const SEARCH_BUILD_SCHEMA = 'search_build';
  * and shadow-table writes allowed: FTS5 caches an index's structure per
  * connection and reads it again only after another connection's commit.
  */
-export function buildSearchIndexesAside(db: Db, aside: string): string[] {
+export function buildSearchIndexesAside(db: SqliteDb, aside: string): string[] {
   const schema = SEARCH_BUILD_SCHEMA;
   db.prepare(`ATTACH ? AS ${schema}`).run(aside);
   try {

@@ -1,5 +1,4 @@
-import type { Db } from './database.js';
-import type { Statement } from 'better-sqlite3';
+import type { Db, Statement } from './database.js';
 
 /**
  * Prepared statements keyed by their SQL text. List queries are assembled

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import type { Db } from '../db/database.js';
+import type { SqliteDb } from '../db/database.js';
 import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, buildSearchIndexesAside, rebuildSearchIndexes } from '../db/searchIndexes.js';
 import { SqlWorker } from '../db/sqlWorker.js';
 
@@ -29,7 +29,7 @@ export const PARALLEL_FINISH_ROWS = 5000;
  * first: if the process dies meanwhile, `finishBulkLoad` at the next start
  * puts them back and builds what is missing.
  */
-export async function asBulkLoad<T>(db: Db, load: () => Promise<T>, options: { nativeBinding?: string } = {}): Promise<T> {
+export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, options: { nativeBinding?: string } = {}): Promise<T> {
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
   const objects = db.prepare(BULK_LOAD_SCHEMA).all() as SchemaObject[];
@@ -48,7 +48,7 @@ export async function asBulkLoad<T>(db: Db, load: () => Promise<T>, options: { n
 }
 
 /** Ends a bulk load that wrote `rows`: on two threads when that is worth a worker, otherwise (or if the worker fails) on this one. */
-async function finish(db: Db, rows: number, nativeBinding: string | undefined): Promise<void> {
+async function finish(db: SqliteDb, rows: number, nativeBinding: string | undefined): Promise<void> {
   if (rows >= PARALLEL_FINISH_ROWS) {
     try {
       await finishInParallel(db, nativeBinding);
@@ -68,7 +68,7 @@ interface SchemaObject {
 }
 
 /** The saved indexes and triggers of a bulk load under way, or null. */
-function savedSchema(db: Db): SchemaObject[] | null {
+function savedSchema(db: SqliteDb): SchemaObject[] | null {
   const saved = db.prepare('SELECT value FROM replica_settings WHERE name = ?').pluck().get(SETTING) as string | undefined;
   return saved === undefined ? null : (JSON.parse(saved) as SchemaObject[]);
 }
@@ -78,10 +78,10 @@ const recreate = (objects: SchemaObject[]) => objects.map(({ sql }) => sql.repla
 const FORGET_BULK_LOAD = `DELETE FROM replica_settings WHERE name = '${SETTING}'`;
 
 /** Where the search indexes are built aside at the end of a bulk load (beside the database; removed after). */
-const asideFile = (db: Db) => `${db.name}-search-build`;
+const asideFile = (db: SqliteDb) => `${db.name}-search-build`;
 
 /** Puts the indexes and triggers back and builds the search indexes, if a bulk load was under way (on this thread). */
-export function finishBulkLoad(db: Db): void {
+export function finishBulkLoad(db: SqliteDb): void {
   const objects = savedSchema(db);
   if (objects === null) return;
   // Left by a process that ended while building aside.
@@ -101,7 +101,7 @@ export function finishBulkLoad(db: Db): void {
  * if anything fails (nothing of it kept); `finishBulkLoad` then does it all
  * on this thread (also where a worker cannot load the driver).
  */
-async function finishInParallel(db: Db, nativeBinding: string | undefined): Promise<void> {
+async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined): Promise<void> {
   const objects = savedSchema(db);
   if (objects === null) return;
   const aside = asideFile(db);

@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/database.js';
 import type { EngineContext } from '../context.js';
 import { Tagging, TAGGABLE_TYPES, type TaggableType } from '../resources/tags.js';
 import { SEQUENCE_PARTS } from '../resources/sequences.js';

@@ -13,6 +13,7 @@ import { HubEvents } from './hubEvents.js';
 import { WatchedValue } from '../watchedValue.js';
 import type { SignInResult } from '../auth/signIn.js';
 import type { ReplicaState, ReplicaStatus, SyncIssue } from '../../../shared/resources/replica.js';
+import { sqliteOf } from '../db/database.js';
 
 export interface ReplicaOptions {
   /** The hub's base URL (`https://crm.example.com`). */
@@ -93,7 +94,7 @@ export class Replica {
     this.fetch = options.fetch ?? hubFetch;
     this.credentials = options.credentials ?? new UpstreamCredentials(options.hubUrl, options.token ?? null, null, this.fetch);
     // A first sync that was cut off by the process ending: put its indexes right before anything reads them.
-    finishBulkLoad(engine.db);
+    finishBulkLoad(sqliteOf(engine.db));
     boundHeapGrowth();
     this.lastSyncedAt = this.setting('last_synced_at');
   }
@@ -291,7 +292,7 @@ export class Replica {
         const pull = () => pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
         // The first sync copies the whole hub: a bulk load (search and secondary indexes built once at the end).
         if (this.neverSynced()) {
-          await asBulkLoad(this.engine.db, pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
+          await asBulkLoad(sqliteOf(this.engine.db), pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
           this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
         } else await pull();
         this.synced();

@@ -31,7 +31,7 @@ const KINDS = Object.keys(SOURCES) as Exclude<Kind, 'emails_sent'>[];
 /** One row per user and period, the counts as columns; the periods come as a JSON array of [start, end) UTC bounds. */
 const COUNTS = `SELECT u.id AS user_id, u.name AS user_name, u.status, u.deleted_at, CAST(p.key AS INTEGER) AS period,
     ${KINDS.map((kind) => `(${SOURCES[kind]}) AS ${kind}`).join(',\n    ')}
-  FROM users u, (SELECT key, value ->> 0 AS s, value ->> 1 AS e FROM json_each(@bounds)) p
+  FROM users u, (SELECT key, json_extract(value, '$[0]') AS s, json_extract(value, '$[1]') AS e FROM json_each(@bounds)) p
   WHERE (@owner IS NULL OR u.id = @owner)
   ORDER BY u.name COLLATE NOCASE, u.id, period`;
 

@@ -16,7 +16,7 @@ export const leadConversionReport: Report<LeadConversionReportRow> = {
     const range = rangeOf(ctx, query);
     const owner = ownerClause('l.owner_id', ownerId);
     const sql = `SELECT l.source_id, (SELECT s.name FROM sources s WHERE s.id = l.source_id) AS source_name, count(*) AS leads,
-        sum(EXISTS (SELECT 1 FROM lead_conversions c WHERE c.lead_id = l.id)) AS converted
+        sum(CASE WHEN EXISTS (SELECT 1 FROM lead_conversions c WHERE c.lead_id = l.id) THEN 1 ELSE 0 END) AS converted
       FROM leads l WHERE l.created_at >= ? AND l.created_at < ?${owner.sql} GROUP BY l.source_id`;
     const rows = ctx.statements.get(sql).all(range.startUtc, range.endUtcExclusive, ...owner.params) as SourceRow[];
     return rows

@@ -7,8 +7,11 @@ import type { CurrencyValues } from '../../../shared/resources/report.js';
  * way. Read the sums with safeIntegers so large totals stay exact.
  */
 export function hundredthsSql(column: string): string {
-  // CAST takes the longest integer prefix ("1200.5" → 1200); the cents are the two digits after the point, padded ("5" → "50").
-  return `(CAST(${column} AS INTEGER) * 100 + (instr(${column}, '.') > 0) * CAST(substr(${column} || '00', instr(${column}, '.') + 1, 2) AS INTEGER))`;
+  // The whole part is what comes before the point ("1200.5" → 1200); the cents are the two digits after it, padded ("5" → "50").
+  // Written so PostgreSQL runs it too (db/postgres): its CAST refuses "1200.5" as an integer, and a comparison is not a number there.
+  const whole = `CAST(substr(${column}, 1, instr(${column} || '.', '.') - 1) AS INTEGER)`;
+  const cents = `CASE WHEN instr(${column}, '.') > 0 THEN CAST(substr(${column} || '00', instr(${column}, '.') + 1, 2) AS INTEGER) ELSE 0 END`;
+  return `(${whole} * 100 + ${cents})`;
 }
 
 /** Money per currency, summed in hundredths (BigInt); answered as decimal text with two decimals. */

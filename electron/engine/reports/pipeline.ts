@@ -54,7 +54,7 @@ interface StageSums { count: number; values: CurrencySums; weighted: Map<string,
 function stageSums(ctx: EngineContext, stages: StageRow[], ownerId: number | null): Map<number, StageSums> {
   const owner = ownerClause('d.owner_id', ownerId);
   const sql = `SELECT d.stage_id, d.currency, d.customized_win_likelihood AS likelihood, count(*) AS deals, sum(${hundredthsSql('d.value')}) AS hundredths
-    FROM deals d WHERE d.stage_id IN (SELECT value FROM json_each(?))${owner.sql}
+    FROM deals d WHERE d.stage_id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))${owner.sql}
     GROUP BY d.stage_id, d.currency, d.customized_win_likelihood`;
   const rows = ctx.statements.get(sql).safeIntegers(true).all(JSON.stringify(stages.map((s) => s.id)), ...owner.params) as SumRow[];
   const stageLikelihood = new Map(stages.map((s) => [s.id, s.likelihood]));

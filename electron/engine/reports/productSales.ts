@@ -70,7 +70,7 @@ export const productSalesReport: Report<ProductSalesReportRow> = {
 function namesOf(ctx: EngineContext, ids: number[]): Map<number, { product_name: string; sku: string | null }> {
   const sql = `SELECT ids.id, COALESCE(p.name, (SELECT max(li.name) FROM line_items li WHERE li.product_id = ids.id)) AS name,
       CASE WHEN p.id IS NULL THEN (SELECT max(li.sku) FROM line_items li WHERE li.product_id = ids.id) ELSE p.sku END AS sku
-    FROM (SELECT value AS id FROM json_each(?)) ids LEFT JOIN products p ON p.id = ids.id AND p.deleted_at IS NULL`;
+    FROM (SELECT CAST(value AS INTEGER) AS id FROM json_each(?)) ids LEFT JOIN products p ON p.id = ids.id AND p.deleted_at IS NULL`;
   const rows = ctx.statements.get(sql).all(JSON.stringify(ids)) as { id: number; name: string; sku: string | null }[];
   return new Map(rows.map((r) => [r.id, { product_name: r.name, sku: r.sku }]));
 }

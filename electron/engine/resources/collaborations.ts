@@ -64,7 +64,7 @@ export class Collaborations {
       sorts: { id: 'cb.id', created_at: 'cb.created_at', updated_at: 'cb.updated_at' },
       defaultOrder: 'cb.id ASC',
       // `includes` is accepted and ignored: the spec marks it unsupported.
-      extraFilter: (name) => (name === 'includes' ? { sql: '1', params: [] } : undefined),
+      extraFilter: (name) => (name === 'includes' ? { sql: '1 = 1', params: [] } : undefined),
     };
     // A deleted record takes its collaborations with it.
     removeLinkedOnDelete(ctx, 'collaborations', (id, actorId) => this.store.remove(id, actorId));

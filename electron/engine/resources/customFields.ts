@@ -196,7 +196,8 @@ export class CustomFields {
     if (def.type === 'number') {
       const number = Number(value);
       if (value.trim() === '' || !Number.isFinite(number)) throw invalidParam(param, `must be a number, given: ${value}`);
-      return { sql: `json_extract(${jsonColumn}, ?) = ?`, params: [path, number] };
+      // Compared as numbers on both backends (PostgreSQL's json_extract gives text: db/postgres/functions.ts).
+      return { sql: `CAST(json_extract(${jsonColumn}, ?) AS REAL) = ?`, params: [path, number] };
     }
     return { sql: `json_extract(${jsonColumn}, ?) = ?`, params: [path, value] };
   }
@@ -208,7 +209,8 @@ export class CustomFields {
     const def = this.definitions(type).get(match[1]);
     if (!def || !def.filterable) return undefined;
     // Safe to splice: the name matched a stored definition, and names cannot hold quotes.
-    return `json_extract(${jsonColumn}, '${pathOf(def.name)}')`;
+    const value = `json_extract(${jsonColumn}, '${pathOf(def.name)}')`;
+    return def.type === 'number' ? `CAST(${value} AS REAL)` : value;
   }
 }
 

@@ -325,7 +325,7 @@ export class Deals {
     const { db } = this.ctx;
     const calls = db.prepare('SELECT id FROM calls WHERE EXISTS (SELECT 1 FROM json_each(associated_deal_ids) WHERE value = ?)').pluck().all(dealId) as number[];
     const rewrite = db.prepare(`UPDATE calls SET updated_at = ?,
-      associated_deal_ids = (SELECT json_group_array(value) FROM json_each(associated_deal_ids) WHERE value != ?) WHERE id = ?`);
+      associated_deal_ids = (SELECT json_group_array(CAST(value AS INTEGER)) FROM json_each(associated_deal_ids) WHERE CAST(value AS INTEGER) != ?) WHERE id = ?`);
     const now = isoSeconds(this.ctx.clock.now());
     for (const call of calls) {
       rewrite.run(now, dealId, call);

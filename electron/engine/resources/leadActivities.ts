@@ -100,7 +100,7 @@ export class LeadActivityMover {
         for (const { table, type, deals } of this.tables) {
           const ids = statements.get(`SELECT id FROM ${table} WHERE resource_type = 'lead' AND resource_id = ?`).pluck().all(conversion.lead_id) as number[];
           const addDeal = deals && dealId !== null
-            ? ", associated_deal_ids = CASE WHEN EXISTS (SELECT 1 FROM json_each(associated_deal_ids) WHERE value = @deal) THEN associated_deal_ids ELSE json_insert(associated_deal_ids, '$[#]', @deal) END"
+            ? ", associated_deal_ids = CASE WHEN EXISTS (SELECT 1 FROM json_each(associated_deal_ids) WHERE CAST(value AS INTEGER) = @deal) THEN associated_deal_ids ELSE json_insert(associated_deal_ids, '$[#]', @deal) END"
             : '';
           // OR IGNORE: a record the contact already has (a collaborator on both) stays on the lead.
           const update = statements.get(`UPDATE OR IGNORE ${table} SET resource_type = 'contact', resource_id = @target, updated_at = @now${addDeal} WHERE id = @id`);

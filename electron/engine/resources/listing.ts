@@ -139,7 +139,7 @@ function selection(def: ListDefinition, query: RawQuery): Selection {
 /** The MATCH clause of an index-driven search (see ListDefinition.searchIndex). */
 function searchDriven(index: string, text: string): { clause: Clause } {
   const match = ftsMatchExpression(text);
-  return { clause: match === null ? { sql: '1', params: [] } : { sql: `${index} MATCH ?`, params: [match] } };
+  return { clause: match === null ? { sql: '1 = 1', params: [] } : { sql: `${index} MATCH ?`, params: [match] } };
 }
 
 /** A list's `page` (from 1) and `per_page` (25 unless given, at most `maxPerPage`). */

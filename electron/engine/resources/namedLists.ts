@@ -88,7 +88,7 @@ export class NamedList {
     this.entryJson = entryJson(kind);
     this.scope = kind.kinds
       ? { sql: `o.resource_type IN (${kind.kinds.map(() => '?').join(', ')})`, params: [...kind.kinds] }
-      : { sql: '1', params: [] };
+      : { sql: '1 = 1', params: [] };
     const filters: Record<string, FilterDef> = { name: { kind: 'string', column: 'o.name' }, creator_id: { kind: 'id', column: 'o.creator_id' } };
     if (kind.kinds && kind.kinds.length > 1) filters.resource_type = { kind: 'enum', column: 'o.resource_type', values: kind.kinds };
     this.list = {

@@ -83,7 +83,7 @@ export class Notes {
       extraFilter: (name, value) => {
         if (name === 'q') return ftsPrefixQuery('notes_fts', 'n.id', value);
         // `includes` is accepted and ignored, as the spec says the real service does.
-        if (name === 'includes') return { sql: '1', params: [] };
+        if (name === 'includes') return { sql: '1 = 1', params: [] };
         return undefined;
       },
     };

@@ -37,7 +37,7 @@ interface SearchSource {
   path: string;
 }
 
-const IDS = 'SELECT value FROM json_each(?)';
+const IDS = 'SELECT CAST(value AS INTEGER) FROM json_each(?)';
 
 const SOURCES: readonly SearchSource[] = [
   {

@@ -8,7 +8,7 @@ import type { Clause } from './listing.js';
  */
 export function ftsPrefixQuery(ftsTable: string, idColumn: string, text: string): Clause {
   const match = ftsMatchExpression(text);
-  if (match === null) return { sql: '1', params: [] };
+  if (match === null) return { sql: '1 = 1', params: [] };
   return { sql: `${idColumn} IN (SELECT rowid FROM ${ftsTable} WHERE ${ftsTable} MATCH ?)`, params: [match] };
 }
 

@@ -57,7 +57,7 @@ const USER_LIST: ListDefinition = {
       return { sql: `u.role IN (${roles.map(() => '?').join(',') || 'NULL'})`, params: roles };
     }
     // No account is linked to a helpdesk, so no user has a helpdesk id.
-    if (name === 'helpdesk_user_ids') return { sql: '0', params: [] };
+    if (name === 'helpdesk_user_ids') return { sql: '1 = 0', params: [] };
     return undefined;
   },
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../db/database.js';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { ApiProblem, notFound } from '../http/problem.js';
@@ -94,7 +94,7 @@ export class SyncSessions {
       advance: db.prepare('UPDATE sync_sessions SET cursor = ?, served_count = served_count + ?, last_used_at = ? WHERE id = ?'),
       drain: db.prepare("UPDATE sync_sessions SET state = 'drained', last_used_at = ? WHERE id = ?"),
       served: db.prepare(`INSERT OR IGNORE INTO sync_device_records (device_id, resource_type, resource_id, revision)
-        SELECT ?, ?, value, 0 FROM json_each(?)`),
+        SELECT ?, ?, CAST(value AS INTEGER), 0 FROM json_each(?)`),
     };
   }
 

@@ -1,5 +1,4 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db/database.js';
+import type { Db, Statement } from '../db/database.js';
 
 /**
  * How the records of one resource type are served to devices. Each resource
@@ -28,7 +27,7 @@ export class SyncSources {
   constructor(db: Db, sources: SyncSource[]) {
     for (const source of sources) {
       const sql = `SELECT ${source.idColumn}, ${source.json} FROM ${source.from}
-        WHERE ${source.idColumn} IN (SELECT value FROM json_each(@ids)) AND (${visibility(source)})`;
+        WHERE ${source.idColumn} IN (SELECT CAST(value AS INTEGER) FROM json_each(@ids)) AND (${visibility(source)})`;
       this.sources.set(source.type, { source, fetch: db.prepare(sql).raw() });
     }
   }
@@ -46,7 +45,7 @@ export class SyncSources {
     const cases = [...this.sources.values()].map(({ source }) =>
       `WHEN '${source.type}' THEN EXISTS (SELECT 1 FROM ${source.from} WHERE ${source.idColumn} = ${alias}.resource_id AND (${visibility(source)}))`,
     );
-    return `(CASE ${alias}.resource_type ${cases.join(' ')} ELSE 1 END)`;
+    return `(CASE ${alias}.resource_type ${cases.join(' ')} ELSE 1 = 1 END)`;
   }
 
   /** The JSON of the records among `ids` that the user may see, by id; null when the type has no source. */
@@ -60,5 +59,5 @@ export class SyncSources {
 }
 
 function visibility(source: SyncSource): string {
-  return source.visibleTo ?? '1';
+  return source.visibleTo ?? '1 = 1';
 }

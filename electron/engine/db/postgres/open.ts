@@ -1,0 +1,25 @@
+import type { Clock } from '../../clock.js';
+import { PostgresDatabase } from '../postgresDatabase.js';
+import { COMPAT_FUNCTIONS, ENGINE_TRIGGERS } from './functions.js';
+import { migratePostgres } from './schema.js';
+import { SEARCH } from './search.js';
+
+/**
+ * Opens a PostgreSQL hub's database: migrates it to the current schema, puts
+ * in the functions, triggers and search tables the engine's SQL relies on (replaced every
+ * time: they are code and follow this version), then reads the tables' keys
+ * for the translation of statements. All of it under the hub's write lock,
+ * so nodes starting together do it one after another.
+ */
+export function openPostgres(url: string, clock: Clock): PostgresDatabase {
+  const db = new PostgresDatabase(url, { clock });
+  try {
+    migratePostgres(db);
+    db.transaction(() => db.exec(`${COMPAT_FUNCTIONS}\n${ENGINE_TRIGGERS}\n${SEARCH}`)).immediate();
+    db.loadSchema();
+    return db;
+  } catch (err) {
+    void db.close();
+    throw err;
+  }
+}
