@@ -12,7 +12,8 @@ import { LOG_LEVELS, type LogLevel } from './http/logging.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const USAGE = `Usage: outpost <command> [--data-dir DIR]
+const USAGE = `Usage: outpost <command> [--data-dir DIR] [--database-url postgres://…]
+  (--database-url, or OUTPOST_DATABASE_URL: the hub's database on PostgreSQL, shared by several hub nodes, instead of DIR/outpost.sqlite)
   serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
         [--log-level info]                       JSON logs on stderr: fatal, error, warn, info, debug, trace or silent (or OUTPOST_LOG_LEVEL)
         [--support-base-url URL]                 the URL custom-objects answers (/api/v2) link to (default: the request's origin)
@@ -41,7 +42,9 @@ type Options = Record<string, string | boolean | undefined>;
 
 function parse(args: string[], options: ParseArgsConfig['options']): Options {
   try {
-    const { values, positionals } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, ...options }, strict: true, allowPositionals: true });
+    const { values, positionals } = parseArgs({
+      args, options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, ...options }, strict: true, allowPositionals: true,
+    });
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     return values as Options;
   } catch (err) {
@@ -64,9 +67,17 @@ function integer(value: string | boolean | undefined, name: string, fallback: nu
 
 const dataDirOf = (values: Options) => resolve(typeof values['data-dir'] === 'string' ? values['data-dir'] : process.env.OUTPOST_DATA_DIR ?? 'data');
 
+/** `--database-url`, else `$OUTPOST_DATABASE_URL`: a hub on PostgreSQL; undefined for the SQLite file in the data folder. */
+function databaseUrlOf(values: Options): string | undefined {
+  const url = values['database-url'] ?? process.env.OUTPOST_DATABASE_URL;
+  if (url === undefined || url === '') return undefined;
+  if (typeof url !== 'string' || !/^postgres(ql)?:\/\/\S+$/.test(url)) throw new UsageError('--database-url (or OUTPOST_DATABASE_URL) must be a postgres:// URL');
+  return url;
+}
+
 async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T> | T): Promise<T> {
-  // The hub may be running on the same folder: its scheduler runs sequences, not this command.
-  const engine = openEngine({ dataDir: dataDirOf(values), runSequences: false });
+  // The hub may be running on the same database: its scheduler runs sequences, not this command.
+  const engine = openEngine({ dataDir: dataDirOf(values), databaseUrl: databaseUrlOf(values), runSequences: false });
   try {
     return await run(engine);
   } finally {
@@ -83,6 +94,8 @@ async function serve(args: string[]): Promise<void> {
   const upstream = typeof values.upstream === 'string' ? values.upstream : undefined;
   if (upstream !== undefined && !/^https?:\/\/[^\s/]+/.test(upstream)) throw new UsageError('--upstream must be the hub\'s http(s) URL');
   if (values['upstream-token'] !== undefined && upstream === undefined) throw new UsageError('--upstream-token needs --upstream');
+  const databaseUrl = databaseUrlOf(values);
+  if (databaseUrl !== undefined && upstream !== undefined) throw new UsageError('a replica (--upstream) keeps its data in SQLite: --database-url is for a hub');
   // Loaded on demand: the other commands start faster without the HTTP stack and the demo-data generator.
   const { normalizeSupportBaseUrl } = await import('./http/supportApi.js');
   const supportBaseUrl = typeof values['support-base-url'] === 'string' ? normalizeSupportBaseUrl(values['support-base-url']) ?? undefined : undefined;
@@ -91,6 +104,7 @@ async function serve(args: string[]): Promise<void> {
   const { stopOnSignals } = await import('./shutdown.js');
   const hub = await startHub({
     dataDir: dataDirOf(values),
+    databaseUrl,
     host: typeof values.host === 'string' ? values.host : '127.0.0.1',
     port: integer(values.port, 'port', 4100),
     rateLimitPerHour: integer(values['rate-limit'] ?? process.env.OUTPOST_RATE_LIMIT, 'rate-limit', 36_000),
@@ -103,7 +117,15 @@ async function serve(args: string[]): Promise<void> {
   // Before the line that says it listens: whoever reads it may stop it at once.
   stopOnSignals(hub);
   const role = upstream === undefined ? 'hub' : `replica of ${upstream}`;
-  console.log(`Outpost ${role} listening on ${hub.url} (data: ${dataDirOf(values)})`);
+  const data = databaseUrl === undefined ? dataDirOf(values) : `PostgreSQL at ${withoutPassword(databaseUrl)}`;
+  console.log(`Outpost ${role} listening on ${hub.url} (data: ${data})`);
+}
+
+/** A database URL fit to print: its password (if any) left out. */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
 }
 
 /** `--log-level`, else `$OUTPOST_LOG_LEVEL`, else info. */
@@ -115,6 +137,7 @@ function logLevelOf(values: Options): LogLevel {
 
 async function backup(args: string[]): Promise<void> {
   const values = parse(args, { to: { type: 'string' }, force: { type: 'boolean' } });
+  refuseOnPostgres(values, 'backup');
   const to = resolve(required(values, 'to'));
   const { backupDataDir } = await import('./backup/backup.js');
   report(await backupDataDir({ dataDir: dataDirOf(values), to, force: values.force === true }));
@@ -122,9 +145,17 @@ async function backup(args: string[]): Promise<void> {
 
 async function restore(args: string[]): Promise<void> {
   const values = parse(args, { from: { type: 'string' }, force: { type: 'boolean' } });
+  refuseOnPostgres(values, 'restore');
   const from = resolve(required(values, 'from'));
   const { restoreDataDir } = await import('./backup/restore.js');
   report(restoreDataDir({ from, dataDir: dataDirOf(values), force: values.force === true }));
+}
+
+/** backup and restore copy the SQLite file; a PostgreSQL hub is backed up by PostgreSQL's own tools. */
+function refuseOnPostgres(values: Options, command: string): void {
+  if (databaseUrlOf(values) !== undefined) {
+    throw new UsageError(`${command} copies a SQLite hub's folder; back up a PostgreSQL hub with pg_dump and pg_restore (or the provider's backups)`);
+  }
 }
 
 /** A backup's or restore's one line on stdout; what it could not copy, as warnings on stderr. */

@@ -9,6 +9,8 @@ import { keptCredentials, UpstreamCredentials } from './replica/upstream.js';
 
 export interface HubOptions extends HttpOptions {
   dataDir: string;
+  /** The hub's database on PostgreSQL (several hub nodes may share it), instead of the SQLite file in dataDir. */
+  databaseUrl?: string;
   host: string;
   port: number;
   /** Where first-start messages go (the generated admin password). */
@@ -40,7 +42,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
   const lock = lockDataDir(options.dataDir);
   let engine: Engine | undefined;
   try {
-    engine = openEngine({ dataDir: options.dataDir, replica: Boolean(options.upstream) });
+    engine = openEngine({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, replica: Boolean(options.upstream) });
     const replica = options.upstream ? replicaOf(engine, options.upstream, (line) => console.warn(line)) : undefined;
     if (!replica) await bootstrapAdmin(engine, options.env ?? process.env, options.print ?? console.log);
     const app = await createHttpApp(engine, { ...options, replica });

@@ -32,12 +32,12 @@ const KINDS = Object.keys(SOURCES) as Exclude<Kind, 'emails_sent'>[];
 const COUNTS = `SELECT u.id AS user_id, u.name AS user_name, u.status, u.deleted_at, CAST(p.key AS INTEGER) AS period,
     ${KINDS.map((kind) => `(${SOURCES[kind]}) AS ${kind}`).join(',\n    ')}
   FROM users u, (SELECT key, json_extract(value, '$[0]') AS s, json_extract(value, '$[1]') AS e FROM json_each(@bounds)) p
-  WHERE (@owner IS NULL OR u.id = @owner)
+  WHERE u.id = COALESCE(@owner, u.id)
   ORDER BY u.name COLLATE NOCASE, u.id, period`;
 
 /** Emails are few beside the rest: their sends are read and put in their periods here. */
 const EMAILS = `SELECT e.actor_id AS user_id, x.executed_at AS at FROM enrollment_steps x JOIN sequence_enrollments e ON e.id = x.enrollment_id
-  WHERE x.action_type = 'automated_email' AND x.status = 'completed' AND x.executed_at >= @start AND x.executed_at < @end AND (@owner IS NULL OR e.actor_id = @owner)`;
+  WHERE x.action_type = 'automated_email' AND x.status = 'completed' AND x.executed_at >= @start AND x.executed_at < @end AND e.actor_id = COALESCE(@owner, e.actor_id)`;
 
 type CountRow = Omit<ActivityReportRow, 'period_start' | 'period_end' | 'emails_sent'> & { status: string; deleted_at: string | null; period: number };
 

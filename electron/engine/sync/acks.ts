@@ -42,7 +42,7 @@ export class Acknowledgements {
 
   constructor(private readonly db: Db) {
     this.hold = db.prepare(`INSERT INTO sync_device_records (device_id, resource_type, resource_id, revision) VALUES (?, ?, ?, ?)
-      ON CONFLICT (device_id, resource_type, resource_id) DO UPDATE SET revision = MAX(revision, excluded.revision)`);
+      ON CONFLICT (device_id, resource_type, resource_id) DO UPDATE SET revision = MAX(sync_device_records.revision, excluded.revision)`);
     this.forget = db.prepare('DELETE FROM sync_device_records WHERE device_id = ? AND resource_type = ? AND resource_id = ? AND revision < ?');
   }
 
