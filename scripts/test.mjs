@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: every check, in order — type check, lint, unit and API tests
-// (Vitest), then end-to-end tests in Chromium. Every step runs even if an
+// (Vitest), the API tests again on PostgreSQL, then end-to-end tests in Chromium. Every step runs even if an
 // earlier one failed, so one run shows everything; the exit code is non-zero
 // if any step failed. The last line is the plain "N passed, N failed" summary.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, mkdirSync, rmSync } from 'node:fs';
 
 const results = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -32,6 +32,8 @@ function readJson(file) {
 mkdirSync('.cache', { recursive: true });
 const vitestReport = '.cache/vitest-report.json';
 const e2eReport = '.cache/e2e-report.json';
+const postgresReport = '.cache/vitest-postgres-report.json';
+rmSync(postgresReport, { force: true });
 rmSync(vitestReport, { force: true });
 rmSync(e2eReport, { force: true });
 
@@ -41,6 +43,16 @@ step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--rep
   const report = readJson(vitestReport);
   return report && { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
 });
+// The hub on PostgreSQL (issue 24): the same API suite on a throwaway cluster, when the server is installed (.ci/run installs it).
+const postgresInstalled = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
+if (postgresInstalled) {
+  step('API tests on PostgreSQL', 'npx', ['vitest', 'run', '-c', 'vitest.postgres.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${postgresReport}`], () => {
+    const report = readJson(postgresReport);
+    return report && { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
+  });
+} else {
+  console.log('\n=== API tests on PostgreSQL: skipped, PostgreSQL server binaries are not installed (apt-get install postgresql; .ci/run does it)');
+}
 step('end-to-end tests', 'node', ['scripts/e2e.mjs'], () => readJson(e2eReport));
 
 console.log('\n=== summary');

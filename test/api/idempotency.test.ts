@@ -77,14 +77,17 @@ describe('Idempotency-Key', () => {
   it('keeps the answer in the write\'s own transaction: when it cannot be kept, the change is not made either', async () => {
     const task = (await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Before' } })).body.data;
     const { db } = hub.engine;
-    // A failing store of answers, as a full disk would make it.
-    db.exec("CREATE TEMP TRIGGER refuse_answers BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    // A failing store of answers, as a full disk would make it (a trigger each backend spells its own way).
+    db.exec(db.dialect === 'sqlite'
+      ? "CREATE TEMP TRIGGER refuse_answers BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+      : `CREATE FUNCTION refuse_answers() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
+         CREATE TRIGGER refuse_answers BEFORE INSERT ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_answers()`);
     try {
       const refused = await call(hub, 'PUT', `/v2/tasks/${task.id}`, { token: hub.agentToken, data: { content: 'After' }, headers: withKey(randomUUID()) });
       expect(refused.status).toBe(500);
       expect(db.prepare('SELECT content FROM tasks WHERE id = ?').pluck().get(task.id)).toBe('Before');
     } finally {
-      db.exec('DROP TRIGGER temp.refuse_answers');
+      db.exec(db.dialect === 'sqlite' ? 'DROP TRIGGER temp.refuse_answers' : 'DROP TRIGGER refuse_answers ON idempotency_keys; DROP FUNCTION refuse_answers()');
     }
     const key = randomUUID();
     const kept = await call(hub, 'PUT', `/v2/tasks/${task.id}`, { token: hub.agentToken, data: { content: 'After' }, headers: withKey(key) });

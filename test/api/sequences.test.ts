@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, codes, startTestHub, type TestHub } from '../support/testHub.js';
 import { startTestReplica } from '../support/testReplica.js';
 import { SEQUENCE_SYNC } from '../../electron/engine/resources/sequences.js';
-import { sqliteOf } from '../../electron/engine/db/database.js';
 
 let hub: TestHub;
 const get = (path: string, token = hub.agentToken) => call(hub, 'GET', path, { token });
@@ -167,13 +166,8 @@ describe('sequences over REST', () => {
   it('cannot be deleted once enrolled in (422), the enrollments keeping their sequence', async () => {
     const id = (await admin('POST', '/v2/sequences', { name: 'Enrolled', steps: [task(0, 'hours', 'x')] })).body.data.id;
     const { db } = hub.engine;
-    // The enrollments table comes with migration 17; a stand-in with the agreed columns until then.
-    db.exec(`CREATE TABLE IF NOT EXISTS sequence_enrollments (id INTEGER PRIMARY KEY, sequence_id INTEGER, actor_id INTEGER, resource_type TEXT, resource_id INTEGER,
-      state TEXT, current_step_position INTEGER, sequence_json TEXT, created_at TEXT, updated_at TEXT)`);
-    sqliteOf(db).pragma('foreign_keys = OFF');
     db.prepare(`INSERT INTO sequence_enrollments (id, sequence_id, actor_id, resource_type, resource_id, state, current_step_position, sequence_json, created_at, updated_at)
       VALUES (900001, ?, ?, 'lead', 1, 'finished', 0, '{}', '2026-03-02T10:00:00Z', '2026-03-02T10:00:00Z')`).run(id, hub.adminId);
-    sqliteOf(db).pragma('foreign_keys = ON');
     const refused = await admin('DELETE', `/v2/sequences/${id}`);
     expect(refused.status).toBe(422);
     expect(codes(refused)).toEqual(['incorrect_value']);

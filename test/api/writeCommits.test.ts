@@ -25,9 +25,12 @@ describe('writes and their commits', () => {
   it('answers 503 when the commit fails, keeping neither the change nor its answer, so a retry runs again', async () => {
     const task = (await call(hub, 'POST', '/v2/tasks', { token: hub.agentToken, data: { content: 'Before' } })).body.data;
     const { db } = hub.engine;
-    // A deferred foreign key is checked at COMMIT: a failing commit, as a full disk would make one.
+    // A deferred foreign key is checked at COMMIT: a failing commit, as a full disk would make one (each backend's trigger).
     db.exec(`CREATE TABLE IF NOT EXISTS commit_probe (user_id INTEGER REFERENCES users(id) DEFERRABLE INITIALLY DEFERRED);
-      CREATE TEMP TRIGGER break_commits AFTER UPDATE ON main.tasks BEGIN INSERT INTO commit_probe VALUES (-1); END`);
+      ${db.dialect === 'sqlite'
+        ? 'CREATE TEMP TRIGGER break_commits AFTER UPDATE ON main.tasks BEGIN INSERT INTO commit_probe VALUES (-1); END'
+        : `CREATE FUNCTION break_commits() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO commit_probe VALUES (-1); RETURN NULL; END $$;
+           CREATE TRIGGER break_commits AFTER UPDATE ON tasks FOR EACH ROW EXECUTE FUNCTION break_commits()`}`);
     const key = randomUUID();
     try {
       const failed = await call(hub, 'PUT', `/v2/tasks/${task.id}`, { token: hub.agentToken, data: { content: 'After' }, headers: { 'Idempotency-Key': key } });
@@ -35,7 +38,7 @@ describe('writes and their commits', () => {
       expect(contentOf(task.id)).toBe('Before');
       expect(db.prepare('SELECT COUNT(*) FROM idempotency_keys WHERE key = ?').pluck().get(key)).toBe(0);
     } finally {
-      db.exec('DROP TRIGGER temp.break_commits');
+      db.exec(db.dialect === 'sqlite' ? 'DROP TRIGGER temp.break_commits' : 'DROP TRIGGER break_commits ON tasks; DROP FUNCTION break_commits()');
     }
     const retried = await call(hub, 'PUT', `/v2/tasks/${task.id}`, { token: hub.agentToken, data: { content: 'After' }, headers: { 'Idempotency-Key': key } });
     expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);

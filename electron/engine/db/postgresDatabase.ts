@@ -2,6 +2,7 @@ import { PostgresBridge, PostgresError } from './postgresBridge.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
 import type { Db, Transaction } from './database.js';
 import { ignoresConflicts, toPostgres, type Schema, type TableKeys } from './postgres/dialect.js';
+import { tsqueryOf } from './postgres/tsquery.js';
 
 /**
  * The part of better-sqlite3's interface the engine uses (prepare → get, all,
@@ -40,6 +41,18 @@ interface Compiled {
   now?: boolean;
   /** SQLite's UPDATE OR IGNORE: a run that breaks a uniqueness rule changes nothing instead of failing. */
   ignoreConflicts?: boolean;
+  /** The `$n` (from 1) that take an FTS5 expression, given to PostgreSQL as a tsquery (`<index> MATCH ?`, dialect.ts). */
+  searches?: number[];
+}
+
+/** A search's FTS5 expression, at its parameter, as the tsquery PostgreSQL matches (postgres/tsquery.ts). */
+function withSearches(compiled: Compiled): Compiled {
+  const searches: number[] = [];
+  const text = compiled.text.replace(/fts_query\(\$(\d+)\)/g, (_call, n: string) => {
+    searches.push(Number(n));
+    return `CAST($${n} AS tsquery)`;
+  });
+  return searches.length === 0 ? compiled : { ...compiled, text, searches };
 }
 
 /** PostgreSQL's SQLSTATE for a unique value taken. */
@@ -129,6 +142,7 @@ export class PostgresStatement {
   /** As better-sqlite3 takes them: values one by one, an array of them, or one object for `@name` placeholders. */
   private values(params: Params): unknown[] {
     const given = this.given(params);
+    for (const n of this.compiled.searches ?? []) given[n - 1] = tsqueryOf(String(given[n - 1]));
     return this.compiled.now ? [...given, this.db.now()] : given;
   }
 
@@ -190,7 +204,7 @@ export class PostgresDatabase implements Db {
   prepare(sql: string): PostgresStatement {
     const control = TRANSACTION_CONTROL.exec(sql);
     if (control) return new TransactionControl(this, control[1]!.toUpperCase());
-    return new PostgresStatement(this, { ...compile(toPostgres(sql, this.schema)), ignoreConflicts: ignoresConflicts(sql) });
+    return new PostgresStatement(this, { ...withSearches(compile(toPostgres(sql, this.schema))), ignoreConflicts: ignoresConflicts(sql) });
   }
 
   /** Reads the tables' keys (INSERT … RETURNING their integer key: better-sqlite3's lastInsertRowid). */

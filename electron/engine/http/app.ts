@@ -8,7 +8,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Engine } from '../engine.js';
-import { ApiProblem, problem } from './problem.js';
+import { ApiProblem, NUL_MESSAGE, NUL_REFUSED, problem } from './problem.js';
 import { errorEnvelope, DOCS_PATH } from './envelope.js';
 import { authenticate } from './auth.js';
 import { JSON_TYPE } from './reply.js';
@@ -205,6 +205,8 @@ function fromFastifyError(error: FastifyError): ApiProblem | null {
       return problem('unsupported_media_type', 'The Content-Type of the request is not supported: send application/json.', 'Content-Type');
     case 'FST_ERR_BAD_URL':
       return problem('malformed_request', 'The request path is not a valid URL: each % must start an escape of UTF-8 bytes, such as %20.');
+    case NUL_REFUSED:
+      return problem('malformed_request', NUL_MESSAGE);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return problem('invalid_payload', error.message);

@@ -22,6 +22,13 @@ export function problem(code: ErrorCode, message: string, field = '', resource =
   return new ApiProblem([{ resource, field, code, message, details }]);
 }
 
+/**
+ * PostgreSQL's SQLSTATE for a NUL character in text, which it cannot hold. Bodies are refused earlier
+ * (bodyParsers.ts); a path or query may still carry one (%00) to a lookup on a PostgreSQL hub.
+ */
+export const NUL_REFUSED = '22021';
+export const NUL_MESSAGE = 'A name or value in the request holds the NUL character (%00), which none may hold.';
+
 export const invalidParam = (name: string, message: string) =>
   problem('invalid_param', `The request query parameter '${name}' is malformed, missing, or has an invalid value (${message}).`, name);
 

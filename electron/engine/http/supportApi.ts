@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
 import type { Actor } from '../context.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import { ApiProblem } from './problem.js';
+import { ApiProblem, NUL_MESSAGE, NUL_REFUSED } from './problem.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
 import { RecordInvalid, SupportProblem, badRequest, forbidden, invalidEndpoint, unauthorized } from '../customObjects/problems.js';
@@ -252,6 +252,8 @@ function fromFastifyError(error: FastifyError): SupportProblem | null {
     case 'FST_ERR_BAD_URL':
       // The same words as the /v2 interface's answer (app.ts), in this interface's shape.
       return badRequest('InvalidPayload', 'The request path is not a valid URL: each % must start an escape of UTF-8 bytes, such as %20.');
+    case NUL_REFUSED:
+      return badRequest('InvalidPayload', NUL_MESSAGE);
     default:
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return badRequest('InvalidPayload', error.message);
       return null;

@@ -9,13 +9,13 @@ import { SEARCH_INDEXES } from '../searchIndexes.js';
  * `terms`, a tsvector with a GIN index, kept by a trigger on the record's
  * table from the same rows. The engine's search statements run unchanged:
  * the translation (dialect.ts) turns `<index> MATCH ?` into `terms @@
- * fts_query(?)` and `rowid` into `id`.
+ * fts_query(?)`, whose FTS5 expression becomes a tsquery (tsquery.ts), and
+ * `rowid` into `id`.
  *
  * The words are made as FTS5's unicode61 tokenizer with remove_diacritics
  * makes them: split at punctuation and spaces (so an email is its parts),
  * accents removed (unaccent), lower case; a phone is its groups and its bare
- * digits (phone_terms). A query is FTS5's expression of quoted prefixes
- * (resources/search.ts), each word a prefix (`word:*`), all of them required.
+ * digits (phone_terms).
  */
 const searchSql = (index: (typeof SEARCH_INDEXES)[number]): string => {
   const columns = index.columns.split(',').map((c) => c.trim());
@@ -41,15 +41,14 @@ INSERT INTO ${index.fts} (id, terms)
 export const SEARCH = /* sql */ `
 CREATE EXTENSION IF NOT EXISTS unaccent;
 
--- The words of a record's text: ASCII punctuation splits words (as FTS5's unicode61), accents go, lower case.
-CREATE OR REPLACE FUNCTION search_terms(VARIADIC parts text[]) RETURNS tsvector LANGUAGE sql STABLE AS $$
-  SELECT to_tsvector('simple', lower(unaccent(regexp_replace(coalesce(array_to_string(parts, ' '), ''), '[!-/:-@\\[-\`{-~]+', ' ', 'g'))))
+-- The words of a text: ASCII punctuation splits words (as FTS5's unicode61), accents go, lower case.
+CREATE OR REPLACE FUNCTION search_words(part text) RETURNS tsvector LANGUAGE sql STABLE AS $$
+  SELECT to_tsvector('simple', lower(unaccent(regexp_replace(coalesce(part, ''), '[!-/:-@\\[-\`{-~]+', ' ', 'g'))))
 $$;
 
--- FTS5's expression of quoted prefixes ("bo"* "smi"*) as a tsquery: every word, as a prefix.
-CREATE OR REPLACE FUNCTION fts_query(expression text) RETURNS tsquery LANGUAGE sql STABLE AS $$
-  SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lower(unaccent(m[1]))) || ':*', ' & '), ''))
-  FROM regexp_matches(expression, '"((?:[^"]|"")*)"', 'g') AS m
+-- A record's words, each column's with its weight (A the first, the name), so a query may ask for one column (tsquery.ts).
+CREATE OR REPLACE FUNCTION search_terms(VARIADIC parts text[]) RETURNS tsvector LANGUAGE sql STABLE AS $$
+  SELECT setweight(search_words(parts[1]), 'A') || setweight(search_words(parts[2]), 'B') || setweight(search_words(parts[3]), 'C')
 $$;
 ${SEARCH_INDEXES.map(searchSql).join('\n')}
 `;
