@@ -163,7 +163,7 @@ function expressions(list: Token[]): string {
     const at = skipBlank(tokens, i + 1);
     const next = tokens[at];
     if (isWord(token, 'case')) searchedCase = isWord(next, 'when');
-    if (token.kind === 'word' && isSymbol(next, '(') && !KEYWORDS.has(token.text.toLowerCase())) {
+    if (token.kind === 'word' && isSymbol(next, '(') && !KEYWORDS.has(token.text.toLowerCase()) && !isWord(previous, 'into')) {
       const close = closing(tokens, at);
       out += call(token.text, argumentsOf(tokens, at, close));
       i = close;
