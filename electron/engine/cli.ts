@@ -33,7 +33,8 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR] [--database-url postgre
   account set [--plan NAME] [--addon outbound-sequences=on|off] [--commerce-changes enabled|disabled]
               [--smtp-url smtp://user:pass@host:port|none] [--email-daily-quota N]
   backup --to FILE [--force]      online copy of the database to FILE (a hub may be running), its documents to FILE.documents/
-  restore --from FILE [--force]   put a backup in place (no hub may be running on the folder)`;
+  restore --from FILE [--force]   put a backup in place (no hub may be running on the folder)
+  migrate --from-data-dir DIR --to postgres://… [--force]   copy a SQLite hub (stopped) into PostgreSQL, ids and all`;
 
 /** A mistake in how the command was called: one line on stderr, exit code 2. */
 class UsageError extends Error {}
@@ -155,6 +156,25 @@ async function restore(args: string[]): Promise<void> {
 function refuseOnPostgres(values: Options, command: string): void {
   if (databaseUrlOf(values) !== undefined) {
     throw new UsageError(`${command} copies a SQLite hub's folder; back up a PostgreSQL hub with pg_dump and pg_restore (or the provider's backups)`);
+  }
+}
+
+/** `migrate`: a SQLite hub's database copied into PostgreSQL (db/postgres/copy.ts); one line per table, then a summary. */
+async function migrate(args: string[]): Promise<void> {
+  const values = parse(args, { 'from-data-dir': { type: 'string' }, to: { type: 'string' }, force: { type: 'boolean' } });
+  const from = resolve(required(values, 'from-data-dir'));
+  const to = required(values, 'to');
+  if (!/^postgres(ql)?:\/\/\S+$/.test(to)) throw new UsageError('--to must be a postgres:// URL');
+  const { copyHub, MigrateRefusal } = await import('./db/postgres/copy.js');
+  const { DataDirLockedError } = await import('./dataDirLock.js');
+  try {
+    const result = await copyHub({ dataDir: from, url: to, force: values.force === true, log: console.log });
+    if (result.upgradedFrom !== null) console.log(`(The SQLite hub's schema was upgraded from ${result.upgradedFrom} first, as starting this version on it would.)`);
+    console.log(`Copied ${result.rows} rows of ${result.tables.length} tables in ${result.seconds.toFixed(1)} s into ${withoutPassword(to)}.`);
+    console.log(`${result.documents} documents: ${result.documentBytes} with their contents from ${resolve(from, 'documents')}, now stored in the database.`);
+  } catch (err) {
+    if (err instanceof MigrateRefusal || err instanceof DataDirLockedError) throw new UsageError(err.message);
+    throw err;
   }
 }
 
@@ -373,6 +393,7 @@ export async function main(argv: string[]): Promise<number> {
     else if (command === 'import') await importRecords(sub, rest);
     else if (command === 'backup') await backup(argv.slice(1));
     else if (command === 'restore') await restore(argv.slice(1));
+    else if (command === 'migrate') await migrate(argv.slice(1));
     else if (command === undefined || command === 'help' || command === '--help') {
       console.log(USAGE);
       return command === undefined ? 2 : 0;

@@ -39,7 +39,7 @@ import { LineItems, LINE_ITEM_SYNC } from './resources/lineItems.js';
 import { EmailTemplates, EMAIL_TEMPLATE_SYNC } from './resources/emailTemplates.js';
 import { Sequences, SEQUENCE_SYNC } from './resources/sequences.js';
 import { Enrollments, ENROLLMENT_SYNC } from './resources/enrollments.js';
-import { Scheduler } from './sequences/scheduler.js';
+import { Scheduler, schedulerIntervalFromEnv } from './sequences/scheduler.js';
 import { SmtpMailer } from './sequences/mailer.js';
 import { Acknowledgements } from './sync/acks.js';
 import { CustomObjectFields } from './customObjects/fields.js';
@@ -72,7 +72,7 @@ export interface EngineOptions {
   replica?: boolean;
   /**
    * How often a hub runs due sequence steps (ms). Default: every 15 s with the
-   * system clock; off with an injected clock (tests call `scheduler.tick()`).
+   * system clock (or OUTPOST_SCHEDULER_INTERVAL_MS); off with an injected clock (tests call `scheduler.tick()`).
    */
   schedulerIntervalMs?: number;
   /**
@@ -256,6 +256,6 @@ function startScheduler(engine: Engine, options: EngineOptions): Scheduler {
     },
     mailer: new SmtpMailer(),
   });
-  scheduler.start(options.schedulerIntervalMs ?? (options.clock ? 0 : 15_000));
+  scheduler.start(options.schedulerIntervalMs ?? (options.clock ? 0 : schedulerIntervalFromEnv()));
   return scheduler;
 }

@@ -12,6 +12,12 @@ async function upload(query: string, content: Buffer | string, contentType = 'ap
   return { status: response.status, body: (await response.json()) as any };
 }
 
+/** Whether a document's bytes are kept: a file under the data folder on SQLite, a row of document_contents on PostgreSQL. */
+function bytesKept(id: number): boolean {
+  if (hub.engine.db.dialect === 'sqlite') return existsSync(join(hub.dataDir, 'documents', String(id)));
+  return hub.engine.db.prepare('SELECT 1 FROM document_contents WHERE id = ?').get(id) !== undefined;
+}
+
 beforeAll(async () => {
   hub = await startTestHub();
   contactId = (await call(hub, 'POST', '/v2/contacts', { token: hub.agentToken, data: { last_name: 'Filed' } })).body.data.id;
@@ -19,14 +25,14 @@ beforeAll(async () => {
 afterAll(() => hub.close());
 
 describe('documents', () => {
-  it('stores an uploaded file under the data folder and serves it through a signed link', async () => {
+  it('stores an uploaded file (in the data folder, or the database on PostgreSQL) and serves it through a signed link', async () => {
     const content = Buffer.from('%PDF-1.4 quote for Filed');
     const answer = await upload(`resource_type=contact&resource_id=${contactId}&name=quote%20v2.pdf`, content);
     expect(answer.status).toBe(200);
     expect(answer.body.meta.type).toBe('document');
     const document = answer.body.data;
     expect(document).toMatchObject({ resource_type: 'contact', resource_id: contactId, name: 'quote v2.pdf', content_type: 'application/pdf', size: content.length, creator_id: hub.agentId });
-    expect(existsSync(join(hub.dataDir, 'documents', String(document.id)))).toBe(true);
+    expect(bytesKept(document.id)).toBe(true);
 
     const download = await fetch(document.download_url);
     expect(download.status).toBe(200);
@@ -96,7 +102,7 @@ describe('documents', () => {
     const document = (await upload(`resource_type=contact&resource_id=${contact}&name=c.txt`, 'c', 'text/plain')).body.data;
     await call(hub, 'DELETE', `/v2/contacts/${contact}`, { token: hub.agentToken });
     expect((await call(hub, 'GET', `/v2/documents/${document.id}`, { token: hub.agentToken })).status).toBe(404);
-    expect(existsSync(join(hub.dataDir, 'documents', String(document.id)))).toBe(false);
+    expect(bytesKept(document.id)).toBe(false);
     expect((await fetch(`${hub.url}/v2/documents?resource_type=contact&resource_id=1`)).status).toBe(401);
   });
 

@@ -76,7 +76,7 @@ describe.skipIf(missing !== null)('PostgresDatabase', () => {
     expect(db.prepare("SELECT name FROM contacts WHERE name IN ('Inner', 'Outer')").pluck().all()).toEqual(['Outer']);
   });
 
-  it('holds the hub\'s write lock through an immediate transaction, so another node\'s write waits for it', () => {
+  it('holds the hub\'s write lock through every transaction, so another node\'s write waits for it', () => {
     const probe = `SET lock_timeout = '300ms'; BEGIN; SELECT pg_advisory_xact_lock(${HUB_WRITE_LOCK}); INSERT INTO change_log (resource_type, resource_id) VALUES ('contact', 2); COMMIT;`;
     const write = db.transaction(() => {
       db.prepare('INSERT INTO change_log (resource_type, resource_id) VALUES (?, ?)').run('contact', 1);
@@ -86,7 +86,9 @@ describe.skipIf(missing !== null)('PostgresDatabase', () => {
     write.immediate();
     cluster.sql(probe); // free again once committed
     expect(db.prepare('SELECT resource_id FROM change_log ORDER BY revision').pluck().all()).toEqual([1, 2]);
-    // A plain (deferred) transaction does not take it: reads never wait for writers.
-    db.transaction(() => expect(cluster.sql(`SELECT pg_try_advisory_lock(${HUB_WRITE_LOCK})`)).toBe('t'))();
+    // However it is called: a plain transaction takes it too (a read-then-write must not race another node).
+    db.transaction(() => expect(cluster.sql(`SELECT pg_try_advisory_lock(${HUB_WRITE_LOCK})`)).toBe('f'))();
+    // Statements outside a transaction never wait for it.
+    expect(cluster.sql(`SELECT pg_try_advisory_lock(${HUB_WRITE_LOCK})`)).toBe('t');
   });
 });

@@ -97,6 +97,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): SqliteDb 
     // A hub's 64 MiB page cache holds 100 000 contacts with their indexes, so bulk writes and sorts stay in memory.
     db.pragma(`cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
     registerFunctions(db, options.clock ?? systemClock);
+    // A read-only connection writes nothing: no migration, no statistics (it reads the schema the file has).
+    if (options.readonly) return db;
     migrate(db);
     // Keeps the query planner's statistics current (bounded sampling, so it costs milliseconds):
     // without them it may scan an owner's index instead of using a search's few matches.

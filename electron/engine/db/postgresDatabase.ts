@@ -15,8 +15,8 @@ import { tsqueryOf } from './postgres/tsquery.js';
  * each run.
  *
  * Writes across hub nodes are serialized as SQLite serializes them on one
- * machine: a transaction run `.immediate()` (as the engine runs every write)
- * first takes one advisory lock for the whole database, so change-log
+ * machine: every transaction first takes one advisory lock for the whole
+ * database (the engine's transactions are its writes), so change-log
  * revisions commit in the order they were taken and a device never reads past
  * a change still uncommitted on another node.
  */
@@ -234,22 +234,28 @@ export class PostgresDatabase implements Db {
   /**
    * better-sqlite3's transaction(): the function runs in a transaction,
    * committed when it returns, rolled back if it throws; called inside another
-   * one, it runs in a savepoint instead. `.immediate` also takes the hub's
-   * write lock first (see HUB_WRITE_LOCK); `.deferred` and the plain call read
-   * first, as on SQLite, and should not write.
+   * one, it runs in a savepoint instead. Each one, however called (plain,
+   * `.immediate`, `.deferred`), first takes the hub's write lock
+   * (HUB_WRITE_LOCK): the engine's transactions are its writes (reads run
+   * outside them), and on SQLite one writer at a time is the database's own
+   * rule, which the engine relies on (a new record's id is the highest + 1, a
+   * revision commits after the ones before it). A read-only transaction would
+   * wait for the lock needlessly; the engine has none.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- better-sqlite3's own constraint
   transaction<F extends (...args: any[]) => unknown>(fn: F): Transaction<F> {
-    const wrap = (lock: boolean) => ((...args: Parameters<F>) => this.within(lock, () => fn(...args))) as F;
-    return Object.assign(wrap(false), { immediate: wrap(true), deferred: wrap(false) }) as unknown as Transaction<F>;
+    const run = ((...args: Parameters<F>) => this.within(() => fn(...args))) as F;
+    return Object.assign(run, { immediate: run, deferred: run }) as unknown as Transaction<F>;
   }
 
-  /** BEGIN (taking the write lock when `lock`), or a savepoint inside a transaction; returns the savepoint's name. */
-  begin(lock: boolean): string | null {
+  /** BEGIN, taking the write lock, or a savepoint inside a transaction; returns the savepoint's name. */
+  begin(): string | null {
     const savepoint = this.depth > 0 ? `outpost_${this.depth}` : null;
     this.bridge.query(savepoint ? `SAVEPOINT ${savepoint}` : 'BEGIN');
     this.depth++;
-    if (lock && !savepoint) this.bridge.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
+    // UNSAFE, tests only: test/postgres/twoNodes.test.ts sets it to show its race fails without the write lock.
+    const unsafeNoWriteLock = process.env.OUTPOST_UNSAFE_NO_WRITE_LOCK === '1';
+    if (!savepoint && !unsafeNoWriteLock) this.bridge.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
     return savepoint;
   }
 
@@ -266,8 +272,8 @@ export class PostgresDatabase implements Db {
     await this.bridge.close();
   }
 
-  private within<T>(lock: boolean, body: () => T): T {
-    const savepoint = this.begin(lock);
+  private within<T>(body: () => T): T {
+    const savepoint = this.begin();
     let result: T;
     try {
       result = body();
@@ -283,7 +289,7 @@ export class PostgresDatabase implements Db {
 /**
  * A BEGIN, COMMIT or ROLLBACK prepared as a statement (the REST writes' group
  * commit runs them so, db/commitGroups.ts): kept in step with `transaction()`'s
- * nesting. BEGIN IMMEDIATE takes the hub's write lock, as every write does.
+ * nesting. A BEGIN takes the hub's write lock, as every transaction does.
  */
 class TransactionControl extends PostgresStatement {
   constructor(private readonly owner: PostgresDatabase, private readonly command: string) {
@@ -291,7 +297,7 @@ class TransactionControl extends PostgresStatement {
   }
 
   override run(): RunResult {
-    if (this.command.startsWith('BEGIN')) this.owner.begin(!/DEFERRED/.test(this.command) && this.command !== 'BEGIN');
+    if (this.command.startsWith('BEGIN')) this.owner.begin();
     else this.owner.end(null, this.command === 'COMMIT' || this.command === 'END');
     return { changes: 0, lastInsertRowid: 0 };
   }

@@ -42,6 +42,7 @@ import { metricsRoutes } from './metrics.js';
 import { healthRoutes } from './routes/health.js';
 import { reportRoutes } from './routes/reports.js';
 import { closeConnectionsWhenClosing } from './draining.js';
+import { sharedRateLimitStore } from './rateLimitStore.js';
 
 export interface HttpOptions {
   /** Requests per hour per token (the real service allows 36 000); 0 turns the limit off. */
@@ -119,6 +120,8 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     const limit = options.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR;
     if (limit > 0) {
       await api.register(rateLimit, {
+        // On a PostgreSQL hub the count is every node's together.
+        ...sharedRateLimitStore(engine, 'v2'),
         max: limit,
         timeWindow: '1 hour',
         keyGenerator: (request) => request.headers.authorization ?? request.ip,

@@ -6,6 +6,7 @@ import type { ErrorCode } from '../../../shared/errors.js';
 import { ApiProblem, NUL_MESSAGE, NUL_REFUSED } from './problem.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
+import { sharedRateLimitStore } from './rateLimitStore.js';
 import { RecordInvalid, SupportProblem, badRequest, forbidden, invalidEndpoint, unauthorized } from '../customObjects/problems.js';
 import { customObjectRoutes } from './routes/customObjects.js';
 import { customObjectFieldRoutes } from './routes/customObjectFields.js';
@@ -50,7 +51,7 @@ export async function supportApi(app: FastifyInstance, engine: Engine, options: 
   await app.register(async (api) => {
     api.decorateRequest('supportBaseUrl', '');
     api.setErrorHandler(sendSupportError);
-    if (options.rateLimitPerHour > 0) await limitRate(api, options.rateLimitPerHour);
+    if (options.rateLimitPerHour > 0) await limitRate(api, engine, options.rateLimitPerHour);
     const authenticator = supportAuthenticator(engine);
     api.addHook('onRequest', async (request) => {
       request.supportBaseUrl = options.supportBaseUrl ?? requestUrl(request).origin;
@@ -73,11 +74,13 @@ function ownRoutes(api: FastifyInstance, engine: Engine): void {
 }
 
 /** The /v2 limit (its own count here): the same number per hour per Authorization header, or per IP without one. */
-async function limitRate(api: FastifyInstance, max: number): Promise<void> {
+async function limitRate(api: FastifyInstance, engine: Engine, max: number): Promise<void> {
   await api.register(rateLimit, {
     max,
     timeWindow: '1 hour',
     keyGenerator: (request) => request.headers.authorization ?? request.ip,
+    // On a PostgreSQL hub the count is every node's together.
+    ...sharedRateLimitStore(engine, 'api-v2'),
     errorResponseBuilder: (_request, context) => new SupportProblem(429, {
       error: 'TooManyRequests',
       description: `Rate limit of ${context.max} requests per hour exceeded; retry in ${Math.ceil(context.ttl / 1000)} seconds.`,

@@ -1,6 +1,4 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Actor, EngineContext } from '../context.js';
 import { FieldErrors, invalidParam, notFound, problem } from '../http/problem.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
@@ -11,6 +9,7 @@ import { RecordStore } from './recordStore.js';
 import { hubSecret } from '../auth/secrets.js';
 import { DOCUMENT_RESOURCE_TYPES } from '../../../shared/resources/document.js';
 import type { SyncSource } from '../sync/sources.js';
+import { documentContents, type DocumentContents } from './documentContents.js';
 
 /** Download links are valid 90 minutes (spec: Limits). */
 export const DOWNLOAD_LINK_SECONDS = 90 * 60;
@@ -52,18 +51,19 @@ export interface Upload {
 }
 
 /**
- * Documents: files attached to records, kept under the data folder (named by
- * record id) and served through signed links that expire after 90 minutes.
+ * Documents: files attached to records, served through signed links that
+ * expire after 90 minutes. Their bytes are kept apart from their records, in
+ * the data folder or in the PostgreSQL database (documentContents.ts).
  * The spec's API is read-only; uploading is an Outpost extension.
  */
 export class Documents {
   private readonly store: RecordStore;
-  private readonly folder: string;
+  private readonly contents: DocumentContents;
   private readonly key: Buffer;
 
   constructor(private readonly ctx: EngineContext, dataDir: string) {
     this.store = new RecordStore(ctx, 'documents', 'document', ['resource_type', 'resource_id', 'name', 'content_type', 'size', 'sha256']);
-    this.folder = join(dataDir, 'documents');
+    this.contents = documentContents(ctx, dataDir);
     this.key = hubSecret(ctx, 'download_links');
     removeLinkedOnDelete(ctx, 'documents', (id, actorId) => this.remove(id, actorId));
   }
@@ -103,8 +103,7 @@ export class Documents {
     const row = { ...upload, name, size: upload.content.length, sha256 };
     return this.store.insert(row, { creator_id: actor.userId }, actor.userId, (id) => {
       // Written inside the transaction: if the write fails, the record is rolled back too.
-      mkdirSync(this.folder, { recursive: true });
-      writeFileSync(this.file(id), upload.content);
+      this.contents.write(id, upload.content);
     });
   }
 
@@ -122,16 +121,12 @@ export class Documents {
     }
     const row = this.ctx.db.prepare('SELECT name, content_type FROM documents WHERE id = ?').get(id) as { name: string; content_type: string } | undefined;
     if (!row) throw notFound('document', id);
-    return { name: row.name, contentType: row.content_type, content: existsSync(this.file(id)) ? readFileSync(this.file(id)) : null };
+    return { name: row.name, contentType: row.content_type, content: this.contents.read(id) };
   }
 
   private remove(id: number, actorId: number): void {
     this.store.remove(id, actorId);
-    rmSync(this.file(id), { force: true });
-  }
-
-  private file(id: number): string {
-    return join(this.folder, String(id));
+    this.contents.remove(id);
   }
 
   private sign(id: number, expires: string): Buffer {

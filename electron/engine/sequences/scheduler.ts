@@ -6,6 +6,7 @@ import { SEQUENCES_ADDON, type Enrollments, type StepRow } from '../resources/en
 import type { MergeContext, Rendered } from '../resources/emailTemplates.js';
 import type { FailureReason } from '../../../shared/resources/sequence.js';
 import { failureReasonOf, type Mailer, type OutgoingEmail } from './mailer.js';
+import type { PostgresDatabase } from '../db/postgresDatabase.js';
 
 /** What the scheduler needs from the rest of the engine (passed lazily: they are built around it). */
 export interface SchedulerDeps {
@@ -25,6 +26,25 @@ const MAX_ROUNDS = 50;
 
 const EMAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
+/** The PostgreSQL advisory lock a hub node holds while its scheduler runs (any fixed number: it names the one sender). */
+export const SENDER_LOCK = 7_356_612;
+
+/** How often a hub runs due steps unless told: every 15 s. */
+const DEFAULT_INTERVAL_MS = 15_000;
+
+/**
+ * How often a hub's scheduler runs: `OUTPOST_SCHEDULER_INTERVAL_MS` if set
+ * (tests of real hub processes shorten it), else every 15 seconds.
+ */
+export function schedulerIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const given = env.OUTPOST_SCHEDULER_INTERVAL_MS;
+  if (given === undefined || given === '') return DEFAULT_INTERVAL_MS;
+  if (!/^\d+$/.test(given) || Number(given) < 100) {
+    throw new Error(`OUTPOST_SCHEDULER_INTERVAL_MS must be a whole number of milliseconds, at least 100 (given: ${given})`);
+  }
+  return Number(given);
+}
+
 /**
  * Runs the steps of sequence enrollments when their time comes, on the
  * engine's clock. A run (`tick()`) settles task steps whose task was
@@ -38,6 +58,17 @@ const EMAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
  * when the engine starts again may or may not have left: it is never resent
  * by itself but blocked with failure_reason `unknown`, for a person to
  * check and resume (which sends it again).
+ *
+ * On a PostgreSQL hub of several nodes, one sender: a run goes ahead only on
+ * the node that gets the advisory lock SENDER_LOCK (held for the run, on the
+ * engine's one connection); the others skip that round. So the emails
+ * claimed but unsettled that a run finds were left by a run that ended
+ * without settling them (a node stopped or lost mid-send): they are
+ * recovered at the start of each run there, not when a node starts (another
+ * node may be sending them at that moment). Should two runs ever overlap
+ * anyway, a claim is an update of a step still `scheduled`: only one wins.
+ * Every write here takes the hub's write lock (`.immediate()`), as REST
+ * writes do, so the change log stays in order across nodes.
  */
 export class Scheduler {
   private queue: Promise<void> = Promise.resolve();
@@ -46,7 +77,7 @@ export class Scheduler {
   private stopped = false;
 
   constructor(private readonly ctx: EngineContext, private readonly deps: SchedulerDeps) {
-    this.recoverInterruptedSends();
+    if (ctx.db.dialect === 'sqlite') this.recoverInterruptedSends();
   }
 
   /** Ticks every `intervalMs` (the hub does; tests call tick() themselves). */
@@ -75,9 +106,10 @@ export class Scheduler {
   }
 
   private async runOnce(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.takeSenderLock()) return;
     this.busy = true;
     try {
+      if (this.ctx.db.dialect === 'postgres') this.recoverInterruptedSends();
       if (!this.deps.accounts.hasAddon(SEQUENCES_ADDON)) this.finishAll('subscription_cancelled');
       this.settleTasks();
       for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
@@ -90,12 +122,35 @@ export class Scheduler {
       }
     } finally {
       this.busy = false;
+      this.releaseSenderLock();
     }
+  }
+
+  /** On PostgreSQL, whether this node is the one sending this round; on SQLite (one process per data folder), always. */
+  private takeSenderLock(): boolean {
+    if (this.ctx.db.dialect !== 'postgres') return true;
+    const { rows } = (this.ctx.db as PostgresDatabase).query('SELECT pg_try_advisory_lock($1) AS taken', [SENDER_LOCK]);
+    return rows[0]?.taken === 1;
+  }
+
+  private releaseSenderLock(): void {
+    if (this.ctx.db.dialect !== 'postgres') return;
+    try {
+      (this.ctx.db as PostgresDatabase).query('SELECT pg_advisory_unlock($1)', [SENDER_LOCK]);
+    } catch (error) {
+      // Stopped while sending: the connection may be closed already, which released the lock with it.
+      if (!this.stopped) throw error;
+    }
+  }
+
+  /** A write of the scheduler's, in a transaction holding the hub's write lock (a savepoint inside one already open). */
+  private write<T>(fn: () => T): T {
+    return this.ctx.db.transaction(fn).immediate();
   }
 
   private finishAll(reason: 'subscription_cancelled'): void {
     const open = this.ctx.statements.get("SELECT id FROM sequence_enrollments WHERE state != 'finished'").pluck().all() as number[];
-    for (const id of open) this.deps.enrollments.finish(id, reason, null);
+    for (const id of open) this.write(() => this.deps.enrollments.finish(id, reason, null));
   }
 
   /** Task steps wait for their task: completed → the step is done (the next one counts from then); deleted → the enrollment ends. */
@@ -105,8 +160,8 @@ export class Scheduler {
         WHERE s.action_type = 'task' AND s.status = 'in_progress' AND e.state != 'finished'`)
       .all() as { id: number; enrollment_id: number; task: number | null; completed: number | null; completed_at: string | null }[];
     for (const step of waiting) {
-      if (step.task === null) this.deps.enrollments.finish(step.enrollment_id, 'task_deleted', null);
-      else if (step.completed === 1) this.deps.enrollments.completeStep(step.id, new Date(step.completed_at ?? this.ctx.clock.now()));
+      if (step.task === null) this.write(() => this.deps.enrollments.finish(step.enrollment_id, 'task_deleted', null));
+      else if (step.completed === 1) this.write(() => this.deps.enrollments.completeStep(step.id, new Date(step.completed_at ?? this.ctx.clock.now())));
     }
   }
 
@@ -127,28 +182,35 @@ export class Scheduler {
   private createTask(step: DueStep): void {
     const now = isoSeconds(this.ctx.clock.now());
     const actor: Actor = { userId: step.e_actor_id, role: 'user', scopes: new Set() };
-    this.ctx.db.transaction(() => {
+    this.write(() => {
+      // Read under the write lock: a step another run started meanwhile gets no second task.
+      const status = this.ctx.statements.get('SELECT status FROM enrollment_steps WHERE id = ?').pluck().get(step.id);
+      if (status !== 'scheduled') return;
       const taskId = this.deps.createTask({ content: step.task_content ?? '', resource_type: step.e_resource_type, resource_id: step.e_resource_id }, actor);
       this.deps.enrollments.startStep(step.id, { executed_at: now, task_id: taskId });
-    })();
+    });
   }
 
   private async sendEmail(step: DueStep): Promise<void> {
     const prepared = this.prepareEmail(step);
-    if ('failure' in prepared) return this.deps.enrollments.block(step.id, prepared.failure);
+    if ('failure' in prepared) return this.block(step.id, prepared.failure);
     const attemptKey = `${step.enrollment_id}.${step.position}.${randomUUID()}`;
     const claimed = this.claim(step, attemptKey);
     if (claimed !== true) {
-      if (claimed) this.deps.enrollments.block(step.id, claimed);
+      if (claimed) this.block(step.id, claimed);
       return;
     }
     try {
       await this.deps.mailer.send(prepared.smtpUrl, { ...prepared.email, messageId: messageIdOf(attemptKey) });
     } catch (error) {
-      if (!this.stopped) this.deps.enrollments.block(step.id, failureReasonOf(error));
+      if (!this.stopped) this.block(step.id, failureReasonOf(error));
       return;
     }
-    if (!this.stopped) this.deps.enrollments.completeStep(step.id, this.ctx.clock.now());
+    if (!this.stopped) this.write(() => this.deps.enrollments.completeStep(step.id, this.ctx.clock.now()));
+  }
+
+  private block(stepId: number, reason: FailureReason): void {
+    this.write(() => this.deps.enrollments.block(stepId, reason));
   }
 
   /**
@@ -159,13 +221,13 @@ export class Scheduler {
   private claim(step: DueStep, attemptKey: string): true | false | FailureReason {
     const now = this.ctx.clock.now();
     const dayStart = `${isoSeconds(now).slice(0, 10)}T00:00:00Z`;
-    return this.ctx.db.transaction((): true | false | FailureReason => {
+    return this.write((): true | false | FailureReason => {
       const quota = this.ctx.statements.get('SELECT email_daily_quota FROM account WHERE id = 1').pluck().get() as number;
       const sentToday = this.ctx.statements.get(`SELECT COUNT(*) FROM enrollment_steps
           WHERE action_type = 'automated_email' AND attempt_key IS NOT NULL AND executed_at >= ?`).pluck().get(dayStart) as number;
       if (sentToday >= quota) return 'quota_exceeded';
       return this.deps.enrollments.startStep(step.id, { executed_at: isoSeconds(now), attempt_key: attemptKey });
-    })();
+    });
   }
 
   /** Everything checked before anything is sent: the recipient's address, the merge tags, the SMTP settings. */
@@ -206,11 +268,11 @@ export class Scheduler {
       .pluck().get(step.enrollment_id, step.position) as string | undefined;
   }
 
-  /** Emails claimed before the engine last stopped, whose fate is unknown: blocked, never resent blindly. */
+  /** Emails claimed by a run that ended before settling them (the engine stopped), whose fate is unknown: blocked, never resent blindly. */
   private recoverInterruptedSends(): void {
     const interrupted = this.ctx.statements.get(`SELECT id FROM enrollment_steps WHERE action_type = 'automated_email' AND status = 'in_progress'`)
       .pluck().all() as number[];
-    for (const id of interrupted) this.deps.enrollments.block(id, 'unknown');
+    for (const id of interrupted) this.block(id, 'unknown');
   }
 }
 

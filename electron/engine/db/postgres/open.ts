@@ -1,11 +1,13 @@
 import type { Clock } from '../../clock.js';
 import { PostgresDatabase } from '../postgresDatabase.js';
+import { CLUSTER_TABLES } from './clusterTables.js';
 import { COMPAT_FUNCTIONS, ENGINE_TRIGGERS } from './functions.js';
 import { migratePostgres } from './schema.js';
 import { SEARCH } from './search.js';
 
 /**
- * Opens a PostgreSQL hub's database: migrates it to the current schema, puts
+ * Opens a PostgreSQL hub's database: migrates it to the current schema, adds the
+ * tables only a cluster has (clusterTables.ts) if missing, puts
  * in the functions, triggers and search tables the engine's SQL relies on (replaced every
  * time: they are code and follow this version), then reads the tables' keys
  * for the translation of statements. All of it under the hub's write lock,
@@ -15,7 +17,7 @@ export function openPostgres(url: string, clock: Clock): PostgresDatabase {
   const db = new PostgresDatabase(url, { clock });
   try {
     migratePostgres(db);
-    db.transaction(() => db.exec(`${COMPAT_FUNCTIONS}\n${ENGINE_TRIGGERS}\n${SEARCH}`)).immediate();
+    db.transaction(() => db.exec(`${CLUSTER_TABLES}\n${COMPAT_FUNCTIONS}\n${ENGINE_TRIGGERS}\n${SEARCH}`)).immediate();
     db.loadSchema();
     return db;
   } catch (err) {

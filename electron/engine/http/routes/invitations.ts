@@ -4,6 +4,7 @@ import type { Engine } from '../../engine.js';
 import { Invitations } from '../../auth/invitations.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../../auth/passwords.js';
 import { formOf, OAuthError, type Form } from './oauth.js';
+import { sharedRateLimitStore } from '../rateLimitStore.js';
 
 /** Tries per address within the window: a link's token has 256 bits, so this only keeps the hashing (scrypt) cheap to abuse. */
 const TRIES = 30;
@@ -22,6 +23,8 @@ export async function invitationRoutes(app: FastifyInstance, engine: Engine): Pr
       max: TRIES,
       timeWindow: WINDOW,
       keyGenerator: (request) => request.ip,
+      // On a PostgreSQL hub the tries are every node's together.
+      ...sharedRateLimitStore(engine, 'invitations'),
       errorResponseBuilder: (_request, context) =>
         new OAuthError(429, 'slow_down', `Too many tries from this address: try again in ${Math.ceil(context.ttl / 60_000)} minutes.`, { 'Retry-After': String(Math.ceil(context.ttl / 1000)) }),
     });
