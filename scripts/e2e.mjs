@@ -2,6 +2,7 @@
 // End-to-end tests: builds the web UI, starts a real hub on a free loopback
 // port with a fresh data folder, runs e2e/*.spec.mjs with node's test runner
 // (Playwright driving Debian's Chromium), and always stops the hub again.
+// OUTPOST_E2E_DATABASE_URL=postgres://… runs that hub on PostgreSQL instead (an empty database).
 // Writes its counts to .cache/e2e-report.json for `npm test`'s summary.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -27,7 +28,8 @@ if (spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit'
 // The hubs here (this one and those the specs start) log warnings only: a JSON line per request would bury the test output.
 process.env.OUTPOST_LOG_LEVEL ??= 'warn';
 const dataDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-'));
-const hub = spawn(process.execPath, ['bin/outpost.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0'], {
+const database = process.env.OUTPOST_E2E_DATABASE_URL ? ['--database-url', process.env.OUTPOST_E2E_DATABASE_URL] : [];
+const hub = spawn(process.execPath, ['bin/outpost.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0', ...database], {
   env: { ...process.env, OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -52,8 +54,8 @@ const url = await new Promise((resolve, reject) => {
 });
 
 // A second user (to check what others can see), and demo data so the list has something to scroll and filter.
-spawnSync(process.execPath, ['bin/outpost.mjs', 'users', 'add', '--email', AGENT.email, '--name', 'Agent Smith', '--role', 'agent', '--password', AGENT.password, '--data-dir', dataDir], { stdio: 'ignore' });
-spawnSync(process.execPath, ['bin/outpost.mjs', 'seed', '--contacts', '500', '--data-dir', dataDir], { stdio: 'ignore' });
+spawnSync(process.execPath, ['bin/outpost.mjs', 'users', 'add', '--email', AGENT.email, '--name', 'Agent Smith', '--role', 'agent', '--password', AGENT.password, '--data-dir', dataDir, ...database], { stdio: 'ignore' });
+spawnSync(process.execPath, ['bin/outpost.mjs', 'seed', '--contacts', '500', '--data-dir', dataDir, ...database], { stdio: 'ignore' });
 
 // `npm run test:e2e -- e2e/deals.spec.mjs` runs only the specs named; without names, every spec.
 const specs = process.argv.length > 2 ? process.argv.slice(2) : readdirSync('e2e').filter((f) => f.endsWith('.spec.mjs')).map((f) => join('e2e', f));

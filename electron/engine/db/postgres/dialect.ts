@@ -178,23 +178,12 @@ function expressions(list: Token[]): string {
       const then = tokens.findIndex((t, j) => j > i && isWord(t, 'then'));
       out += `WHEN truth(${expressions(tokens.slice(i + 1, then))}) `;
       i = then - 1;
-    } else if (isWord(token, 'like')) out += 'ILIKE';
-    else if (isWord(token, 'is') && !isWord(next, 'null', 'not', 'true', 'false', 'distinct')) out += 'IS NOT DISTINCT FROM';
-    else if (isWord(token, 'not') && isWord(previous, 'is') && !isWord(next, 'null', 'true', 'false', 'distinct')) out += 'DISTINCT FROM';
-    else if (isWord(next, 'match')) {
+    } else if (isWord(next, 'match')) {
       // `<index> MATCH ?`: the search tables of db/postgres/search.ts.
-      out += `${token.text}.terms @@ fts_query(`;
       const end = skipBlank(tokens, at + 1);
-      out += `${tokens[end]!.text})`;
+      out += `${token.text}.terms @@ fts_query(${tokens[end]!.text})`;
       i = end;
-    } else if (isWord(token, 'rowid')) {
-      // A search table's rowid is its record's id; elsewhere, the row's place in its table, which is
-      // the order rows were added in for a table that is only ever added to (oauth_clients).
-      const table = isSymbol(previous, '.') ? tokens[tokens.lastIndexOf(previous!) - 1]?.text ?? '' : '';
-      out += table === '' || table.endsWith('_fts') ? 'id' : 'ctid';
-    }
-    else if (isWord(token, 'sqlite_schema', 'sqlite_master')) out += `${INFORMATION_SCHEMA_TABLES}${aliased(next) ? '' : ` AS ${token.text}`}`;
-    else out += token.text;
+    } else out += word(tokens, i, previous, next);
     previous = token;
   }
   return out;
@@ -204,6 +193,22 @@ const CLAUSES = ['where', 'join', 'left', 'inner', 'cross', 'order', 'group', 'l
 
 /** Whether the table named before `next` is given an alias there (PostgreSQL needs one for a subquery). */
 const aliased = (next: Token | undefined) => next !== undefined && (isWord(next, 'as') || (next.kind === 'word' && !isWord(next, ...CLAUSES)));
+
+/** The token at `i` as PostgreSQL spells it (most are the same). */
+function word(tokens: Token[], i: number, previous: Token | undefined, next: Token | undefined): string {
+  const token = tokens[i]!;
+  if (isWord(token, 'like')) return 'ILIKE';
+  if (isWord(token, 'is') && !isWord(next, 'null', 'not', 'true', 'false', 'distinct')) return 'IS NOT DISTINCT FROM';
+  if (isWord(token, 'not') && isWord(previous, 'is') && !isWord(next, 'null', 'true', 'false', 'distinct')) return 'DISTINCT FROM';
+  if (isWord(token, 'sqlite_schema', 'sqlite_master')) return `${INFORMATION_SCHEMA_TABLES}${aliased(next) ? '' : ` AS ${token.text}`}`;
+  if (isWord(token, 'rowid')) {
+    // A search table's rowid is its record's id; elsewhere, the row's place in its table, which is
+    // the order rows were added in for a table that is only ever added to (oauth_clients).
+    const table = isSymbol(previous, '.') ? tokens[i - 2]?.text ?? '' : '';
+    return table === '' || table.endsWith('_fts') ? 'id' : 'ctid';
+  }
+  return token.text;
+}
 
 /** `x AS INTEGER` with PostgreSQL's type names. */
 function castOf(arg: Token[]): string {
