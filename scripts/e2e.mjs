@@ -2,7 +2,8 @@
 // End-to-end tests: builds the web UI, starts a real hub on a free loopback
 // port with a fresh data folder, runs e2e/*.spec.mjs with node's test runner
 // (Playwright driving Debian's Chromium), and always stops the hub again.
-// OUTPOST_E2E_DATABASE_URL=postgres://… runs that hub on PostgreSQL instead (an empty database).
+// OUTPOST_E2E_DATABASE_URL=postgres://… runs that hub on PostgreSQL instead (an empty database);
+// OUTPOST_E2E_POSTGRES=1 does so on a throwaway cluster of its own (test/support/postgresCluster.ts).
 // Writes its counts to .cache/e2e-report.json for `npm test`'s summary.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -18,6 +19,14 @@ function report(counts) {
   writeFileSync('.cache/e2e-report.json', JSON.stringify(counts));
 }
 
+/** A PostgreSQL cluster in a temp folder (the tests' helper, TypeScript, loaded through tsx as bin/outpost.mjs loads the CLI). */
+async function throwawayCluster() {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { startPostgresCluster } = await import('../test/support/postgresCluster.ts');
+  return startPostgresCluster();
+}
+
 if (!existsSync(CHROMIUM)) {
   console.error(`e2e: Chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run does it).`);
   report({ passed: 0, failed: 1, skipped: 0 });
@@ -28,7 +37,9 @@ if (spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit'
 // The hubs here (this one and those the specs start) log warnings only: a JSON line per request would bury the test output.
 process.env.OUTPOST_LOG_LEVEL ??= 'warn';
 const dataDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-'));
-const database = process.env.OUTPOST_E2E_DATABASE_URL ? ['--database-url', process.env.OUTPOST_E2E_DATABASE_URL] : [];
+const cluster = process.env.OUTPOST_E2E_POSTGRES === '1' ? await throwawayCluster() : null;
+const databaseUrl = cluster?.url ?? process.env.OUTPOST_E2E_DATABASE_URL;
+const database = databaseUrl ? ['--database-url', databaseUrl] : [];
 const hub = spawn(process.execPath, ['bin/outpost.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0', ...database], {
   env: { ...process.env, OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password },
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -36,6 +47,8 @@ const hub = spawn(process.execPath, ['bin/outpost.mjs', 'serve', '--port', '0', 
 const stop = () => {
   hub.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
+  // Immediate shutdown of the cluster: the hub may still be closing its connection.
+  cluster?.stop();
 };
 process.on('exit', stop);
 

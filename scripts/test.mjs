@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check, in order — type check, lint, unit and API tests
-// (Vitest), the API tests again on PostgreSQL, then end-to-end tests in Chromium. Every step runs even if an
+// (Vitest), the API tests again on PostgreSQL, then end-to-end tests in
+// Chromium, against a hub on SQLite and again against one on PostgreSQL. Every step runs even if an
 // earlier one failed, so one run shows everything; the exit code is non-zero
 // if any step failed. The last line is the plain "N passed, N failed" summary.
 import { spawnSync } from 'node:child_process';
@@ -10,10 +11,12 @@ const results = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
 /** Runs one step; `count` reads its test counts from the report it wrote. */
-function step(name, command, args, count) {
+function step(name, command, args, count, env = {}) {
   console.log(`\n=== ${name}: ${[command, ...args].join(' ')}`);
   const started = Date.now();
-  const run = spawnSync(command, args, { stdio: 'inherit' });
+  // The two end-to-end runs write the same report: each step reads only its own.
+  rmSync(e2eReport, { force: true });
+  const run = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   const ok = run.status === 0;
   const counts = count?.() ?? { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
   if (!ok && counts.failed === 0) counts.failed = 1;
@@ -54,6 +57,10 @@ if (postgresInstalled) {
   console.log('\n=== API tests on PostgreSQL: skipped, PostgreSQL server binaries are not installed (apt-get install postgresql; .ci/run does it)');
 }
 step('end-to-end tests', 'node', ['scripts/e2e.mjs'], () => readJson(e2eReport));
+// The web UI again, served by a hub on PostgreSQL (the same specs; their own extra hubs stay on SQLite).
+if (postgresInstalled) {
+  step('end-to-end tests, hub on PostgreSQL', 'node', ['scripts/e2e.mjs'], () => readJson(e2eReport), { OUTPOST_E2E_POSTGRES: '1' });
+}
 
 console.log('\n=== summary');
 for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`);
