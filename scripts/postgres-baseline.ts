@@ -315,7 +315,18 @@ function indexColumn(text: string, nocase: Set<string>, index: string): string {
   const match = /^(\w+)(\s+COLLATE\s+NOCASE)?(\s+(ASC|DESC))?$/i.exec(text.trim());
   if (!match) throw new Error(`${index}: index column ${text} is an expression: decide its PostgreSQL form.`);
   const [, column, collate, order = ''] = match;
-  return (collate && !nocase.has(column) ? `${column} COLLATE nocase` : column) + order.toUpperCase();
+  return (collate && !nocase.has(column) ? `${column} COLLATE nocase` : column) + nullsPlaced(column, order.trim().toUpperCase());
+}
+
+/**
+ * SQLite sorts NULL first ascending and last descending, and the translator writes every ORDER BY so
+ * (db/postgres/dialect.ts); an index must keep its NULLs there too, or PostgreSQL sorts instead of reading
+ * it in order (a list page became a sort of the whole table). Ids are never NULL, and the translator
+ * leaves them as PostgreSQL's default, as the primary keys are.
+ */
+function nullsPlaced(column: string, order: string): string {
+  if (column === 'id') return order ? ` ${order}` : '';
+  return order === 'DESC' ? ' DESC NULLS LAST' : ' NULLS FIRST';
 }
 
 function tableSql(db: Db, table: string): string {

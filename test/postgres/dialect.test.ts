@@ -53,7 +53,8 @@ describe('SQLite statements as PostgreSQL runs them', () => {
     expect(() => pg('INSERT OR REPLACE INTO unknown_table (a) VALUES (?)')).toThrow(/primary key/);
   });
 
-  it('places NULLs as SQLite does: first ascending, last descending', () => {
+  it('places NULLs as SQLite does: first ascending, last descending (ids, never NULL, as the primary keys have them)', () => {
+    expect(pg('SELECT 1 FROM contacts c ORDER BY c.last_name DESC, c.id DESC')).toBe('SELECT 1 FROM contacts c ORDER BY c.last_name DESC NULLS LAST, c.id DESC');
     expect(pg('SELECT a FROM t WHERE x IN (SELECT y FROM z ORDER BY y DESC LIMIT 2) ORDER BY a COLLATE NOCASE, b DESC, c NULLS LAST LIMIT ? OFFSET ?'))
       .toBe('SELECT a FROM t WHERE x IN (SELECT y FROM z ORDER BY y DESC NULLS LAST LIMIT 2) ORDER BY a COLLATE NOCASE NULLS FIRST, b DESC NULLS LAST, c NULLS LAST LIMIT ? OFFSET ?');
   });
@@ -61,8 +62,8 @@ describe('SQLite statements as PostgreSQL runs them', () => {
   it('names subqueries in FROM, reads sqlite_schema from the catalog and matches search tables', () => {
     expect(pg('SELECT count(*) FROM (SELECT 1 FROM t)')).toMatch(/^SELECT count\(\*\) FROM \(SELECT 1 FROM t\) AS subquery_\d+$/);
     expect(pg("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")).toContain('information_schema.tables');
-    expect(pg('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC')).toBe('SELECT id FROM notes_fts WHERE notes_fts.terms @@ fts_query(?) ORDER BY id DESC NULLS LAST');
-    expect(pg('SELECT c.id FROM oauth_clients c ORDER BY c.created_at, c.rowid')).toBe('SELECT c.id FROM oauth_clients c ORDER BY c.created_at NULLS FIRST, c.ctid NULLS FIRST');
+    expect(pg('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC')).toBe('SELECT id FROM notes_fts WHERE notes_fts.terms @@ fts_query(?) ORDER BY id DESC');
+    expect(pg('SELECT c.id FROM oauth_clients c ORDER BY c.created_at, c.rowid')).toBe('SELECT c.id FROM oauth_clients c ORDER BY c.created_at NULLS FIRST, c.ctid');
   });
 
   it('leaves quoted text, quoted names and comments alone', () => {

@@ -20,7 +20,8 @@
  *   UPDATE OR IGNORE → an UPDATE undone when it breaks a uniqueness rule (ignoresConflicts);
  * - an INSERT into a table with an integer key returns it (better-sqlite3's lastInsertRowid);
  * - a subquery in FROM without a name gets one;
- * - ORDER BY puts NULLs first when ascending, last when descending, as SQLite does;
+ * - ORDER BY puts NULLs first when ascending, last when descending, as SQLite does (ids are never NULL;
+ *   the PostgreSQL indexes place NULLs the same way, so lists are still read off them);
  * - sqlite_schema / sqlite_master → the tables of information_schema;
  * - `<fts index> MATCH ?` and rowid → the search tables of db/postgres/search.ts.
  */
@@ -126,7 +127,10 @@ function withNullsPlaced(tokens: Token[]): Token[] {
   let item: Token[] = [];
   const place = () => {
     const words = item.filter((t) => !isBlank(t));
-    if (words.length > 0 && !words.some((t) => isWord(t, 'nulls'))) {
+    // An id is never NULL: left as PostgreSQL's default, so it matches the primary keys and the indexes' last columns.
+    const last = isWord(words[words.length - 1], 'asc', 'desc') ? words[words.length - 2] : words[words.length - 1];
+    const id = isWord(last, 'id', 'rowid');
+    if (words.length > 0 && !id && !words.some((t) => isWord(t, 'nulls'))) {
       const last = words[words.length - 1]!;
       item.splice(item.lastIndexOf(last) + 1, 0, { kind: 'word', text: isWord(last, 'desc') ? ' NULLS LAST' : ' NULLS FIRST' });
     }
