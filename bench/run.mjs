@@ -10,7 +10,8 @@
 //   BENCH_DATA_DIR    keep the seeded data here and reuse it on the next run (default: a temp dir, removed)
 //   BENCH_CPU_PROF    a directory: the hub runs with --cpu-prof and writes its profile there
 //   BENCH_REPORTS     0 skips the reports line (bench/reports.mjs: BENCH_REPORT_DEALS, BENCH_REPORT_ACTIVITIES)
-//   BENCH_POSTGRES    0 skips the PostgreSQL bridge line (bench/postgresLatency.ts; skipped too without a PostgreSQL server)
+//   BENCH_POSTGRES    0 skips the PostgreSQL lines: the bridge (bench/postgresLatency.ts) and the hub on PostgreSQL
+//                     beside the SQLite hub, two nodes beside one (bench/postgresHub.mjs); skipped too without a PostgreSQL server
 import { spawn, spawnSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { addSearchRecords, paletteSearchLines, removeSearchRecords } from './paletteSearch.mjs';
 import { addReportRecords, removeReportRecords, reportLines } from './reports.mjs';
+import { postgresHubLines } from './postgresHub.mjs';
 
 // The hub under test logs warnings only (as a team would run it quietly): a JSON line per request would be measured too.
 process.env.OUTPOST_LOG_LEVEL ??= 'warn';
@@ -40,7 +42,8 @@ const PATHS_PER_CONNECTION = 1000;
 const SEARCH_WORDS = ['pricing', 'renewal', 'budget', 'deliv', 'contr', 'train', 'compet'];
 // Everything is bounded: seeding (a child with its own timeout) and the whole run.
 const SEED_TIMEOUT_MS = 10 * 60_000;
-const RUN_TIMEOUT_MS = 15 * 60_000;
+// The PostgreSQL hub lines (bench/postgresHub.mjs) add ~10 minutes at the default sizes on the 2-core machine.
+const RUN_TIMEOUT_MS = (process.env.BENCH_POSTGRES === '0' ? 15 : 30) * 60_000;
 const STARTUP_TIMEOUT_MS = 60_000;
 const CLIENT_TIMEOUT_MS = 5 * 60_000;
 // The sync lines (BENCH_SYNC=0 skips them): initial sync at three backlog sizes, the plain download, start when nothing changed.
@@ -106,9 +109,10 @@ function stop(child) {
   });
 }
 
-function startHub(dir = dataDir) {
+/** `extra`: more `serve` options (`--database-url` for a hub node on PostgreSQL). */
+function startHub(dir = dataDir, extra = []) {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_CPU_PROF)] : [];
-  const args = [...profile, 'bin/outpost.mjs', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dir, '--rate-limit', String(RATE_LIMIT)];
+  const args = [...profile, 'bin/outpost.mjs', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dir, '--rate-limit', String(RATE_LIMIT), ...extra];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   const url = new Promise((resolveUrl, reject) => {
@@ -142,9 +146,9 @@ const randomPage = () => randomInt(LIST_PAGES);
  * instead of on the hot path (the load generator shares this 2-core machine
  * with the server), and connections do not walk in step.
  */
-async function load({ base, nextPath, headers = {}, method = 'GET' }, duration) {
+async function load({ base, nextPath, headers = {}, method = 'GET', connections = CONNECTIONS }, duration) {
   const setupClient = (client) => client.setRequests(Array.from({ length: PATHS_PER_CONNECTION }, () => ({ method, path: nextPath() })));
-  const options = { url: base, connections: CONNECTIONS, pipelining: 1, headers, setupClient, duration };
+  const options = { url: base, connections, pipelining: 1, headers, setupClient, duration };
   const result = await within((duration + 30) * 1000, `measuring ${base}`, autocannon(options));
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${base}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
@@ -156,14 +160,17 @@ async function load({ base, nextPath, headers = {}, method = 'GET' }, duration) 
  * Requests per second of outpost and of the baseline on the same work. Runs
  * alternate in short rounds, ABBA (outpost, bare, bare, outpost, …), so the
  * drift this shared machine shows over tens of seconds falls on both sides alike.
+ * A side is `load`'s options, or a function of the duration resolving as `load`
+ * does (several loads at once, bench/postgresHub.mjs).
  */
 async function compare(ours, theirs) {
-  await load(ours, WARM_UP_SECONDS);
-  await load(theirs, WARM_UP_SECONDS);
+  const loadSide = (side, duration) => (typeof side === 'function' ? side(duration) : load(side, duration));
+  await loadSide(ours, WARM_UP_SECONDS);
+  await loadSide(theirs, WARM_UP_SECONDS);
   const totals = [ours, theirs].map(() => ({ requests: 0, seconds: 0, rounds: [], p50: 0, p99: 0 }));
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) {
-      const result = await load(side === 0 ? ours : theirs, SECONDS / ROUNDS);
+      const result = await loadSide(side === 0 ? ours : theirs, SECONDS / ROUNDS);
       const total = totals[side];
       total.requests += result.requests.total;
       total.seconds += result.duration;
@@ -280,7 +287,13 @@ if (process.env.BENCH_REPORTS !== '0') {
 await Promise.all([stop(hub.child), stop(bare.child)]);
 removeSearchRecords(database);
 if (SYNC) await syncBench();
-if (process.env.BENCH_POSTGRES !== '0') await postgresLine();
+if (process.env.BENCH_POSTGRES !== '0') {
+  await postgresLine();
+  await postgresHubLines({
+    root, dataDir, auth, counts: { contacts, tasks, notes }, listQuery, listPages: LIST_PAGES, perPage: PER_PAGE, words: SEARCH_WORDS,
+    connections: CONNECTIONS, indent: INDENT, startHub, stop, load, compare, fmt, range, outpostIn, tempDir, runClient,
+  });
+}
 if (process.env.BENCH_CPU_PROF) console.log(`hub CPU profile written to ${resolve(process.env.BENCH_CPU_PROF)}`);
 process.exit(0);
 
