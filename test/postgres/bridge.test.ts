@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresBridge, PostgresError, toPostgresParameters } from '../../electron/engine/db/postgresBridge.js';
+import { PostgresBridge, PostgresError } from '../../electron/engine/db/postgresBridge.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 
 /**
@@ -7,13 +7,6 @@ import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../su
  * against a real throwaway cluster: statements answered synchronously, with
  * parameters, errors with their SQLSTATE, and the connection's transactions.
  */
-describe('placeholders', () => {
-  it('numbers the engine\'s ? placeholders as PostgreSQL writes them, outside quoted text and names', () => {
-    expect(toPostgresParameters('SELECT id FROM contacts WHERE name = ? AND owner_id IN (?, ?)')).toBe('SELECT id FROM contacts WHERE name = $1 AND owner_id IN ($2, $3)');
-    expect(toPostgresParameters(`SELECT '?', 'it''s ?', "odd?name" FROM t WHERE a = ?`)).toBe(`SELECT '?', 'it''s ?', "odd?name" FROM t WHERE a = $1`);
-  });
-});
-
 const missing = whyNoPostgres();
 if (missing) console.log(`PostgreSQL bridge tests skipped: ${missing}`);
 

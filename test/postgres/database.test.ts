@@ -11,6 +11,8 @@ import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../su
 describe('placeholders as PostgreSQL writes them', () => {
   it('numbers ? and @name in order, a name used twice keeping its number', () => {
     expect(compile('SELECT * FROM t WHERE a = ? AND b IN (?, ?)')).toEqual({ text: 'SELECT * FROM t WHERE a = $1 AND b IN ($2, $3)', slots: [0, 1, 2] });
+    // A ? inside quoted text or a quoted name is left alone.
+    expect(compile(`SELECT '?', 'it''s ?', "odd?name" FROM t WHERE a = ?`)).toEqual({ text: `SELECT '?', 'it''s ?', "odd?name" FROM t WHERE a = $1`, slots: [0] });
     expect(compile(`UPDATE t SET name = @name, note = '@nope' WHERE id = @id OR parent = @id`)).toEqual({ text: `UPDATE t SET name = $1, note = '@nope' WHERE id = $2 OR parent = $2`, slots: ['name', 'id'] });
     // Both kinds in one statement, as SQLite allows; now_utc() is the engine's clock, one parameter more.
     expect(compile('INSERT INTO d (u, k, at, seen) VALUES (?, ?, @now, @now) RETURNING now_utc()')).toEqual({

@@ -128,16 +128,6 @@ export class PostgresBridge {
   }
 }
 
-/**
- * The engine's statements with `?` placeholders (SQLite's) as PostgreSQL
- * writes them (`$1`, `$2`, …), leaving a `?` inside a quoted string or name
- * alone.
- */
-export function toPostgresParameters(sql: string): string {
-  let n = 0;
-  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) => (token === '?' ? `$${++n}` : token));
-}
-
 /** node-postgres' entry file, found from this module (ES modules under tsx and Vitest) or the bundle (CommonJS). */
 function driverPath(): string {
   const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);

@@ -21,7 +21,7 @@ import { tsqueryOf } from './postgres/tsquery.js';
  * a change still uncommitted on another node.
  */
 
-/** The advisory lock every write transaction takes (any fixed number: it names the hub's one write lock). */
+/** The advisory lock every transaction takes (any fixed number: it names the hub's one write lock). */
 export const HUB_WRITE_LOCK = 7_356_611;
 
 export interface RunResult {
