@@ -7,6 +7,8 @@ import type { Dependents } from './resources/dependents.js';
 import type { Scope } from '../../shared/oauth.js';
 import type { UserRole } from '../../shared/resources/user.js';
 import type { Outbox } from './replica/outbox.js';
+import type { SyncConflicts } from './replica/conflicts.js';
+import type { WrittenAt } from './writtenAt.js';
 
 /** What every engine service works with: one connection, one clock, one change log. */
 export interface EngineContext {
@@ -17,6 +19,8 @@ export interface EngineContext {
   commits: CommitGroups;
   changes: ChangeLog;
   dependents: Dependents;
+  /** A device's time of writing for the create being made (writtenAt.ts); null: now. */
+  writtenAt: WrittenAt;
   /**
    * Set on a desktop replica: local creates get negative (temporary) ids
    * until the hub answers, and every change through the REST interface is
@@ -24,9 +28,20 @@ export interface EngineContext {
    */
   replica?: {
     outbox: Outbox;
+    /** Fields changed both here and on the hub, until the rep chooses (replica/conflicts.ts). */
+    conflicts: SyncConflicts;
+    /** The records the REST interface reads and edits, by collection path, so the replica can show and resend them. */
+    records: Map<string, LocalRecordService>;
     /** The driver build the engine opened its database with, for a second connection on a worker thread (replica/bulkLoad.ts). */
     nativeBinding?: string;
   };
+}
+
+/** What the replica needs of a resource's service: its JSON, and an update (for a conflict the rep resolves). */
+export interface LocalRecordService {
+  type: string;
+  json(id: number, actor: Actor): string;
+  update?(id: number, data: Record<string, unknown>, actor: Actor): void;
 }
 
 /**

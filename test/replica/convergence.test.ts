@@ -119,6 +119,10 @@ interface Arrival {
   replayed: boolean;
   opKey: string | null;
   data: Record<string, any> | null;
+  /** An update's base (the values its fields had when the rep changed them), as a replica sends it. */
+  base?: Record<string, any>;
+  /** The fields the hub kept against it (its answer's meta.conflicts). */
+  conflicts?: string[];
 }
 
 interface ModelRecord {
@@ -222,11 +226,13 @@ class World {
     const text = await response.text();
     const match = RECORD_PATH.exec(path)!;
     const headers = init?.headers ?? {};
-    const body = init?.body ? (JSON.parse(init.body) as { data: Record<string, any> }).data : null;
-    const created = method === 'POST' && response.ok ? (JSON.parse(text) as { data: { id: number } }).data.id : null;
+    const sent = init?.body ? (JSON.parse(init.body) as { data: Record<string, any>; meta?: { base?: Record<string, any> } }) : null;
+    const answer = response.ok && method !== 'DELETE' ? (JSON.parse(text) as { data: { id: number }; meta: { conflicts?: { field: string }[] } }) : null;
+    const created = method === 'POST' && answer ? answer.data.id : null;
     this.arrive({
       origin, method, kind: KIND_OF[match[1]], id: match[2] ? Number(match[2]) : created, status: response.status,
-      replayed: response.headers.get('idempotent-replayed') === 'true', opKey: headers['Idempotency-Key'] ?? null, data: body,
+      replayed: response.headers.get('idempotent-replayed') === 'true', opKey: headers['Idempotency-Key'] ?? null, data: sent?.data ?? null,
+      base: sent?.meta?.base, conflicts: (answer?.meta.conflicts ?? []).map((c) => c.field),
     });
   }
 
@@ -289,10 +295,18 @@ class World {
     }
     if (a.method === 'PUT') {
       const text = textOf(a.kind, data);
-      if (text !== undefined) {
-        record.text = text;
-        this.touch(record.key, a.index, false);
+      if (text === undefined) return;
+      // Field by field: a replica's change is taken only where the hub still holds the value it was made against.
+      const field = a.kind === 'contact' ? 'title' : 'content';
+      const base = a.base === undefined ? undefined : (a.base[field] ?? null);
+      const conflict = base !== undefined && record.text !== base && record.text !== text;
+      if (conflict !== (a.conflicts ?? []).includes(field)) {
+        this.violation(`${write?.label ?? a.origin}: the hub held ${JSON.stringify(record.text)}, the change was made against ${JSON.stringify(base)}, `
+          + `yet the hub ${conflict ? 'took it' : `kept its value (conflicts: ${JSON.stringify(a.conflicts)})`}`);
       }
+      if (conflict) return;
+      record.text = text;
+      this.touch(record.key, a.index, false);
       return;
     }
     this.forget(record, a.index);
@@ -558,6 +572,7 @@ async function scenario(world: World, hub: TestHub, cleanup: (() => Promise<void
   }
   const outboxes = devices.map((d) => d.engine.ctx.replica!.outbox.all());
   let issueCount = 0;
+  let conflictCount = 0;
   for (const w of world.writes.values()) {
     const arrivals = world.arrivals.filter((a) => a.opKey === w.opKey && !a.replayed);
     const entries = outboxes[w.replica];
@@ -588,6 +603,14 @@ async function scenario(world: World, hub: TestHub, cleanup: (() => Promise<void
       if (record) world.violation(`${what}: deleted, yet on the hub as ${w.kind} ${record.id}`);
     } else if (!record) {
       if (!world.changedAfter(w.key, at, true)) world.violation(`${what}: not on the hub, and nothing deleted it after`);
+    } else if (w.method === 'PUT' && arrivals[0].conflicts?.length) {
+      // Kept by the hub against a colleague's change: equal everywhere by now, or an open conflict on the replica
+      // (unless the rep changed the record again since, which decides it).
+      const text = textOf(w.kind, w.data!);
+      const open = devices[w.replica].replica.conflictList().some((c) => c.resource_type === w.kind && c.record_id === record.id);
+      const later = [...world.writes.values()].some((o) => o.replica === w.replica && o.key === w.key && o.method !== 'POST' && Number(o.label.split('op')[1]) > Number(w.label.split('op')[1]));
+      if (textOf(w.kind, record) !== text && !open && !later) world.violation(`${what}: kept by the hub against another change, yet neither equal there nor an open conflict`);
+      conflictCount++;
     } else if (w.method === 'PUT') {
       const text = textOf(w.kind, w.data!);
       if (textOf(w.kind, record) !== text && !world.changedAfter(w.key, at)) {
@@ -596,7 +619,7 @@ async function scenario(world: World, hub: TestHub, cleanup: (() => Promise<void
     }
   }
   const summary = `seed ${world.seed}: ${world.writes.size} local writes, ${world.arrivals.length} changes handled by the hub, `
-    + `${issueCount} writes under sync issues, ${excluded.length} records left out of the comparison as issues (${excluded.join(', ')})`;
+    + `${issueCount} writes under sync issues, ${conflictCount} kept against a colleague's change, ${excluded.length} records left out of the comparison as issues (${excluded.join(', ')})`;
   world.trace(`— ${summary}`);
   console.info(summary);
   expect(world.violations).toEqual([]);

@@ -136,7 +136,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     noteWritesByDevices(api, engine);
     if (engine.ctx.replica) refuseUnreplicableWrites(api);
     guardCommerce(api, engine);
-    if (options.replica) replicaRoutes(api, options.replica);
+    if (options.replica) replicaRoutes(api, options.replica, engine.ctx);
     options.shellRoutes?.(api);
     salesRoutes(api, engine);
     teamRoutes(api, engine);

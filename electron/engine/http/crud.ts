@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Actor, EngineContext } from '../context.js';
 import type { LocalChange } from '../replica/outbox.js';
+import { updateLocally, writeLocally } from '../replica/localWrites.js';
+import { updateByFields, type FieldConflict } from '../sync/mergedUpdate.js';
+import { editOriginOf } from './writeMeta.js';
 import type { ListPage } from '../resources/listing.js';
 import type { RawQuery } from '../resources/params.js';
 import { actorOf } from './auth.js';
 import { resourceJson } from './envelope.js';
+
+export { writeLocally };
 import { dataOf, idParam, queryOf, sendPage, sendResource } from './reply.js';
 import { answerInTransaction } from './writeRouteHooks.js';
 
@@ -17,19 +22,10 @@ export interface CrudService {
   delete?(id: number, actor: Actor): void;
 }
 
-/**
- * Runs a write; on a replica, also queues the REST call that replays it on
- * the hub, in the same transaction (so the change and its outbox entry are
- * durable together or not at all).
- */
-export function writeLocally<T>(ctx: EngineContext, write: () => T, change: (result: T) => LocalChange): T {
-  const replica = ctx.replica;
-  if (!replica) return write();
-  return ctx.db.transaction(() => {
-    const result = write();
-    replica.outbox.add(change(result));
-    return result;
-  })();
+/** An update's answer: the record, and in `meta.conflicts` the fields the hub kept (an Outpost extension; absent when none). */
+function answerWithConflicts(type: string, dataJson: string, conflicts: FieldConflict[]): string {
+  if (conflicts.length === 0) return resourceJson(type, dataJson);
+  return `{"data":${dataJson},"meta":${JSON.stringify({ type, conflicts })}}`;
 }
 
 /** Route config of the writes a replica can replay on its hub (the rest are refused on a replica). */
@@ -47,6 +43,8 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
   const local = <T>(write: () => T, change: (result: T) => LocalChange) => writeLocally(ctx, write, change);
   const read = { config };
   const write = { config: { ...REPLICABLE, ...config } };
+  // A replica shows and resends its records through the same services (a conflict's choice, a record deleted on the hub).
+  ctx.replica?.records.set(base, { type, json: (id, actor) => service.json(id, actor), update: service.update?.bind(service) });
   app.get(base, read, async (request, reply) => sendPage(request, reply, type, service.listPage(queryOf(request), actorOf(request))));
   app.get(`${base}/:id`, read, async (request, reply) => sendResource(reply, type, service.json(idParam(request, type), actorOf(request))));
   if (service.create) {
@@ -54,9 +52,10 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
     app.post(base, write, async (request, reply) => {
       const actor = actorOf(request);
       const data = dataOf(request, type);
+      const { writtenAt } = editOriginOf(request, actor, ctx.clock, type);
       return answerInTransaction(ctx.commits, request, reply, () => {
-        const id = local(() => create(data, actor), (newId) => ({ method: 'POST', type, collection: base, id: newId, data }));
-        return resourceJson(type, service.json(id, actor));
+        const made = () => local(() => create(data, actor), (newId) => ({ method: 'POST', type, collection: base, id: newId, data }));
+        return resourceJson(type, service.json(ctx.writtenAt.during(writtenAt ?? null, made), actor));
       });
     });
   }
@@ -66,9 +65,13 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
       const actor = actorOf(request);
       const id = idParam(request, type);
       const data = dataOf(request, type);
+      const origin = editOriginOf(request, actor, ctx.clock, type);
+      const records = { json: (recordId: number, by: Actor) => service.json(recordId, by), update };
       return answerInTransaction(ctx.commits, request, reply, () => {
-        local(() => update(id, data, actor), () => ({ method: 'PUT', type, collection: base, id, data }));
-        return resourceJson(type, service.json(id, actor));
+        // A replica applies the edit and queues what it changed; a hub merges it field by field.
+        if (ctx.replica) updateLocally(ctx, records, { type, collection: base, id, data, actor });
+        const conflicts = ctx.replica ? [] : updateByFields(ctx, records, type, id, data, actor, origin);
+        return answerWithConflicts(type, service.json(id, actor), conflicts);
       });
     });
   }

@@ -1,7 +1,7 @@
 import type { Actor } from '../context.js';
 import type { Engine } from '../engine.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import { writeLocally } from '../http/crud.js';
+import { writeLocally } from '../replica/localWrites.js';
 import { ApiProblem, FieldErrors, problem } from '../http/problem.js';
 import type { ImportType } from './importFields.js';
 

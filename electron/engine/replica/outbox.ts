@@ -10,6 +10,8 @@ export interface OutboxEntry {
   collection: string;
   record_id: number;
   data: string | null;
+  /** An update's base: the values its fields had before the rep changed them (JSON), so the hub can tell a colleague's change from the rep's. */
+  base: string | null;
   state: 'pending' | 'rejected';
   error: string | null;
   attempts: number;
@@ -24,6 +26,8 @@ export interface LocalChange {
   id: number;
   /** The fields the change sent; none for a delete. */
   data?: Record<string, unknown>;
+  /** An update's base (sync/fieldPaths.ts: deltaOf). */
+  base?: Record<string, unknown>;
 }
 
 /**
@@ -38,15 +42,16 @@ export class Outbox {
   onAdd: (() => void) | null = null;
 
   constructor(private readonly db: Db, private readonly clock: Clock) {
-    this.insert = db.prepare(`INSERT INTO outbox (op_key, method, resource_type, collection, record_id, data, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    this.insert = db.prepare(`INSERT INTO outbox (op_key, method, resource_type, collection, record_id, data, base, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     this.statements = {
       pending: db.prepare("SELECT * FROM outbox WHERE state = 'pending' ORDER BY seq"),
       all: db.prepare('SELECT * FROM outbox ORDER BY seq'),
       get: db.prepare('SELECT * FROM outbox WHERE seq = ?'),
       done: db.prepare('DELETE FROM outbox WHERE seq = ?'),
       reject: db.prepare("UPDATE outbox SET state = 'rejected', error = ?, attempts = attempts + 1 WHERE seq = ?"),
-      retry: db.prepare("UPDATE outbox SET state = 'pending', error = NULL WHERE seq = ? AND state = 'rejected'"),
+      // A new Idempotency-Key: the hub keeps its refusal under the old one, and would answer it again.
+      retry: db.prepare("UPDATE outbox SET state = 'pending', error = NULL, op_key = ? WHERE seq = ? AND state = 'rejected'"),
       tried: db.prepare('UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?'),
       forRecord: db.prepare('SELECT COUNT(*) FROM outbox WHERE resource_type = ? AND record_id = ?').pluck(),
       counts: db.prepare("SELECT COUNT(*) FILTER (WHERE state = 'pending') AS pending, COUNT(*) FILTER (WHERE state = 'rejected') AS rejected FROM outbox"),
@@ -54,12 +59,14 @@ export class Outbox {
       blocked: db.prepare("SELECT 1 FROM outbox WHERE resource_type = ? AND record_id = ? AND seq < ? AND state = 'rejected' LIMIT 1").pluck(),
       dropRecord: db.prepare('DELETE FROM outbox WHERE resource_type = ? AND record_id = ?'),
       creates: db.prepare("SELECT COUNT(*) FROM outbox WHERE method = 'POST' AND resource_type = ? AND record_id = ?").pluck(),
+      recreate: db.prepare("UPDATE outbox SET method = 'POST', data = ?, base = NULL, state = 'pending', error = NULL, op_key = ? WHERE seq = ? AND state = 'rejected'"),
     };
   }
 
   add(change: LocalChange): void {
     const data = change.data === undefined ? null : JSON.stringify(change.data);
-    this.insert.run(randomUUID(), change.method, change.type, change.collection, change.id, data, isoSeconds(this.clock.now()));
+    const base = change.base === undefined ? null : JSON.stringify(change.base);
+    this.insert.run(randomUUID(), change.method, change.type, change.collection, change.id, data, base, isoSeconds(this.clock.now()));
     this.onAdd?.();
   }
 
@@ -86,7 +93,7 @@ export class Outbox {
   }
 
   retry(seq: number): boolean {
-    return this.statements.retry.run(seq).changes > 0;
+    return this.statements.retry.run(randomUUID(), seq).changes > 0;
   }
 
   /** A try that did not reach the hub (offline, or the hub failed): the entry stays pending. */
@@ -116,6 +123,14 @@ export class Outbox {
   /** True while the create of this (temporary) record is still here, sent or refused. */
   hasCreate(type: string, id: number): boolean {
     return (this.statements.creates.get(type, id) as number) > 0;
+  }
+
+  /**
+   * A refused change to a record deleted on the hub becomes the creation of
+   * the record as this device holds it (`data`); false when it is no such issue.
+   */
+  recreate(seq: number, data: Record<string, unknown>): boolean {
+    return this.statements.recreate.run(JSON.stringify(data), randomUUID(), seq).changes > 0;
   }
 
   /** A temporary id became the hub's: later entries for that record use it. */

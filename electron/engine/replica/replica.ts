@@ -12,7 +12,11 @@ import { boundHeapGrowth } from './heapGrowth.js';
 import { HubEvents } from './hubEvents.js';
 import { WatchedValue } from '../watchedValue.js';
 import type { SignInResult } from '../auth/signIn.js';
-import type { ReplicaState, ReplicaStatus, SyncIssue } from '../../../shared/resources/replica.js';
+import type { ReplicaState, ReplicaStatus, SyncConflict, SyncIssue } from '../../../shared/resources/replica.js';
+import type { SyncConflicts } from './conflicts.js';
+import { editOf, valueAt, type Json } from '../sync/fieldPaths.js';
+import { updateLocally } from './localWrites.js';
+import type { Actor } from '../context.js';
 import { sqliteOf } from '../db/database.js';
 
 export interface ReplicaOptions {
@@ -63,6 +67,7 @@ export class HubUnreachableError extends Error {}
  */
 export class Replica {
   private readonly outbox: Outbox;
+  private readonly conflicts: SyncConflicts;
   /** Read once: it never changes, and every pushed change sends it. */
   private knownDeviceUuid: string | null = null;
   private readonly local: LocalRecords;
@@ -90,6 +95,7 @@ export class Replica {
   constructor(private readonly engine: Engine, private readonly options: ReplicaOptions) {
     if (!engine.ctx.replica) throw new Error('Replica needs an engine opened with { replica: true }.');
     this.outbox = engine.ctx.replica.outbox;
+    this.conflicts = engine.ctx.replica.conflicts;
     this.local = new LocalRecords(engine.ctx);
     this.fetch = options.fetch ?? hubFetch;
     this.credentials = options.credentials ?? new UpstreamCredentials(options.hubUrl, options.token ?? null, null, this.fetch);
@@ -152,7 +158,7 @@ export class Replica {
     const { pending, rejected } = this.outbox.counts();
     // Offline wins over syncing: a retry while the hub is out of reach is not news to the rep.
     const state: ReplicaState = !this.reachable ? 'offline' : this.running ? 'syncing' : pending > 0 ? 'pending' : 'up_to_date';
-    return { state, pending, issues: rejected, last_synced_at: this.lastSyncedAt, last_error: this.lastError, local_revision: this.engine.ctx.changes.currentRevision() + this.applied };
+    return { state, pending, issues: rejected, conflicts: this.conflicts.count(), last_synced_at: this.lastSyncedAt, last_error: this.lastError, local_revision: this.engine.ctx.changes.currentRevision() + this.applied };
   }
 
   /**
@@ -227,11 +233,64 @@ export class Replica {
     this.lostTimer = null;
   }
 
-  issues(): SyncIssue[] {
-    return this.outbox.all().filter((e) => e.state === 'rejected').map((e) => ({
-      id: e.seq, method: e.method, resource_type: e.resource_type, record_id: e.record_id,
-      data: e.data === null ? null : (JSON.parse(e.data) as Record<string, unknown>), error: parseError(e.error), created_at: e.created_at,
-    }));
+  /**
+   * The changes the hub refused, oldest first. `recordOf` reads a record as
+   * this device holds it (for the reader's eyes): shown with a change to a
+   * record the hub deleted, as what would be lost.
+   */
+  issues(recordOf: (collection: string, id: number) => Record<string, unknown> | null = () => null): SyncIssue[] {
+    return this.outbox.all().filter((e) => e.state === 'rejected').map((e) => {
+      const deletedOnHub = isDeletedOnHub(e);
+      return {
+        id: e.seq, method: e.method, resource_type: e.resource_type, record_id: e.record_id,
+        data: e.data === null ? null : (JSON.parse(e.data) as Record<string, unknown>), error: parseError(e.error), created_at: e.created_at,
+        deleted_on_hub: deletedOnHub, record: deletedOnHub ? recordOf(e.collection, e.record_id) : null,
+      };
+    });
+  }
+
+  /**
+   * A change to a record deleted on the hub, made again as the record's
+   * creation: `record` is the record as this device holds it (its JSON; what
+   * the hub ignores on a create, like `id`, goes along harmlessly). Once the
+   * hub answers, the record takes its new id here too, and later changes follow.
+   * False when the issue is no such change.
+   */
+  recreate(issueId: number, record: Record<string, unknown>): boolean {
+    const entry = this.outbox.get(issueId);
+    if (!entry || entry.state !== 'rejected' || !isDeletedOnHub(entry)) return false;
+    const { id: _id, ...data } = record;
+    const recreated = this.outbox.recreate(issueId, data);
+    if (recreated) this.outbox.onAdd?.();
+    return recreated;
+  }
+
+  /** Open conflicts (all, or one record's), oldest first. */
+  conflictList(record?: { type: string; id: number }): SyncConflict[] {
+    return this.conflicts.list(record);
+  }
+
+  /**
+   * The rep's choice for a conflict: the hub's value (`theirs`: nothing to
+   * send), or a value of the rep's (`yours`, or a third), which is edited here
+   * and sent like any edit, its base the hub's value. False when there is no
+   * such conflict; a value the field does not take throws the usual 422.
+   */
+  resolve(conflictId: number, choice: { keep: 'theirs' } | { value: unknown }, actor: Actor): boolean {
+    const conflict = this.conflicts.get(conflictId);
+    if (!conflict) return false;
+    if ('keep' in choice) return this.conflicts.close(conflictId);
+    const records = [...this.engine.ctx.replica!.records.entries()].find(([, service]) => service.type === conflict.resource_type);
+    if (!records?.[1].update) return this.conflicts.close(conflictId);
+    const [collection, service] = records;
+    const update = service.update!.bind(service);
+    this.engine.db.transaction(() => {
+      const current = JSON.parse(service.json(conflict.record_id, actor)) as Json;
+      const data = editOf(current, conflict.field, choice.value);
+      updateLocally(this.engine.ctx, { json: (id, by) => service.json(id, by), update }, { type: conflict.resource_type, collection, id: conflict.record_id, data, actor });
+      this.conflicts.close(conflictId);
+    })();
+    return true;
   }
 
   /** Sends a refused change again at the next sync; false when there is no such issue. */
@@ -483,11 +542,14 @@ export class Replica {
 
   /**
    * The hub has the change: the entry goes, and a new record takes its hub id
-   * and the hub's answer (its timestamps, say). An update's answer is not
-   * written: the record changed on the hub, so the next pull brings it anyway.
+   * and the hub's answer (its timestamps, say). An update's answer is the
+   * record as the hub now holds it, written here unless more local changes to
+   * it wait (the pull that saw the hub's earlier state skipped the record);
+   * the fields the hub kept against the rep's change become conflicts.
    */
   private accepted(entry: OutboxEntry, text: string): void {
-    const data = entry.method === 'DELETE' ? null : (JSON.parse(text) as { data: Record<string, unknown> & { id: number } }).data;
+    const answer = entry.method === 'DELETE' ? null : (JSON.parse(text) as { data: Json & { id: number }; meta?: { conflicts?: HubConflict[] } });
+    const data = answer?.data ?? null;
     // In the commit group with the other answers of the push window: if it is lost before the commit, the
     // change is still in the outbox, and sending it again gets the same answer (its Idempotency-Key).
     this.engine.ctx.commits.join(() => {
@@ -500,10 +562,24 @@ export class Replica {
         this.engine.db.prepare('INSERT OR REPLACE INTO id_map (resource_type, temp_id, hub_id) VALUES (?, ?, ?)').run(entry.resource_type, entry.record_id, id);
         this.local.remap(entry.resource_type, entry.record_id, id);
         this.outbox.renumber(entry.resource_type, entry.record_id, id);
+        this.conflicts.renumber(entry.resource_type, entry.record_id, id);
       }
-      if (entry.method === 'POST' && data && stillHere && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
+      if (entry.method === 'PUT') this.keepConflicts(entry, answer?.meta?.conflicts ?? []);
+      if (entry.method === 'DELETE') this.conflicts.removeRecord(entry.resource_type, entry.record_id);
+      if (data && stillHere && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
     });
     this.applied += 1;
+  }
+
+  /** The fields of a pushed update the hub kept: each an open conflict, the rep's value beside the hub's. */
+  private keepConflicts(entry: OutboxEntry, conflicts: HubConflict[]): void {
+    const sent = entry.data === null ? {} : (JSON.parse(entry.data) as Json);
+    for (const conflict of conflicts) {
+      this.conflicts.open({
+        type: entry.resource_type, recordId: entry.record_id, field: conflict.field, yours: valueAt(sent, conflict.field), yoursAt: entry.created_at,
+        theirs: conflict.value, theirsBy: conflict.changed_by_id, theirsAt: conflict.changed_at,
+      });
+    }
   }
 
   /** Applies one pulled page in one transaction; records with local changes in flight keep showing those. */
@@ -514,10 +590,14 @@ export class Replica {
       // Most pages meet an empty outbox (a first sync always does): then no record needs the look-up.
       const { pending, rejected } = this.outbox.counts();
       const anyLocal = pending + rejected > 0;
+      const anyConflicts = this.conflicts.count() > 0;
       for (const { data, meta } of items) {
         if (anyLocal && this.outbox.holds(meta.type, data.id)) continue;
         if (meta.sync.event_type === 'deleted') this.local.remove(meta.type, data.id);
         else this.local.apply(meta.type, data);
+        if (!anyConflicts) continue;
+        if (meta.sync.event_type === 'deleted') this.conflicts.removeRecord(meta.type, data.id);
+        else this.conflicts.pulled(meta.type, data);
       }
     })();
     this.applied += 1;
@@ -532,8 +612,24 @@ export class Replica {
     if (entry.method !== 'POST' && id === null) return this.unresolved(entry.resource_type, entry.record_id);
     const path = entry.method === 'POST' ? entry.collection : `${entry.collection}/${id}`;
     if (entry.data === null) return { path };
-    const data = JSON.parse(entry.data) as Record<string, unknown>;
+    const data = JSON.parse(entry.data) as Json;
+    const resolved = this.withHubIds(entry, data);
+    if (resolved !== null) return resolved;
+    // The rep's time of writing (a note written offline keeps it), and an update's base (the hub merges field by field).
+    const meta: Json = { written_at: entry.created_at };
+    if (entry.base !== null) {
+      const base = JSON.parse(entry.base) as Json;
+      // A base naming a record created here whose create has not gone yet is left as it is: the hub holds no such value anyway.
+      this.withHubIds(entry, base);
+      meta.base = base;
+    }
+    return { path, body: JSON.stringify({ data, meta }) };
+  }
+
+  /** Replaces, in place, every temporary id the fields of a change name by its hub id; null when all could be, else why not. */
+  private withHubIds(entry: OutboxEntry, data: Json): { orphan: string } | 'waits' | null {
     for (const [field, type] of Object.entries(this.local.referencesOf(entry.resource_type, entry.record_id, data))) {
+      if (!Object.hasOwn(data, field)) continue;
       const ids = Array.isArray(data[field]) ? (data[field] as unknown[]) : [data[field]];
       const resolved: unknown[] = [];
       for (const id of ids) {
@@ -544,7 +640,7 @@ export class Replica {
       }
       data[field] = Array.isArray(data[field]) ? resolved : resolved[0];
     }
-    return { path, body: JSON.stringify({ data }) };
+    return null;
   }
 
   /** A temporary id without a hub id yet: its create is still to go (wait), or it was discarded (the change cannot be sent). */
@@ -563,6 +659,21 @@ export class Replica {
     if (id > 0) return id;
     return (this.engine.ctx.statements.get('SELECT hub_id FROM id_map WHERE resource_type = ? AND temp_id = ?').pluck().get(type, id) as number | undefined) ?? null;
   }
+}
+
+/** A field the hub kept against a pushed update (`meta.conflicts` of its answer, sync/mergedUpdate.ts). */
+interface HubConflict {
+  field: string;
+  value: unknown;
+  changed_by_id: number | null;
+  changed_at: string | null;
+}
+
+/** A refused update of a record the hub no longer has: it answered 404 (deleted there, or never known to it). */
+function isDeletedOnHub(entry: OutboxEntry): boolean {
+  if (entry.method !== 'PUT' || entry.error === null) return false;
+  const answer = parseError(entry.error) as { meta?: { http_status?: unknown }; errors?: { error?: { code?: unknown } }[] } | null;
+  return answer?.errors?.[0]?.error?.code === 'not_found';
 }
 
 function parseError(text: string | null): unknown {

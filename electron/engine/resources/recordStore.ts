@@ -18,7 +18,8 @@ export class RecordStore {
   insert(row: Record<string, unknown>, extra: Record<string, unknown>, actorId: number, also?: (id: number) => void): number {
     const now = isoSeconds(this.ctx.clock.now());
     return this.ctx.db.transaction(() => {
-      const values: Record<string, unknown> = { ...pick(row, this.writable), ...extra, created_at: now, updated_at: now };
+      // Written offline: created when the rep wrote it (never later than now), changed on the hub now.
+      const values: Record<string, unknown> = { ...pick(row, this.writable), ...extra, created_at: this.ctx.writtenAt.current ?? now, updated_at: now };
       values.id = newRecordId(this.ctx, this.table, this.resourceType);
       const columns = Object.keys(values);
       const info = this.ctx.statements

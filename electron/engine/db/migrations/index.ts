@@ -24,6 +24,7 @@ import { sql as listNamesNotUnique } from './0023_list_names_not_unique.js';
 import { sql as taskSections } from './0024_task_sections.js';
 import { sql as userInvitations } from './0025_user_invitations.js';
 import { sql as reportIndexes } from './0026_report_indexes.js';
+import { sql as fieldMerge } from './0027_field_merge.js';
 
 export interface Migration {
   version: number;
@@ -70,6 +71,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 24, name: 'tasks by owner and reminder, and by completion time', sql: taskSections },
   { version: 25, name: 'one-time links to set a password (invitations, resets)', sql: userInvitations },
   { version: 26, name: 'covering indexes for the reports', sql: reportIndexes },
+  { version: 27, name: 'field-by-field merge of offline edits', sql: fieldMerge },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

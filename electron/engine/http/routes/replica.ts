@@ -1,7 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HubUnreachableError, type Replica } from '../../replica/replica.js';
-import { queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
-import { problem } from '../problem.js';
+import { dataOf, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
+import { FieldErrors, invalidParam, problem } from '../problem.js';
+import type { RawQuery } from '../../resources/params.js';
+import type { EngineContext } from '../../context.js';
+import { actorOf } from '../auth.js';
 import { countAsked, pagingParams } from '../../resources/listing.js';
 import { eventStreams } from '../eventStream.js';
 
@@ -13,7 +16,7 @@ export const LOCAL_TO_REPLICA = { localToReplica: true } as const;
  * status (also as a stream of events), a sync now, and the Sync issues view's
  * list, retry and discard.
  */
-export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
+export function replicaRoutes(app: FastifyInstance, replica: Replica, ctx: EngineContext): void {
   const options = { config: LOCAL_TO_REPLICA };
   const status = () => JSON.stringify(replica.status());
   const openStream = eventStreams(app);
@@ -50,13 +53,48 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
   app.get('/v2/replica/issues', async (request, reply) => {
     const query = queryOf(request);
     rejectQuery(query, ['page', 'per_page', 'count']);
-    const paging = pagingParams(query);
-    const from = (paging.page - 1) * paging.perPage;
-    const all = replica.issues();
-    const issues = all.slice(from, from + paging.perPage + 1);
-    const rows = issues.slice(0, paging.perPage).map((issue) => JSON.stringify(issue));
-    const total = countAsked(query) ? all.length : undefined;
-    return sendPage(request, reply, 'sync_issue', { rows, ...paging, hasMore: issues.length > paging.perPage, total });
+    const actor = actorOf(request);
+    // A change to a record the hub deleted shows the record as this device holds it: what recreating it brings back.
+    const recordOf = (collection: string, id: number) => {
+      try {
+        return JSON.parse(ctx.replica!.records.get(collection)!.json(id, actor)) as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+    };
+    return sendList(request, reply, 'sync_issue', query, replica.issues(recordOf));
+  });
+
+  // Open conflicts, oldest first; `resource_type` and `record_id` narrow them to one record (its page shows them).
+  app.get('/v2/replica/conflicts', async (request, reply) => {
+    const query = queryOf(request);
+    rejectQuery(query, ['page', 'per_page', 'count', 'resource_type', 'record_id']);
+    return sendList(request, reply, 'sync_conflict', query, replica.conflictList(recordFilter(query)));
+  });
+
+  // The rep's choice: {"keep": "theirs"}, {"keep": "yours"}, or {"value": …} (a third value). Answers the status.
+  app.post('/v2/replica/conflicts/:id/resolve', options, async (request, reply) => {
+    const id = issueId(request);
+    const conflict = replica.conflictList().find((c) => c.id === id);
+    if (!conflict) throw problem('not_found', 'There is no such conflict: it may have been settled already.', '/id', 'sync_conflict');
+    const choice = conflictChoice(dataOf(request, 'sync_conflict'));
+    replica.resolve(id, 'keep' in choice && choice.keep === 'yours' ? { value: conflict.yours.value } : choice as { keep: 'theirs' } | { value: unknown }, actorOf(request));
+    return sendResource(reply, 'replica_status', status());
+  });
+
+  // A change to a record deleted on the hub, made again as its creation (its sync issue says deleted_on_hub).
+  app.post('/v2/replica/issues/:id/recreate', options, async (request, reply) => {
+    const issue = replica.issues().find((i) => i.id === issueId(request) && i.deleted_on_hub);
+    if (!issue) throw problem('not_found', 'There is no such sync issue about a record deleted on the hub.', '/id', 'sync_issue');
+    const entry = [...ctx.replica!.records.entries()].find(([, service]) => service.type === issue.resource_type);
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(entry![1].json(issue.record_id, actorOf(request))) as Record<string, unknown>;
+    } catch {
+      throw problem('not_found', 'This device no longer holds the record, so it cannot be recreated: discard the change instead.', '/id', 'sync_issue');
+    }
+    replica.recreate(issue.id, record);
+    return sendResource(reply, 'replica_status', status());
   });
 
   app.post('/v2/replica/issues/:id/retry', options, async (request, reply) => {
@@ -72,6 +110,36 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica): void {
     if (!discarded) throw problem('not_found', 'There is no such sync issue.', '/id', 'sync_issue');
     return reply.code(204).send();
   });
+}
+
+/** A list of a replica's own (issues, conflicts) paged like every list, from the whole of it. */
+function sendList(request: FastifyRequest, reply: FastifyReply, type: string, query: RawQuery, all: unknown[]): FastifyReply {
+  const paging = pagingParams(query);
+  const from = (paging.page - 1) * paging.perPage;
+  const slice = all.slice(from, from + paging.perPage + 1);
+  const rows = slice.slice(0, paging.perPage).map((item) => JSON.stringify(item));
+  const total = countAsked(query) ? all.length : undefined;
+  return sendPage(request, reply, type, { rows, ...paging, hasMore: slice.length > paging.perPage, total });
+}
+
+/** `resource_type` with `record_id` (a positive or temporary id), both or neither. */
+function recordFilter(query: RawQuery): { type: string; id: number } | undefined {
+  const { resource_type: type, record_id: id } = query as Record<string, unknown>;
+  if (type === undefined && id === undefined) return undefined;
+  if (typeof type !== 'string' || !/^[a-z_]{1,40}$/.test(type)) throw invalidParam('resource_type', 'resource_type must name a resource type (contact, lead, deal…), given with record_id.');
+  if (typeof id !== 'string' || !/^-?[1-9]\d{0,14}$/.test(id)) throw invalidParam('record_id', 'record_id must be a record id, given with resource_type.');
+  return { type, id: Number(id) };
+}
+
+/** A conflict's resolution: `keep` (`yours` or `theirs`) or a `value` of the rep's, one of them. */
+function conflictChoice(data: Record<string, unknown>): { keep: 'yours' | 'theirs' } | { value: unknown } {
+  const errors = new FieldErrors('sync_conflict');
+  for (const name of Object.keys(data)) if (name !== 'keep' && name !== 'value') errors.add(`/${name}`, 'unknown', `${name} is not an attribute of a conflict's resolution: give keep or value.`);
+  const hasKeep = Object.hasOwn(data, 'keep');
+  if (hasKeep === Object.hasOwn(data, 'value')) errors.add('/keep', 'missing', 'Give either keep ("yours" or "theirs") or value (a value of your own).');
+  else if (hasKeep && data.keep !== 'yours' && data.keep !== 'theirs') errors.add('/keep', 'incorrect_value', 'keep must be "yours" or "theirs".');
+  errors.throwIfAny();
+  return hasKeep ? { keep: data.keep as 'yours' | 'theirs' } : { value: data.value };
 }
 
 function issueId(request: FastifyRequest): number {
