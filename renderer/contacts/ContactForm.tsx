@@ -4,6 +4,7 @@ import type { Address } from '../../shared/resources/address.js';
 import { AddressFields, EMPTY_ADDRESS } from '../records/AddressFields.js';
 import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resources/customField.js';
 import { api } from '../api/client.js';
+import { changedFields } from '../api/changedFields.js';
 import { formErrorsOf } from '../api/formErrors.js';
 import { FormField } from '../leads/FormField.js';
 import { capitalized } from '../shell/words.js';
@@ -75,24 +76,40 @@ export function ContactForm({ id }: { id: number | null }) {
   const [draft, setDraft] = useState<Draft | null>(id === null ? draftOf(null, organizationParam) : null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
+  // The payload of the contact as loaded: an edit sends only what differs from it.
+  const [initialPayload, setInitialPayload] = useState<Record<string, unknown>>({});
 
   useEffect(() => {
     if (id === null) return;
-    api.get<Contact>(`/v2/contacts/${id}`).then((c) => setDraft(draftOf(c, null)), () => setErrors({ _: 'The contact could not be loaded.' }));
+    const loaded = (contact: Contact) => {
+      const loadedDraft = draftOf(contact, null);
+      setDraft(loadedDraft);
+      setInitialPayload(payloadOf(loadedDraft, false));
+    };
+    api.get<Contact>(`/v2/contacts/${id}`).then(loaded, () => setErrors({ _: 'The contact could not be loaded.' }));
   }, [id]);
 
   if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const hasStatus = draft.customer_status !== 'none' || draft.prospect_status !== 'none';
 
+  /**
+   * Creates the contact, or sends the fields the user changed (so what others
+   * changed meanwhile in other fields stays); answers the contact's id. With
+   * nothing changed there is nothing to send.
+   */
+  const save = async (): Promise<number> => {
+    if (id === null) return (await api.create<Contact>('/v2/contacts', payloadOf(draft, true))).id;
+    const changes = changedFields(initialPayload, payloadOf(draft, false));
+    if (Object.keys(changes).length > 0) await api.update<Contact>(`/v2/contacts/${id}`, changes);
+    return id;
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
     try {
-      const saved = id === null
-        ? await api.create<Contact>('/v2/contacts', payloadOf(draft, true))
-        : await api.update<Contact>(`/v2/contacts/${id}`, payloadOf(draft, false));
-      navigate(`/contacts/${saved.id}`);
+      navigate(`/contacts/${await save()}`);
     } catch (err) {
       setErrors(formErrorsOf(err, FIELD_LABELS, 'The contact could not be saved.'));
       setSaving(false);

@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
+import { changedFields } from '../api/changedFields.js';
 import { formErrorsOf, type FieldLabels } from '../api/formErrors.js';
 import { useRouter } from '../router/routerStore.js';
 
@@ -26,29 +27,46 @@ interface Options<T, D> {
 }
 
 /**
- * The state of a create-or-edit form: loads the record to edit, POSTs or
- * PUTs the payload, opens the saved record's page, or keeps the API's field
- * errors for the form to show by its fields.
+ * The state of a create-or-edit form: loads the record to edit, POSTs the
+ * payload or PUTs what changed in it, opens the saved record's page, or
+ * keeps the API's field errors for the form to show by its fields.
  */
 export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, noun, labels, id, draftOf, payloadOf }: Options<T, D>): RecordForm<D> {
   const navigate = useRouter((s) => s.navigate);
   const [draft, setDraft] = useState<D | null>(() => (id === null ? draftOf(null) : null));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
-  const loaded = useEffectEvent((record: T) => setDraft(draftOf(record)));
+  // The payload of the record as loaded: an edit sends only what differs from it.
+  const [initialPayload, setInitialPayload] = useState<Record<string, unknown>>({});
+  const loaded = useEffectEvent((record: T) => {
+    const loadedDraft = draftOf(record);
+    setDraft(loadedDraft);
+    setInitialPayload(payloadOf(loadedDraft));
+  });
 
   useEffect(() => {
     if (id === null) return;
     api.get<T>(`${apiPath}/${id}`).then(loaded, () => setErrors({ _: `The ${noun} could not be loaded.` }));
   }, [apiPath, noun, id]);
 
+  /**
+   * Creates the record, or sends the fields the user changed (so what others
+   * changed meanwhile in other fields stays); answers the record's id. With
+   * nothing changed there is nothing to send.
+   */
+  const save = async (edited: D): Promise<number> => {
+    if (id === null) return (await api.create<T>(apiPath, payloadOf(edited))).id;
+    const changes = changedFields(initialPayload, payloadOf(edited));
+    if (Object.keys(changes).length > 0) await api.update<T>(`${apiPath}/${id}`, changes);
+    return id;
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!draft) return;
     setSaving(true);
     try {
-      const saved = id === null ? await api.create<T>(apiPath, payloadOf(draft)) : await api.update<T>(`${apiPath}/${id}`, payloadOf(draft));
-      navigate(`${pagePath}/${saved.id}`);
+      navigate(`${pagePath}/${await save(draft)}`);
     } catch (err) {
       setErrors(formErrorsOf(err, labels, `The ${noun} could not be saved.`));
       setSaving(false);

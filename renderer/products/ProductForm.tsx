@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Product } from '../../shared/resources/product.js';
 import { api } from '../api/client.js';
+import { changedFields } from '../api/changedFields.js';
 import { formErrorsOf } from '../api/formErrors.js';
 import { FormField } from '../leads/FormField.js';
 import { PricesEditor, type PriceDraft } from './PricesEditor.js';
@@ -56,25 +57,32 @@ function payloadOf(draft: Draft): Record<string, unknown> {
 }
 
 /**
- * Create or edit a product (admins only; only they see cost). The prices
- * sent replace the product's prices entirely. The API's field errors show
- * by their fields, its message below the form.
+ * Create or edit a product (admins only; only they see cost). An edit sends
+ * only the fields changed; prices, once changed, are sent whole and replace
+ * the product's prices entirely. The API's field errors show by their
+ * fields, its message below the form.
  */
 export function ProductForm({ product, onSaved, onCancel }: { product: Product | null; onSaved(product: Product): void; onCancel(): void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(product));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
+  // The payload of the product as the form opened it: an edit sends only what differs from it.
+  const [initialPayload] = useState(() => payloadOf(draftOf(product)));
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const title = product ? `Edit ${product.name}` : 'New product';
+
+  /** Creates the product, or sends the fields the user changed; with nothing changed, nothing is sent. */
+  const save = async (): Promise<Product> => {
+    if (!product) return api.create<Product>('/v2/products', payloadOf(draft));
+    const changes = changedFields(initialPayload, payloadOf(draft));
+    return Object.keys(changes).length > 0 ? api.update<Product>(`/v2/products/${product.id}`, changes) : product;
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
     try {
-      const saved = product
-        ? await api.update<Product>(`/v2/products/${product.id}`, payloadOf(draft))
-        : await api.create<Product>('/v2/products', payloadOf(draft));
-      onSaved(saved);
+      onSaved(await save());
     } catch (err) {
       setErrors(formErrorsOf(err, LABELS, 'The product could not be saved.'));
       setSaving(false);

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
+import { changedFields } from '../api/changedFields.js';
 import { formErrorsOf } from '../api/formErrors.js';
 import { FormField } from '../leads/FormField.js';
 import type { EmailTemplate } from '../../shared/resources/sequence.js';
@@ -12,20 +13,35 @@ interface Draft {
 
 const MERGE_TAG_HINT = 'Merge tags such as {{contact.first_name}}, {{lead.last_name}} or {{user.name}} are filled in when the email is sent; a tag that is unknown or empty for a recipient stops the step until it is fixed.';
 
-/** Create or edit an email template (admins); the API's field errors show by their fields. */
+const draftOf = (template: EmailTemplate | null): Draft => ({ name: template?.name ?? '', subject: template?.subject ?? '', body: template?.body ?? '' });
+
+/**
+ * Create or edit an email template (admins); an edit sends only the fields
+ * changed. The API's field errors show by their fields.
+ */
 export function TemplateForm({ template, onSaved, onCancel }: { template: EmailTemplate | null; onSaved(): void; onCancel(): void }) {
-  const [draft, setDraft] = useState<Draft>({ name: template?.name ?? '', subject: template?.subject ?? '', body: template?.body ?? '' });
+  const [initial] = useState(() => draftOf(template));
+  const [draft, setDraft] = useState<Draft>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const title = template ? `Edit template ${template.name}` : 'New email template';
 
+  /** Creates the template, or sends the fields the user changed; with nothing changed, nothing is sent. */
+  const save = async () => {
+    if (!template) {
+      await api.create('/v2/email_templates', draft);
+      return;
+    }
+    const changes = changedFields(initial, draft);
+    if (Object.keys(changes).length > 0) await api.update(`/v2/email_templates/${template.id}`, changes);
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
     try {
-      if (template) await api.update(`/v2/email_templates/${template.id}`, draft);
-      else await api.create('/v2/email_templates', draft);
+      await save();
       onSaved();
     } catch (err) {
       setErrors(formErrorsOf(err, { name: 'Template name', subject: 'Subject', body: 'Body' }, 'The template could not be saved.'));

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api/client.js';
+import { changedFields } from '../../api/changedFields.js';
 import { DataTable } from '../../lists/DataTable.js';
 import { ConfirmDelete } from '../../shell/ConfirmDelete.js';
 import { NameEditor } from './NameEditor.js';
@@ -41,8 +42,10 @@ export function PipelineCard({ pipeline, stages, counts, canEdit, onChanged }: P
     await api.create('/v2/stages', { ...withoutEmpty(draft), pipeline_id: pipeline.id });
     onChanged();
   };
+  /** Sends only the stage's fields the admin changed, so a change made meanwhile elsewhere (another field, its position) stays. */
   const saveStage = async (stage: Stage, draft: StageDraft) => {
-    await api.update(`/v2/stages/${stage.id}`, draft);
+    const changes = changedFields({ name: stage.name, category: stage.category, likelihood: stage.likelihood }, draft);
+    if (Object.keys(changes).length > 0) await api.update(`/v2/stages/${stage.id}`, changes);
     setEditing(null);
     onChanged();
   };
