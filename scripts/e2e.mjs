@@ -72,6 +72,8 @@ spawnSync(process.execPath, ['bin/outpost.mjs', 'seed', '--contacts', '500', '--
 
 // `npm run test:e2e -- e2e/deals.spec.mjs` runs only the specs named; without names, every spec.
 const specs = process.argv.length > 2 ? process.argv.slice(2) : readdirSync('e2e').filter((f) => f.endsWith('.spec.mjs')).map((f) => join('e2e', f));
+// The runner writes its TAP report here; on a fresh clone (npm run test:e2e alone) the folder is not there yet.
+mkdirSync('.cache', { recursive: true });
 const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination=.cache/e2e.tap', ...specs], {
   stdio: 'inherit',
   env: { ...process.env, OUTPOST_E2E_URL: url, OUTPOST_E2E_EMAIL: ADMIN.email, OUTPOST_E2E_PASSWORD: ADMIN.password,
