@@ -434,6 +434,10 @@ async function syncBench() {
   console.log(`${INDENT}replica peak memory during the sync ${mb(replica.syncPeakMb)} (target < 200 MB) ${replica.syncPeakMb < 200 ? 'PASS' : 'MISS'}; whole run, with ${replica.edits} local edits and their push: ${mb(replica.maxRssMb)}`);
   console.log(`replica push of ${replica.edits} offline edits: ${replica.pushSeconds.toFixed(1)} s (${fmt(replica.edits / replica.pushSeconds).trim()} edits/s; target < 20 s) ${replica.pushSeconds < 20 ? 'PASS' : 'MISS'}`);
   console.log(`${INDENT}CPU during the push: replica ${replica.pushCpuSeconds.toFixed(1)} s, hub ${typeof replica.hubPushCpuSeconds === 'number' ? `${replica.hubPushCpuSeconds.toFixed(1)} s` : 'n/a'}`);
+  const { conflicted } = replica;
+  const conflictRatio = conflicted.seconds / replica.pushSeconds;
+  console.log(`replica push of ${conflicted.edits} offline edits, ${conflicted.conflicts} of them against a colleague's change (kept as conflicts): ${conflicted.seconds.toFixed(1)} s   `
+    + `beside the push without conflicts ${replica.pushSeconds.toFixed(1)} s   ratio ${conflictRatio.toFixed(2)} (target < 20 s) ${conflicted.seconds < 20 ? 'PASS' : 'MISS'}`);
   liveSyncLine(replica.live);
 
   await stop(full.hub.child);
