@@ -246,7 +246,8 @@ describe('a replica', () => {
     await page.getByRole('heading', { name: 'Sync issues' }).waitFor();
     const issue = page.getByRole('listitem', { name: 'Change contact' });
     await issue.waitFor(WAIT);
-    assert.match(await issue.textContent(), /was not found/);
+    // Said in plain words, with what discarding would lose (the contact as this device has it).
+    assert.match(await issue.textContent(), /Someone else deleted this contact on the hub.*What would be lost.*Odile Offlander/);
     await issue.getByRole('link', { name: 'Odile Offlander' }).waitFor(WAIT);
     await issue.getByRole('button', { name: 'Discard' }).click();
     await issue.getByRole('group', { name: /Confirm discarding/ }).getByText('Discard this change?').waitFor();

@@ -25,8 +25,8 @@ type Draft = Required<Pick<ContactInput, 'is_organization' | 'customer_status' |
 
 const TEXT_FIELDS = ['name', 'first_name', 'last_name', 'title', 'email', 'phone', 'mobile', 'website', 'industry', 'description'] as const;
 const LABELS: Record<string, string> = { name: 'Name', first_name: 'First name', last_name: 'Last name', ...CONTACT_FIELD_LABELS };
-/** Every field the form shows, by API name: a refusal's problems show by them, in these words. */
-const FIELD_LABELS = {
+/** Every field the form shows, by API name: a refusal's problems show by them, in these words (and a sync conflict's field). */
+export const CONTACT_FORM_LABELS = {
   ...LABELS, contact_id: 'Organization', customer_status: 'Customer status', prospect_status: 'Prospect status', tags: 'Tags',
   address: 'Address', billing_address: 'Billing address', shipping_address: 'Shipping address', custom_fields: 'Custom fields',
 };
@@ -111,7 +111,7 @@ export function ContactForm({ id }: { id: number | null }) {
     try {
       navigate(`/contacts/${await save()}`);
     } catch (err) {
-      setErrors(formErrorsOf(err, FIELD_LABELS, 'The contact could not be saved.'));
+      setErrors(formErrorsOf(err, CONTACT_FORM_LABELS, 'The contact could not be saved.'));
       setSaving(false);
     }
   };

@@ -14,6 +14,7 @@ import { ContactDetails } from './ContactDetails.js';
 import { OrganizationPeople } from './OrganizationPeople.js';
 import { ContactDeals } from './ContactDeals.js';
 import { ContactLeads } from './ContactLeads.js';
+import { ConflictPanel } from '../sync/ConflictPanel.js';
 
 /**
  * One contact: its details, its deals and the leads it came from; an
@@ -21,7 +22,7 @@ import { ContactLeads } from './ContactLeads.js';
  */
 export function ContactPage({ id }: { id: number }) {
   const navigate = useRouter((s) => s.navigate);
-  const { record: contact, problem, setRecord } = useRecord<Contact>(`/v2/contacts/${id}`, { type: 'contact', id });
+  const { record: contact, problem, setRecord, reload } = useRecord<Contact>(`/v2/contacts/${id}`, { type: 'contact', id });
 
   if (problem) return <RecordProblemMessage problem={problem} noun="contact" listPath="/contacts" />;
   if (!contact) return <section className="screen"><p className="muted">Loading…</p></section>;
@@ -45,6 +46,7 @@ export function ContactPage({ id }: { id: number }) {
           <button type="button" className="danger" onClick={remove}>Delete</button>
         </div>
       </header>
+      <ConflictPanel type="contact" id={id} onResolved={reload} />
       <ConversionSummary query={contact.is_organization ? { organization_id: id } : { individual_id: id }} />
       <div className="columns">
         <div className="main-column">

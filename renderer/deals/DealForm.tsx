@@ -24,7 +24,8 @@ interface Draft {
   unqualified_reason_id: number | null;
 }
 
-const LABELS = {
+/** The form's fields by API name, in its words (a refusal's problems and a sync conflict's field are named so). */
+export const DEAL_FORM_LABELS = {
   name: 'Name', value: 'Value', currency: 'Currency', stage_id: 'Stage', contact_id: 'Contact', organization_id: 'Organization',
   owner_id: 'Owner', source_id: 'Source', estimated_close_date: 'Expected close date',
   loss_reason_id: 'Loss reason', unqualified_reason_id: 'Unqualified reason',
@@ -75,7 +76,7 @@ export function DealForm({ id }: { id: number | null }) {
   const stageParam = Number(params.get('stage_id')) || null;
   const contactParam = Number(params.get('contact_id')) || null;
   const { draft, setDraft, errors, saving, submit } = useRecordForm<Deal, Draft>({
-    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', labels: LABELS, id, payloadOf,
+    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', labels: DEAL_FORM_LABELS, id, payloadOf,
     draftOf: (deal) => draftOf(deal, { currency: account?.currency ?? 'USD', stageId: stageParam, contactId: contactParam }),
   });
 

@@ -20,11 +20,12 @@ import { StageSelect } from './StageSelect.js';
 import { useContactNames } from './useContactNames.js';
 import { usePipelines } from './usePipelines.js';
 import { refusalText } from '../api/formErrors.js';
+import { ConflictPanel } from '../sync/ConflictPanel.js';
 
 /** One deal: its value and stage (changeable here), contacts, tags, collaborators and activity. */
 export function DealPage({ id }: { id: number }) {
   const navigate = useRouter((s) => s.navigate);
-  const { record: deal, problem, setRecord } = useRecord<Deal>(`/v2/deals/${id}`, { type: 'deal', id });
+  const { record: deal, problem, setRecord, reload } = useRecord<Deal>(`/v2/deals/${id}`, { type: 'deal', id });
   const pipelines = usePipelines();
   const users = useUsers();
   const sources = useNamedOptions('/v2/deal_sources');
@@ -71,6 +72,7 @@ export function DealPage({ id }: { id: number }) {
           <button type="button" className="danger" onClick={remove}>Delete</button>
         </div>
       </header>
+      <ConflictPanel type="deal" id={id} onResolved={reload} />
       <ConversionSummary query={{ deal_id: id }} />
       <div className="columns">
         <div className="main-column">

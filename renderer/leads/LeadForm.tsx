@@ -12,7 +12,8 @@ const TEXT_FIELDS = [
 type TextField = (typeof TEXT_FIELDS)[number];
 
 const LABELS: Record<TextField, string> = { first_name: 'First name', last_name: 'Last name', organization_name: 'Organization name', ...CONTACT_FIELD_LABELS };
-const FIELD_LABELS = { ...LABELS, status: 'Status', source_id: 'Source', owner_id: 'Owner', address: 'Address' };
+/** Every field the form shows, by API name, in its words (a refusal's problems and a sync conflict's field are named so). */
+export const LEAD_FORM_LABELS = { ...LABELS, status: 'Status', source_id: 'Source', owner_id: 'Owner', address: 'Address' };
 
 /** The statuses a person picks from; Converted is set by converting the lead, not by hand. */
 const CHOOSABLE_STATUSES = LEAD_STATUSES.filter((s) => s !== CONVERTED_LEAD_STATUS);
@@ -49,7 +50,7 @@ function payloadOf(draft: Draft): Record<string, unknown> {
 
 /** Create and edit a lead; the API's field errors (a lead needs a last name or an organization name) show by their fields. */
 export function LeadForm({ id }: { id: number | null }) {
-  const { draft, setDraft, errors, saving, submit } = useRecordForm<Lead, Draft>({ apiPath: '/v2/leads', pagePath: '/leads', noun: 'lead', labels: FIELD_LABELS, id, draftOf, payloadOf });
+  const { draft, setDraft, errors, saving, submit } = useRecordForm<Lead, Draft>({ apiPath: '/v2/leads', pagePath: '/leads', noun: 'lead', labels: LEAD_FORM_LABELS, id, draftOf, payloadOf });
 
   if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });

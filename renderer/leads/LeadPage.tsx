@@ -14,11 +14,12 @@ import { RecordEnrollments } from '../enrollments/RecordEnrollments.js';
 import { useRecord } from './useRecord.js';
 import { CONVERTED_LEAD_STATUS, leadDisplayName, type Lead } from '../../shared/resources/lead.js';
 import { ContactFieldRows } from '../records/ContactFieldRows.js';
+import { ConflictPanel } from '../sync/ConflictPanel.js';
 
 /** One lead: its details, tags, collaborators and activity, and the way to convert it. */
 export function LeadPage({ id }: { id: number }) {
   const navigate = useRouter((s) => s.navigate);
-  const { record: lead, problem, setRecord } = useRecord<Lead>(`/v2/leads/${id}`, { type: 'lead', id });
+  const { record: lead, problem, setRecord, reload } = useRecord<Lead>(`/v2/leads/${id}`, { type: 'lead', id });
   const users = useUsers();
   const sources = useNamedOptions('/v2/lead_sources');
   const [converting, setConverting] = useState(false);
@@ -48,6 +49,7 @@ export function LeadPage({ id }: { id: number }) {
           <button type="button" className="danger" onClick={remove}>Delete</button>
         </div>
       </header>
+      <ConflictPanel type="lead" id={id} onResolved={reload} />
       {converting && <ConvertDialog lead={lead} onClose={() => setConverting(false)} />}
       <ConversionSummary query={{ lead_id: id }} />
       <div className="columns">

@@ -1,6 +1,7 @@
 import { ADDRESS_KEYS, type Address, type AddressKey } from '../../shared/resources/address.js';
 
-const LABELS: Record<AddressKey, string> = { line1: 'Street', city: 'City', postal_code: 'Postal code', state: 'State', country: 'Country' };
+/** An address's keys as its fields are labelled (a sync conflict on one key says "Address: City"). */
+export const ADDRESS_KEY_LABELS: Record<AddressKey, string> = { line1: 'Street', city: 'City', postal_code: 'Postal code', state: 'State', country: 'Country' };
 
 export const EMPTY_ADDRESS: Address = { line1: null, city: null, postal_code: null, state: null, country: null };
 
@@ -12,7 +13,7 @@ export function AddressFields({ legend, value, error, onChange }: { legend: stri
       <div className="grid">
         {ADDRESS_KEYS.map((key) => (
           <label key={key}>
-            {LABELS[key]}
+            {ADDRESS_KEY_LABELS[key]}
             <input type="text" value={value[key] ?? ''} onChange={(e) => onChange({ ...value, [key]: e.target.value || null })} />
           </label>
         ))}

@@ -23,15 +23,24 @@ function details(status: ReplicaStatus): string {
   return parts.join(' ');
 }
 
-/** On a replica only: how its sync stands, its sync issues, and "Sync now". */
+/** What needs the rep's attention, shortly: "1 conflict · 2 sync issues"; empty when nothing does. */
+export function attentionText(status: Pick<ReplicaStatus, 'conflicts' | 'issues'>): string {
+  const parts = [];
+  if (status.conflicts > 0) parts.push(plural(status.conflicts, 'conflict'));
+  if (status.issues > 0) parts.push(plural(status.issues, 'sync issue'));
+  return parts.join(' · ');
+}
+
+/** On a replica only: how its sync stands, its conflicts and sync issues (to settle in Sync issues), and "Sync now". */
 export function SyncIndicator() {
   const { kind, status, syncing, syncNow } = useReplica();
   if (kind !== 'replica' || !status) return null;
   const state = syncing ? 'syncing' : status.state;
+  const attention = attentionText(status);
   return (
     <div className="sync">
       <p role="status" aria-label="Sync status" title={details(status)} className={`sync-state ${state}`}>{label(status, syncing)}</p>
-      {status.issues > 0 && <Link to="/sync-issues" className="sync-issues-link">{plural(status.issues, 'sync issue')}</Link>}
+      {attention && <Link to="/sync-issues" className="sync-issues-link" title="Changes that need your attention">{attention}</Link>}
       <button type="button" className="link" disabled={syncing} onClick={() => void syncNow()}>Sync now</button>
     </div>
   );

@@ -1,0 +1,432 @@
+// Issue 29 in the browser: a field changed on a replica while it could not
+// reach the hub, and by a colleague on the hub meanwhile, shows as a conflict
+// on the record's page and in Sync issues, where the rep keeps theirs, keeps
+// the hub's, or types another value; a change to a record someone deleted on
+// the hub can bring the record back. The spec runs a hub of its own and a
+// replica (`outpost serve --upstream`) that reaches it through a small TCP
+// proxy written here, which the spec switches off to cut the link and on
+// again to heal it. The suite's main hub is only used to check that a plain
+// hub shows no conflicts and never asks for them.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
+
+const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
+const ADMIN = { email: 'conflict-admin@example.com', password: 'conflict-e2e-password' };
+const COLLEAGUE = { email: 'bea@example.com', name: 'Bea Hubside', password: 'conflict-e2e-colleague' };
+const WAIT = { timeout: 20_000 };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+const PANEL = /changed both here and on the hub/;
+
+const running = new Set();
+
+/** `outpost serve …` as a child process; resolves with it and its URL once it listens. */
+function serve(args, env = {}) {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--rate-limit', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`outpost serve did not start: ${output}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`outpost serve exited (${code}): ${output}`));
+    });
+  });
+}
+
+/** SIGTERM, and wait until the process is gone. */
+async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * The replica's network cable to the hub: a TCP proxy on a port of its own
+ * that forwards to the hub while connected; `cut()` drops every connection
+ * (the replica's requests and its open change stream) and refuses new ones
+ * until `heal()`. The hub itself keeps running, so a colleague can edit on it meanwhile.
+ */
+async function switchableLink(hubPort) {
+  let connected = true;
+  const sockets = new Set();
+  const server = createServer((client) => {
+    if (!connected) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(hubPort, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const cut = () => {
+    connected = false;
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    cut,
+    heal: () => {
+      connected = true;
+    },
+    close: () => {
+      cut();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+let browser;
+let hubDir;
+let replicaDir;
+let hub;
+let replica;
+let link;
+let adminToken;
+let colleagueToken;
+
+/** The hub's REST API, as the colleague (Bea) unless told otherwise. */
+async function hubApi(method, path, data, token = colleagueToken) {
+  const response = await fetch(`${hub.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: data === undefined ? undefined : JSON.stringify({ data }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+const tokenOf = (email) => JSON.parse(execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', email, '--scope', 'read write profile sync', '--data-dir', hubDir], { encoding: 'utf8' })).access_token;
+
+before(async () => {
+  hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-conflict-hub-'));
+  replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-conflict-replica-'));
+  hub = await serve(['--port', '0', '--data-dir', hubDir], { OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password });
+  execFileSync(process.execPath, [CLI, 'users', 'add', '--email', COLLEAGUE.email, '--name', COLLEAGUE.name, '--role', 'admin', '--password', COLLEAGUE.password, '--data-dir', hubDir], { stdio: 'ignore' });
+  adminToken = tokenOf(ADMIN.email);
+  colleagueToken = tokenOf(COLLEAGUE.email);
+  link = await switchableLink(new URL(hub.url).port);
+  replica = await serve(['--upstream', link.url, '--upstream-token', adminToken, '--port', '0', '--data-dir', replicaDir]);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close().catch(() => undefined);
+  await link?.close();
+  await Promise.all([...running].map((child) => stop(child)));
+  for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** How far the page, and the screen inside the shell, scroll sideways: 0 when everything fits the width. */
+function sidewaysOverflow(page) {
+  return page.evaluate(() => {
+    const main = document.querySelector('main.content');
+    return { page: document.documentElement.scrollWidth - window.innerWidth, screen: main ? main.scrollWidth - main.clientWidth : 0 };
+  });
+}
+
+/**
+ * Screenshots at 1280 and 390 px (`<name>` and `<name>-phone`), each checked
+ * for sideways scrolling; with `below`, one more on the phone scrolled down to it (`<name>-phone-below`).
+ */
+async function bothWidths(page, name, below = null) {
+  await page.setViewportSize(DESKTOP);
+  await page.waitForTimeout(300);
+  assert.deepEqual(await sidewaysOverflow(page), { page: 0, screen: 0 }, `${name} at 1280 px scrolls sideways`);
+  await screenshot(page, name);
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(300);
+  assert.deepEqual(await sidewaysOverflow(page), { page: 0, screen: 0 }, `${name} at 390 px scrolls sideways`);
+  await screenshot(page, `${name}-phone`);
+  if (below) {
+    await below.scrollIntoViewIfNeeded();
+    await screenshot(page, `${name}-phone-below`);
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+describe('the main hub', () => {
+  it('shows no conflict panel on a record page and never asks for conflicts', async () => {
+    const page = await signIn(browser);
+    const contact = page.getByTestId('contact-scroller').getByRole('link').first();
+    await contact.waitFor(WAIT);
+    await contact.click();
+    await page.getByRole('link', { name: 'Edit' }).waitFor(WAIT);
+    await page.waitForTimeout(2500);
+    assert.equal(await page.getByRole('region', { name: PANEL }).count(), 0);
+    assert.equal(await page.getByRole('link', { name: /conflict/ }).count(), 0);
+    const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/v2/replica/conflicts')).length);
+    assert.equal(asked, 0, 'a plain hub is never asked for conflicts');
+    await page.context().close();
+  });
+});
+
+describe('a replica whose link to the hub is cut', () => {
+  let page;
+  let status;
+
+  /** Presses "Sync now" until the status reads `wanted` (or that locator shows); the replica also syncs by itself every 5 s. */
+  async function syncUntil(wanted) {
+    if (typeof wanted === 'string') wanted = status.filter({ hasText: wanted });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      try {
+        await wanted.waitFor({ timeout: 3000 });
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+    }
+  }
+
+  /** A contact made on the hub, once the replica has it too. */
+  async function contactOnBoth(data) {
+    const made = await hubApi('POST', '/v2/contacts', data, adminToken);
+    assert.equal(made.status, 200);
+    const id = made.body.data.id;
+    const deadline = Date.now() + 20_000;
+    while ((await pageApi(page, 'GET', `/v2/contacts/${id}`)).status !== 200) {
+      assert.ok(Date.now() < deadline, 'the contact reached the replica');
+      await page.waitForTimeout(200);
+    }
+    return id;
+  }
+
+  /** Cuts the link and waits until the replica says it is offline. */
+  async function cutLink() {
+    link.cut();
+    await syncUntil('Offline');
+  }
+
+  /** The contact's edit form on the replica: fills the fields given (by label) and saves. */
+  async function editInForm(id, name, fields) {
+    await page.goto(`${replica.url}/contacts/${id}`);
+    await page.getByRole('heading', { name }).waitFor(WAIT);
+    await page.getByRole('link', { name: 'Edit' }).click();
+    for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name }).waitFor(WAIT);
+  }
+
+  /** A value in the contact's details (not in the conflict panel). */
+  const detail = (value) => page.getByLabel('Details', { exact: true }).getByRole('definition').filter({ hasText: value });
+  const panel = () => page.getByRole('region', { name: PANEL });
+
+  before(async () => {
+    page = await signInAt(browser, replica.url, ADMIN);
+    status = page.getByRole('status', { name: 'Sync status' });
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+  });
+  after(() => page?.context().close());
+
+  it('shows the title changed on both sides on the contact page, and keeps mine', async () => {
+    const id = await contactOnBoth({ first_name: 'Cleo', last_name: 'Conflict', title: 'Buyer', email: 'cleo@example.com' });
+    await cutLink();
+    // The rep, offline, retitles the contact in the edit form…
+    await editInForm(id, 'Cleo Conflict', { Title: 'Chief buyer' });
+    await detail('Chief buyer').waitFor(WAIT);
+    // …while a colleague retitles it on the hub.
+    assert.equal((await hubApi('PUT', `/v2/contacts/${id}`, { title: 'Head of purchasing' })).status, 200);
+
+    link.heal();
+    const attention = page.getByRole('link', { name: '1 conflict' });
+    await syncUntil(attention);
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+
+    // The page shows the hub's value, and the panel both, with who changed the hub's.
+    const conflict = panel().getByRole('listitem', { name: 'Title' });
+    await conflict.waitFor(WAIT);
+    await detail('Head of purchasing').waitFor(WAIT);
+    // Who changed the hub's value: the colleague's name, once read (users are synced).
+    await conflict.filter({ hasText: COLLEAGUE.name }).waitFor(WAIT);
+    const text = await conflict.textContent();
+    assert.match(text, /Yours.*Chief buyer.*Changed on this device/);
+    assert.match(text, /Theirs.*Head of purchasing.*Changed by Bea Hubside on the hub/);
+    await bothWidths(page, '60-conflict-contact-page');
+
+    await conflict.getByRole('button', { name: 'Keep mine' }).click();
+    await panel().waitFor({ state: 'detached', ...WAIT });
+    await detail('Chief buyer').waitFor(WAIT);
+    await syncUntil('Up to date');
+    await attention.waitFor({ state: 'detached', ...WAIT });
+    assert.equal((await hubApi('GET', `/v2/contacts/${id}`)).body.data.title, 'Chief buyer', 'the hub took the rep\'s title');
+    assert.equal((await pageApi(page, 'GET', `/v2/contacts/${id}`)).body.data.title, 'Chief buyer');
+    await screenshot(page, '61-conflict-kept-mine');
+  });
+
+  it('takes another value for one field (a refused one said by its input) and keeps the hub\'s for another', async () => {
+    const id = await contactOnBoth({ first_name: 'Milo', last_name: 'Moreau', title: 'Clerk', email: 'milo@old.example.com' });
+    await cutLink();
+    // A long address without a space: it wraps in the panel, on a phone too.
+    await editInForm(id, 'Milo Moreau', { Title: 'Rep title', Email: 'milo.moreau.regional.purchasing.department@rep.example.com' });
+    assert.equal((await hubApi('PUT', `/v2/contacts/${id}`, { title: 'Hub title', email: 'milo@hub.example.com' })).status, 200);
+    link.heal();
+    await syncUntil(page.getByRole('link', { name: '2 conflicts' }));
+
+    await panel().getByRole('heading', { name: '2 fields were changed both here and on the hub' }).waitFor(WAIT);
+    const title = panel().getByRole('listitem', { name: 'Title' });
+    const email = panel().getByRole('listitem', { name: 'Email' });
+    await email.waitFor(WAIT);
+    assert.match(await email.textContent(), /milo\.moreau\.regional\.purchasing\.department@rep\.example\.com.*milo@hub\.example\.com/);
+
+    // Another value: the input starts with the rep's; one the field does not take is refused, in words, by the input.
+    await title.getByRole('button', { name: 'Use another value' }).click();
+    const input = title.getByLabel('Another value for Title');
+    assert.equal(await input.inputValue(), 'Rep title');
+    await input.fill('T'.repeat(300));
+    await title.getByRole('button', { name: 'Use this value' }).click();
+    const refused = title.getByRole('alert');
+    await refused.waitFor(WAIT);
+    assert.match(await refused.textContent(), /^Title is too long/);
+    await bothWidths(page, '62-conflict-other-value-refused', email);
+    await input.fill('Agreed title');
+    await title.getByRole('button', { name: 'Use this value' }).click();
+    await title.waitFor({ state: 'detached', ...WAIT });
+    await detail('Agreed title').waitFor(WAIT);
+
+    await email.getByRole('button', { name: 'Keep theirs' }).click();
+    await panel().waitFor({ state: 'detached', ...WAIT });
+    await syncUntil('Up to date');
+    await page.getByRole('link', { name: /conflict/ }).waitFor({ state: 'detached', ...WAIT });
+    const onHub = (await hubApi('GET', `/v2/contacts/${id}`)).body.data;
+    assert.deepEqual([onHub.title, onHub.email], ['Agreed title', 'milo@hub.example.com']);
+    const onReplica = (await pageApi(page, 'GET', `/v2/contacts/${id}`)).body.data;
+    assert.deepEqual([onReplica.title, onReplica.email], ['Agreed title', 'milo@hub.example.com']);
+    await detail('milo@hub.example.com').waitFor(WAIT);
+  });
+
+  it('shows conflicts on a lead\'s and a deal\'s pages in their forms\' words', async () => {
+    const address = (city) => ({ line1: '1 Rue Haute', city, postal_code: '69001', state: null, country: 'FR' });
+    const lead = (await hubApi('POST', '/v2/leads', { first_name: 'Lea', last_name: 'Lead', address: address('Lyon') }, adminToken)).body.data;
+    const buyer = (await hubApi('POST', '/v2/contacts', { first_name: 'Dan', last_name: 'Dealer' }, adminToken)).body.data;
+    const deal = (await hubApi('POST', '/v2/deals', { name: 'Fleet renewal', contact_id: buyer.id, value: '1200', estimated_close_date: '2027-01-15' }, adminToken)).body.data;
+    assert.ok(lead?.id && deal?.id, 'the hub made the lead and the deal');
+    const deadline = Date.now() + 20_000;
+    while ((await pageApi(page, 'GET', `/v2/deals/${deal.id}`)).status !== 200 || (await pageApi(page, 'GET', `/v2/leads/${lead.id}`)).status !== 200) {
+      assert.ok(Date.now() < deadline, 'the lead and the deal reached the replica');
+      await page.waitForTimeout(200);
+    }
+    await cutLink();
+    assert.equal((await pageApi(page, 'PUT', `/v2/leads/${lead.id}`, { address: address('Villeurbanne') })).status, 200);
+    assert.equal((await pageApi(page, 'PUT', `/v2/deals/${deal.id}`, { name: 'Fleet renewal, 40 vans', value: '1500', estimated_close_date: '2027-02-01' })).status, 200);
+    assert.equal((await hubApi('PUT', `/v2/leads/${lead.id}`, { address: address('Marseille') })).status, 200);
+    assert.equal((await hubApi('PUT', `/v2/deals/${deal.id}`, { name: 'Fleet renewal (signed)', value: '1350', estimated_close_date: '2027-03-01' })).status, 200);
+    link.heal();
+    await syncUntil(page.getByRole('link', { name: '4 conflicts' }));
+
+    await page.goto(`${replica.url}/leads/${lead.id}`);
+    const city = panel().getByRole('listitem', { name: 'Address: City' });
+    await city.waitFor(WAIT);
+    await city.filter({ hasText: COLLEAGUE.name }).waitFor(WAIT);
+    assert.match(await city.textContent(), /Villeurbanne.*Marseille.*Bea Hubside/);
+    await city.getByRole('button', { name: 'Keep theirs' }).click();
+    await panel().waitFor({ state: 'detached', ...WAIT });
+
+    await page.goto(`${replica.url}/deals/${deal.id}`);
+    await panel().getByRole('listitem', { name: 'Value' }).waitFor(WAIT);
+    const closes = panel().getByRole('listitem', { name: 'Expected close date' });
+    assert.match(await closes.textContent(), /Feb 1, 2027.*Mar 1, 2027/);
+    assert.match(await panel().getByRole('listitem', { name: 'Name' }).textContent(), /Fleet renewal, 40 vans.*Fleet renewal \(signed\)/);
+    await bothWidths(page, '65-conflict-deal-page');
+    for (const name of ['Name', 'Value', 'Expected close date']) {
+      await panel().getByRole('listitem', { name }).getByRole('button', { name: 'Keep mine' }).click();
+      await panel().getByRole('listitem', { name }).waitFor({ state: 'detached', ...WAIT });
+    }
+    await panel().waitFor({ state: 'detached', ...WAIT });
+    await syncUntil('Up to date');
+    const onHub = (await hubApi('GET', `/v2/deals/${deal.id}`)).body.data;
+    assert.deepEqual([onHub.name, onHub.value, onHub.estimated_close_date], ['Fleet renewal, 40 vans', '1500', '2027-02-01']);
+    assert.equal((await hubApi('GET', `/v2/leads/${lead.id}`)).body.data.address.city, 'Marseille');
+  });
+
+  it('lists a conflict and a change to a contact deleted on the hub in Sync issues, and recreates the contact', async () => {
+    const doraId = await contactOnBoth({ first_name: 'Dora', last_name: 'Deleted', title: 'Owner', email: 'dora@example.com' });
+    const theoId = await contactOnBoth({ first_name: 'Theo', last_name: 'Twice', title: 'T0' });
+    await cutLink();
+    // Offline, the rep gives Dora a phone number and Theo a title…
+    await editInForm(doraId, 'Dora Deleted', { Phone: '555-0100' });
+    await editInForm(theoId, 'Theo Twice', { Title: 'Rep T' });
+    // …while on the hub a colleague deletes Dora and retitles Theo.
+    assert.equal((await hubApi('DELETE', `/v2/contacts/${doraId}`)).status, 204);
+    assert.equal((await hubApi('PUT', `/v2/contacts/${theoId}`, { title: 'Hub T' })).status, 200);
+    link.heal();
+    const attention = page.getByRole('link', { name: '1 conflict · 1 sync issue' });
+    await syncUntil(attention);
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+
+    await attention.click();
+    await page.getByRole('heading', { name: 'Sync issues' }).waitFor(WAIT);
+    const conflicts = page.getByRole('region', { name: /Conflicts/ });
+    const theo = conflicts.getByRole('listitem', { name: 'Theo Twice' });
+    await theo.waitFor(WAIT);
+    assert.equal(await theo.getByRole('link', { name: 'Theo Twice' }).getAttribute('href'), `/contacts/${theoId}`);
+    const field = theo.getByRole('listitem', { name: 'Title' });
+    await field.filter({ hasText: COLLEAGUE.name }).waitFor(WAIT);
+    assert.match(await field.textContent(), /Rep T.*Hub T.*Bea Hubside/);
+
+    const issue = page.getByRole('listitem', { name: 'Change contact' });
+    await issue.waitFor(WAIT);
+    const told = await issue.textContent();
+    assert.match(told, /Someone else deleted this contact on the hub/);
+    assert.match(told, /What would be lost.*Dora Deleted.*Owner.*dora@example\.com/);
+    assert.match(told, /Your change.*Phone.*555-0100/);
+    await issue.getByRole('link', { name: 'Dora Deleted' }).waitFor(WAIT);
+    await issue.getByRole('button', { name: 'Recreate it' }).waitFor();
+    await bothWidths(page, '63-sync-issues-conflict-and-deleted', issue);
+
+    // The hub's title for Theo: the conflict goes, nothing is sent.
+    await field.getByRole('button', { name: 'Keep theirs' }).click();
+    await conflicts.waitFor({ state: 'detached', ...WAIT });
+
+    // Dora comes back on the hub, under a new id, as this device had her (with the phone number).
+    await issue.getByRole('button', { name: 'Recreate it' }).click();
+    await page.getByText('No sync issues: every change reached the hub.').waitFor(WAIT);
+    await syncUntil('Up to date');
+    await page.getByRole('link', { name: /sync issue|conflict/ }).waitFor({ state: 'detached', ...WAIT });
+    await screenshot(page, '64-sync-issues-settled');
+    const found = (await hubApi('GET', '/v2/contacts?q=Deleted')).body.items.map((i) => i.data);
+    assert.equal(found.length, 1, 'the hub has Dora again');
+    assert.notEqual(found[0].id, doraId);
+    assert.deepEqual([found[0].title, found[0].email, found[0].phone], ['Owner', 'dora@example.com', '555-0100']);
+    assert.equal((await hubApi('GET', `/v2/contacts/${theoId}`)).body.data.title, 'Hub T');
+    assert.equal((await pageApi(page, 'GET', `/v2/contacts/${theoId}`)).body.data.title, 'Hub T');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
+    const dora = page.getByTestId('contact-scroller').getByRole('link', { name: 'Dora Deleted' });
+    await dora.waitFor(WAIT);
+    assert.equal(await dora.getAttribute('href'), `/contacts/${found[0].id}`);
+  });
+});
