@@ -19,7 +19,8 @@ export interface LoadedRecord<T> {
  * One record read from the API, read again when the replica's data changes.
  * With `follow` (a contact, lead or deal): when one made on this device is
  * no longer found under its temporary id, a sync took it to the hub, and the
- * page follows it to its hub id, so the rep keeps their place.
+ * page follows it to its hub id, so the rep keeps their place; the same for a
+ * record recreated on the hub (Sync issues) after someone deleted it there.
  */
 export function useRecord<T>(path: string, follow?: RecordRef): LoadedRecord<T> {
   const navigate = useRouter((s) => s.navigate);
@@ -28,8 +29,8 @@ export function useRecord<T>(path: string, follow?: RecordRef): LoadedRecord<T> 
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useRefreshOnSync(reload);
-  // Only a temporary id can have gone to the hub.
-  const followType = follow && follow.id < 0 ? follow.type : null;
+  // A temporary id that went to the hub, or a record recreated there under a new id after someone deleted it.
+  const followType = follow ? follow.type : null;
   const tempId = follow?.id ?? 0;
 
   useEffect(() => {

@@ -206,11 +206,33 @@ describe('an edit of a record deleted on the hub', () => {
     const recreated = await call(rep.local, 'POST', `/v2/replica/issues/${issue.id}/recreate`, { token: rep.token });
     expect(recreated.status).toBe(200);
     expect(await rep.replica.sync()).toMatchObject({ pending: 0, issues: 0 });
-    const newId = rep.replica.hubIdOf('contact', id) ?? (rep.engine.db.prepare("SELECT hub_id FROM id_map WHERE resource_type = 'contact' AND temp_id = ?").pluck().get(id) as number);
+    // A page still showing the old id follows the record to its new one.
+    const followed = await call(rep.local, 'GET', `/v2/replica/ids/contact/${id}`, { token: rep.token });
+    expect(followed.status).toBe(200);
+    const newId = followed.body.data.hub_id;
     expect(newId).not.toBe(id);
     expect(await onHub(`/v2/contacts/${newId}`)).toMatchObject({ last_name: 'Gone', title: 'Still here', email: 'gone@example.com' });
     expect((await call(rep.local, 'GET', `/v2/contacts/${id}`, { token: rep.token })).status).toBe(404);
     expect(await local(rep, `/v2/contacts/${newId}`)).toMatchObject({ title: 'Still here' });
+  });
+
+  it('drops the open conflicts of a record whose change is discarded after its deletion on the hub', async () => {
+    const rep = await replicaOf(hub.agentId);
+    const id = await contactOnBoth(rep, { last_name: 'Twofold', title: 'T' });
+    rep.net.online = false;
+    await call(hub, 'PUT', `/v2/contacts/${id}`, { token: hub.adminToken, data: { title: 'Hub' } });
+    await call(rep.local, 'PUT', `/v2/contacts/${id}`, { token: rep.token, data: { title: 'Rep' } });
+    rep.net.online = true;
+    expect(await rep.replica.sync()).toMatchObject({ conflicts: 1 });
+    rep.net.online = false;
+    await call(hub, 'DELETE', `/v2/contacts/${id}`, { token: hub.adminToken });
+    await call(rep.local, 'PUT', `/v2/contacts/${id}`, { token: rep.token, data: { description: 'more' } });
+    rep.net.online = true;
+    expect(await rep.replica.sync()).toMatchObject({ issues: 1, conflicts: 1 });
+    const [issue] = rep.replica.issues().filter((i) => i.record_id === id);
+    expect((await call(rep.local, 'DELETE', `/v2/replica/issues/${issue.id}`, { token: rep.token })).status).toBe(204);
+    expect(rep.replica.status()).toMatchObject({ issues: 0, conflicts: 0 });
+    expect((await call(rep.local, 'GET', `/v2/contacts/${id}`, { token: rep.token })).status).toBe(404);
   });
 
   it('refuses to recreate what is not a change to a deleted record', async () => {

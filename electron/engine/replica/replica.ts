@@ -320,6 +320,9 @@ export class Replica {
       this.outbox.dropRecord(entry.resource_type, entry.record_id);
       if (hubState) this.local.apply(entry.resource_type, hubState);
       else this.local.remove(entry.resource_type, entry.record_id);
+      // Its open conflicts follow: settled by the hub's state, or gone with the record.
+      if (hubState) this.conflicts.pulled(entry.resource_type, hubState);
+      else this.conflicts.removeRecord(entry.resource_type, entry.record_id);
       this.engine.ctx.changes.record(entry.resource_type, entry.record_id, hubState ? 'updated' : 'deleted', null);
     })();
     return true;
@@ -649,15 +652,25 @@ export class Replica {
     return { orphan: `This change refers to a ${type.replace('_', ' ')} created on this device that never reached the hub (its creation was discarded).` };
   }
 
-  /** The hub's id a record created here got, once it has one (so a screen showing the temporary id can follow it). */
-  hubIdOf(type: string, temporaryId: number): number | null {
-    return temporaryId < 0 ? this.hubId(type, temporaryId) : null;
+  /**
+   * The hub's id a record created here got, once it has one, or the new id of
+   * a record recreated after its deletion on the hub (so a screen showing the
+   * old id can follow it); null when there is none.
+   */
+  hubIdOf(type: string, localId: number): number | null {
+    return this.mappedId(type, localId) ?? null;
   }
 
-  /** The hub's id of a local record id: itself when positive, from the id map when temporary, null when not yet known. */
+  /**
+   * The hub's id of a local record id: from the id map (a temporary id, or a
+   * record recreated under a new id), else itself when positive, else null (not yet known).
+   */
   private hubId(type: string, id: number): number | null {
-    if (id > 0) return id;
-    return (this.engine.ctx.statements.get('SELECT hub_id FROM id_map WHERE resource_type = ? AND temp_id = ?').pluck().get(type, id) as number | undefined) ?? null;
+    return this.mappedId(type, id) ?? (id > 0 ? id : null);
+  }
+
+  private mappedId(type: string, id: number): number | undefined {
+    return this.engine.ctx.statements.get('SELECT hub_id FROM id_map WHERE resource_type = ? AND temp_id = ?').pluck().get(type, id) as number | undefined;
   }
 }
 

@@ -44,7 +44,8 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica, ctx: Engin
   // Where a record created here went: a screen that shows its temporary id follows it to its hub id.
   app.get('/v2/replica/ids/:type/:temp_id', async (request, reply) => {
     const { type, temp_id: raw } = request.params as { type: string; temp_id: string };
-    const hubId = /^-\d{1,15}$/.test(raw) ? replica.hubIdOf(type, Number(raw)) : null;
+    // A temporary id, or the old id of a record recreated on the hub after its deletion there.
+    const hubId = /^-?\d{1,15}$/.test(raw) ? replica.hubIdOf(type, Number(raw)) : null;
     if (hubId === null) throw problem('not_found', `No hub id is known for the ${type} ${raw}.`, '/temp_id', 'replica_id');
     return sendResource(reply, 'replica_id', JSON.stringify({ resource_type: type, temp_id: Number(raw), hub_id: hubId }));
   });
