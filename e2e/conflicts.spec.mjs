@@ -16,6 +16,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ownHubDatabase } from './ownHubDatabase.mjs';
 import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
@@ -128,13 +129,18 @@ async function hubApi(method, path, data, token = colleagueToken) {
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
-const tokenOf = (email) => JSON.parse(execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', email, '--scope', 'read write profile sync', '--data-dir', hubDir], { encoding: 'utf8' })).access_token;
+const tokenOf = (email) => JSON.parse(execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', email, '--scope', 'read write profile sync', '--data-dir', hubDir, ...hubDatabase.args], { encoding: 'utf8' })).access_token;
+
+/** The hub's database: its data folder's SQLite file, or in the suite's PostgreSQL run a database of its own there. */
+let hubDatabase;
 
 before(async () => {
   hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-conflict-hub-'));
   replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-conflict-replica-'));
-  hub = await serve(['--port', '0', '--data-dir', hubDir], { OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password });
-  execFileSync(process.execPath, [CLI, 'users', 'add', '--email', COLLEAGUE.email, '--name', COLLEAGUE.name, '--role', 'admin', '--password', COLLEAGUE.password, '--data-dir', hubDir], { stdio: 'ignore' });
+  hubDatabase = await ownHubDatabase('conflicts');
+  console.log(`conflicts spec: its own hub runs on ${hubDatabase.args.length > 0 ? 'PostgreSQL' : 'SQLite'}`);
+  hub = await serve(['--port', '0', '--data-dir', hubDir, ...hubDatabase.args], { OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password });
+  execFileSync(process.execPath, [CLI, 'users', 'add', '--email', COLLEAGUE.email, '--name', COLLEAGUE.name, '--role', 'admin', '--password', COLLEAGUE.password, '--data-dir', hubDir, ...hubDatabase.args], { stdio: 'ignore' });
   adminToken = tokenOf(ADMIN.email);
   colleagueToken = tokenOf(COLLEAGUE.email);
   link = await switchableLink(new URL(hub.url).port);
@@ -146,6 +152,7 @@ after(async () => {
   await browser?.close().catch(() => undefined);
   await link?.close();
   await Promise.all([...running].map((child) => stop(child)));
+  await hubDatabase?.drop();
   for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

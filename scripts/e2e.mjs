@@ -77,7 +77,9 @@ mkdirSync('.cache', { recursive: true });
 const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination=.cache/e2e.tap', ...specs], {
   stdio: 'inherit',
   env: { ...process.env, OUTPOST_E2E_URL: url, OUTPOST_E2E_EMAIL: ADMIN.email, OUTPOST_E2E_PASSWORD: ADMIN.password,
-    OUTPOST_E2E_AGENT_EMAIL: AGENT.email, OUTPOST_E2E_AGENT_PASSWORD: AGENT.password, CHROMIUM_PATH: CHROMIUM },
+    OUTPOST_E2E_AGENT_EMAIL: AGENT.email, OUTPOST_E2E_AGENT_PASSWORD: AGENT.password, CHROMIUM_PATH: CHROMIUM,
+    // Specs that run a hub of their own put it on the same cluster (e2e/ownHubDatabase.mjs).
+    ...(cluster ? { OUTPOST_E2E_POSTGRES_CLUSTER: cluster.url } : {}) },
 });
 const tap = existsSync('.cache/e2e.tap') ? (await import('node:fs')).readFileSync('.cache/e2e.tap', 'utf8') : '';
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);
