@@ -14,7 +14,7 @@ import { WatchedValue } from '../watchedValue.js';
 import type { SignInResult } from '../auth/signIn.js';
 import type { ReplicaState, ReplicaStatus, SyncConflict, SyncIssue } from '../../../shared/resources/replica.js';
 import type { SyncConflicts } from './conflicts.js';
-import { editOf, valueAt, type Json } from '../sync/fieldPaths.js';
+import { editOf, pathsOf, valueAt, type Json } from '../sync/fieldPaths.js';
 import { updateLocally } from './localWrites.js';
 import type { Actor } from '../context.js';
 import { sqliteOf } from '../db/database.js';
@@ -574,9 +574,17 @@ export class Replica {
     this.applied += 1;
   }
 
-  /** The fields of a pushed update the hub kept: each an open conflict, the rep's value beside the hub's. */
+  /**
+   * The fields of a pushed update the hub kept: each an open conflict, the
+   * rep's value beside the hub's. The fields it took are the rep's latest word
+   * on them: a conflict an earlier change of theirs left open there is settled
+   * (this change was made before the hub answered that one, offline, so its
+   * edit could not close the conflict then, as an edit made after it does).
+   */
   private keepConflicts(entry: OutboxEntry, conflicts: HubConflict[]): void {
     const sent = entry.data === null ? {} : (JSON.parse(entry.data) as Json);
+    const kept = new Set(conflicts.map((conflict) => conflict.field));
+    this.conflicts.closeFields(entry.resource_type, entry.record_id, pathsOf(sent).filter((path) => !kept.has(path)));
     for (const conflict of conflicts) {
       this.conflicts.open({
         type: entry.resource_type, recordId: entry.record_id, field: conflict.field, yours: valueAt(sent, conflict.field), yoursAt: entry.created_at,
