@@ -8,7 +8,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Engine } from '../engine.js';
-import { ApiProblem, NUL_MESSAGE, NUL_REFUSED, problem } from './problem.js';
+import { ApiProblem, NUL_MESSAGE, NUL_REFUSED, problem } from '../problems.js';
 import { errorEnvelope, DOCS_PATH } from './envelope.js';
 import { authenticate } from './auth.js';
 import { JSON_TYPE } from './reply.js';

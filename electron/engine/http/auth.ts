@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../engine.js';
 import type { Actor } from '../context.js';
-import { ApiProblem, problem } from './problem.js';
+import { ApiProblem, problem } from '../problems.js';
 import { requiredScope } from '../auth/scopes.js';
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, maxHeaderSize, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorEnvelope } from './envelope.js';
-import { problem, type ApiProblem } from './problem.js';
+import { problem, type ApiProblem } from '../problems.js';
 import { JSON_TYPE } from './reply.js';
 
 /**

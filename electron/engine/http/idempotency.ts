@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandle
 import { onWriteRoutes, type AnswerKeeper } from './writeRouteHooks.js';
 import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
-import { ApiProblem, problem } from './problem.js';
+import { ApiProblem, problem } from '../problems.js';
 import { actorOf } from './auth.js';
 
 /** How long an answer is kept for replays. */

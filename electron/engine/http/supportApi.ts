@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
 import type { Actor } from '../context.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import { ApiProblem, NUL_MESSAGE, NUL_REFUSED } from './problem.js';
+import { ApiProblem, NUL_MESSAGE, NUL_REFUSED } from '../problems.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
 import { sharedRateLimitStore } from './rateLimitStore.js';

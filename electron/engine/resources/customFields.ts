@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, invalidParam, notFound, problem } from '../http/problem.js';
+import { FieldErrors, invalidParam, notFound, problem } from '../problems.js';
 import { collectionJson } from '../http/envelope.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { Clause } from './listing.js';

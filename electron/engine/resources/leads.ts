@@ -1,5 +1,5 @@
 import type { EngineContext, Actor } from '../context.js';
-import { FieldErrors, notFound } from '../http/problem.js';
+import { FieldErrors, notFound } from '../problems.js';
 import { ftsPrefixQuery } from './search.js';
 import { assignColumns, checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';

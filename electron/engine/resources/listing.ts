@@ -1,4 +1,4 @@
-import { invalidParam } from '../http/problem.js';
+import { invalidParam } from '../problems.js';
 import type { StatementCache } from '../db/statements.js';
 import { boolParam, enumParam, idListParam, intParam, recordIdParam, single, type RawQuery } from './params.js';
 import { ftsMatchExpression } from './search.js';

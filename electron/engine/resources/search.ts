@@ -1,4 +1,4 @@
-import { invalidParam } from '../http/problem.js';
+import { invalidParam } from '../problems.js';
 import type { Clause } from './listing.js';
 
 /**

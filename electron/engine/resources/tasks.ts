@@ -1,7 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { RecordStore } from './recordStore.js';
-import { FieldErrors, invalidParam, notFound } from '../http/problem.js';
+import { FieldErrors, invalidParam, notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { countList, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { boolParam, enumParam, single, type RawQuery } from './params.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Statement } from '../db/database.js';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { ApiProblem, notFound } from '../http/problem.js';
+import { ApiProblem, notFound } from '../problems.js';
 import { formatAckKey } from './acks.js';
 import type { Acknowledgements, AckKey } from './acks.js';
 import type { SyncSources } from './sources.js';

@@ -4,7 +4,7 @@ import { registerCrud } from '../crud.js';
 import { actorOf, requireAdmin } from '../auth.js';
 import type { Actor } from '../../context.js';
 import type { CrudService } from '../crud.js';
-import { ApiProblem } from '../problem.js';
+import { ApiProblem } from '../../problems.js';
 import { dataOf, idParam, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 import { repDayRoutes } from './repDay.js';
 

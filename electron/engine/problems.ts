@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ApiError, type ErrorCode } from '../../../shared/errors.js';
+import { ERROR_CODES, type ApiError, type ErrorCode } from '../../shared/errors.js';
 
 /**
  * A failure the client caused (or must be told about), carrying the errors
