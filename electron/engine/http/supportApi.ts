@@ -3,7 +3,9 @@ import rateLimit from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
 import type { Actor } from '../context.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import { ApiProblem, NUL_MESSAGE, NUL_REFUSED } from '../problems.js';
+import { ApiProblem } from '../problems.js';
+import { NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
+import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
 import { sharedRateLimitStore } from './rateLimitStore.js';
@@ -236,13 +238,14 @@ const DETAIL_CODES: Partial<Record<ErrorCode, string>> = {
 };
 
 function fromApiProblem(error: ApiProblem): SupportProblem {
-  if (error.status === 422) {
+  const status = problemStatus(error);
+  if (status === 422) {
     const invalid = new RecordInvalid();
     for (const e of error.errors) invalid.add(e.field.replace(/^\//, '').replace(/\//g, '.') || 'base', DETAIL_CODES[e.code] ?? 'InvalidValue', e.message);
-    return invalid.problem(error.headers);
+    return invalid.problem(problemHeaders(error));
   }
   const first = error.errors[0];
-  return new SupportProblem(error.status, { error: SUPPORT_CODES[first.code] ?? 'InvalidPayload', description: first.message }, error.headers);
+  return new SupportProblem(status, { error: SUPPORT_CODES[first.code] ?? 'InvalidPayload', description: first.message }, problemHeaders(error));
 }
 
 /** Fastify's own client errors (body too large, bad content type, …); null for anything else. */

@@ -216,7 +216,7 @@ export class SyncSessions {
     if (count >= MAX_ACTIVE_SESSIONS) {
       const retryAfter = Math.max(1, Math.ceil((Date.parse(oldest!) + SESSION_IDLE_SECONDS * 1000 - now) / 1000));
       const message = `This user already has ${count} active sync sessions, the most allowed (one per device); the oldest idle one expires in ${retryAfter} seconds.`;
-      throw new ApiProblem([{ resource: 'sync_session', field: '', code: 'too_many_sessions', message, details: message }], { 'Retry-After': String(retryAfter) });
+      throw new ApiProblem([{ resource: 'sync_session', field: '', code: 'too_many_sessions', message, details: message }], { retryAfter });
     }
   }
 
