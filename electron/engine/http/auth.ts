@@ -42,7 +42,3 @@ export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw problem('unauthorized', UNAUTHORIZED, 'Authorization');
   return request.actor;
 }
-
-export function requireAdmin(actor: Actor): void {
-  if (actor.role !== 'admin') throw problem('forbidden', 'Only an account administrator can do this.');
-}

@@ -9,7 +9,7 @@ import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
 import { sharedRateLimitStore } from './rateLimitStore.js';
-import { RecordInvalid, SupportProblem, badRequest, forbidden, invalidEndpoint, unauthorized } from '../customObjects/problems.js';
+import { RecordInvalid, SupportProblem, badRequest, invalidEndpoint, unauthorized } from '../customObjects/problems.js';
 import { customObjectRoutes } from './routes/customObjects.js';
 import { customObjectFieldRoutes } from './routes/customObjectFields.js';
 import { customObjectRecordRoutes } from './routes/customObjectRecords.js';
@@ -174,11 +174,6 @@ export function normalizeSupportBaseUrl(text: string): string | null {
 export function supportActor(request: FastifyRequest): Actor {
   if (!request.actor) throw unauthorized();
   return request.actor;
-}
-
-/** Definitions (objects, fields) are changed by admins only. */
-export function requireSupportAdmin(actor: Actor): void {
-  if (actor.role !== 'admin') throw forbidden();
 }
 
 /** The absolute URL of a path of this interface, for `url` fields. */

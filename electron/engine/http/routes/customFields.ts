@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
-import { actorOf, requireAdmin } from '../auth.js';
+import { actorOf } from '../auth.js';
+import { requireAdmin } from '../../auth/permissions.js';
 import { dataOf, idParam, requestUrl, sendResource, JSON_TYPE } from '../reply.js';
 import type { CustomFieldResourceType } from '../../../../shared/resources/customField.js';
 

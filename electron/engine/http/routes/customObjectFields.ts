@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { requireCustomObject } from '../../customObjects/objectRows.js';
-import { requireSupportAdmin, sendSupportJson, supportActor, supportBody, supportUrl } from '../supportApi.js';
+import { requireAdmin } from '../../auth/permissions.js';
+import { sendSupportJson, supportActor, supportBody, supportUrl } from '../supportApi.js';
 
 const BASE = '/api/v2/custom_objects/:custom_object_key/fields';
 
@@ -16,7 +17,7 @@ export function customObjectFieldRoutes(api: FastifyInstance, engine: Engine): v
   /** The caller, who must be an admin: checked before the object, so agents can't probe keys with writes. */
   const admin = (request: FastifyRequest) => {
     const actor = supportActor(request);
-    requireSupportAdmin(actor);
+    requireAdmin(actor);
     return actor;
   };
 

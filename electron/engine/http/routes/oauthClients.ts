@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
-import { actorOf, requireAdmin } from '../auth.js';
+import { actorOf } from '../auth.js';
+import { requireAdmin } from '../../auth/permissions.js';
 import { dataOf, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 import { FieldErrors } from '../../problems.js';
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { registerCrud } from '../crud.js';
-import { actorOf, requireAdmin } from '../auth.js';
+import { actorOf } from '../auth.js';
+import { requireAdmin } from '../../auth/permissions.js';
 import type { Actor } from '../../context.js';
 import type { CrudService } from '../crud.js';
 import { HttpProblem } from '../problemReply.js';

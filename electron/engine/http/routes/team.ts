@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
-import { actorOf, requireAdmin } from '../auth.js';
+import { actorOf } from '../auth.js';
+import { requireAdmin } from '../../auth/permissions.js';
 import { FieldErrors, problem } from '../../problems.js';
 import { dataOf, idParam, JSON_TYPE, queryOf, rejectQuery } from '../reply.js';
 import { answerInTransaction } from '../writeRouteHooks.js';
