@@ -4,7 +4,7 @@ import { registerCrud } from '../crud.js';
 import { actorOf } from '../auth.js';
 import { requireAdmin } from '../../auth/permissions.js';
 import type { Actor } from '../../context.js';
-import type { CrudService } from '../crud.js';
+import type { CrudService } from '../../resources/crudService.js';
 import { HttpProblem } from '../problemReply.js';
 import { dataOf, idParam, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 import { repDayRoutes } from './repDay.js';
