@@ -136,6 +136,16 @@ function selection(def: ListDefinition, query: RawQuery): Selection {
   return { from: `${index} JOIN ${def.from} ON ${def.idColumn} = ${index}.rowid`, whereSql, params, searchIndex: index };
 }
 
+/**
+ * `q` over an FTS5 table: every word of the input must prefix-match a word
+ * of the indexed text (search.ts makes the words safe to match).
+ */
+export function ftsPrefixQuery(ftsTable: string, idColumn: string, text: string): Clause {
+  const match = ftsMatchExpression(text);
+  if (match === null) return { sql: '1 = 1', params: [] };
+  return { sql: `${idColumn} IN (SELECT rowid FROM ${ftsTable} WHERE ${ftsTable} MATCH ?)`, params: [match] };
+}
+
 /** The MATCH clause of an index-driven search (see ListDefinition.searchIndex). */
 function searchDriven(index: string, text: string): { clause: Clause } {
   const match = ftsMatchExpression(text);
