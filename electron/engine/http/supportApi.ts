@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
-import type { Actor } from '../context.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { ApiProblem } from '../problems.js';
 import { NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
@@ -9,7 +8,7 @@ import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
 import { sharedRateLimitStore } from './rateLimitStore.js';
-import { RecordInvalid, SupportProblem, badRequest, invalidEndpoint, unauthorized } from '../customObjects/problems.js';
+import { RecordInvalid, SupportProblem, badRequest, invalidEndpoint } from '../customObjects/problems.js';
 import { customObjectRoutes } from './routes/customObjects.js';
 import { customObjectFieldRoutes } from './routes/customObjectFields.js';
 import { customObjectRecordRoutes } from './routes/customObjectRecords.js';
@@ -22,13 +21,6 @@ import { customObjectRecordRoutes } from './routes/customObjectRecords.js';
  * `{"error": Code, "description": text[, "details": {field: [...]}]}`.
  */
 export const SUPPORT_PREFIX = '/api/v2';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Where `url` fields of /api/v2 answers point: `--support-base-url`, or the request's own origin. */
-    supportBaseUrl: string;
-  }
-}
 
 export interface SupportApiOptions {
   /** Requests per hour per credentials, as /v2; 0 turns the limit off. */
@@ -166,36 +158,6 @@ export function normalizeSupportBaseUrl(text: string): string | null {
   }
   const plain = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.search && !url.hash && !url.username && !url.password;
   return plain ? url.toString().replace(/\/+$/, '') : null;
-}
-
-// ---- Helpers for the route modules of this interface --------------------------------------------
-
-/** The authenticated caller (set by the scope's onRequest hook). */
-export function supportActor(request: FastifyRequest): Actor {
-  if (!request.actor) throw unauthorized();
-  return request.actor;
-}
-
-/** The absolute URL of a path of this interface, for `url` fields. */
-export function supportUrl(request: FastifyRequest, _engine: Engine, path: string): string {
-  return `${request.supportBaseUrl || requestUrl(request).origin}${path}`;
-}
-
-/** The object a write sends under its wrapper key (`{"custom_object": {...}}`); anything else is 400 InvalidPayload. */
-export function supportBody(request: FastifyRequest, wrapper: string): Record<string, unknown> {
-  const body = request.body as Record<string, unknown> | undefined;
-  const inner = isPlainObject(body) ? body[wrapper] : undefined;
-  if (!isPlainObject(inner)) throw badRequest('InvalidPayload', `The request body must be a JSON object with a "${wrapper}" object.`);
-  return inner;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Sends JSON text built by a service (bare, as this interface answers). */
-export function sendSupportJson(reply: FastifyReply, status: number, json: string): FastifyReply {
-  return reply.code(status).type(JSON_TYPE).send(json);
 }
 
 // ---- Errors ------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { CustomObjects } from '../../customObjects/objects.js';
 import { requireAdmin } from '../../auth/permissions.js';
-import { sendSupportJson, supportActor, supportBody, supportUrl } from '../supportApi.js';
+import { sendSupportJson, supportActor, supportBody, supportUrl } from '../supportReply.js';
 
 const BASE = '/api/v2/custom_objects';
 
