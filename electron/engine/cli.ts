@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { openEngine, type Engine } from './engine.js';
 import { parseScope } from './auth/scopes.js';
-import { ApiProblem } from './http/problem.js';
+import { ApiProblem } from './problems.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { DEFAULT_SCOPE } from '../../shared/oauth.js';
 import { ADDONS, COMMERCE_CHANGES, PLANS } from '../../shared/resources/account.js';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Db } from './db/database.js';
+import { DATABASE_FILE } from './db/dataFolder.js';
 import { openPostgres } from './db/postgres/open.js';
 import { StatementCache } from './db/statements.js';
 import { CommitGroups } from './db/commitGroups.js';
@@ -57,8 +58,6 @@ import { NOTE_SYNC } from './resources/notes.js';
 import { CALL_SYNC } from './resources/calls.js';
 import { TEXT_MESSAGE_SYNC } from './resources/textMessages.js';
 import { VISIT_SYNC } from './resources/visits.js';
-
-export const DATABASE_FILE = 'outpost.sqlite';
 
 export interface EngineOptions {
   /** Folder holding the database (and documents' files); created if missing. */

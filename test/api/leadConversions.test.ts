@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openEngine } from '../../electron/engine/engine.js';
 import { ManualClock } from '../../electron/engine/clock.js';
-import { problem } from '../../electron/engine/http/problem.js';
+import { problem } from '../../electron/engine/problems.js';
 import { LEAD_CONVERSION_SYNC } from '../../electron/engine/resources/leadConversions.js';
 import { call, codes, fields, startTestHub, ADMIN, type TestHub } from '../support/testHub.js';
 

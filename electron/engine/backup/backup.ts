@@ -1,9 +1,9 @@
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { DATABASE_FILE } from '../engine.js';
+import { DATABASE_FILE, DOCUMENTS_FOLDER } from '../db/dataFolder.js';
 import { checkDatabaseCopy } from './databaseCopy.js';
-import { copyDocumentFiles, documentsBesideBackup, DOCUMENTS_FOLDER, unavailableWarning, type DocumentsCopied } from './documentFiles.js';
+import { copyDocumentFiles, documentsBesideBackup, unavailableWarning, type DocumentsCopied } from './documentFiles.js';
 import { fsyncFile, fsyncFolder, removeAll } from './durableFiles.js';
 
 /** What a backup or a restore did: one line for stdout, and what it could not copy. */

@@ -4,9 +4,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { fsyncFolder } from './durableFiles.js';
 
-/** Where a data folder keeps uploaded documents' files, one per document named by its id (resources/documents.ts). */
-export const DOCUMENTS_FOLDER = 'documents';
-
 /** Where a backup file's documents are: a folder beside it, named after it. */
 export function documentsBesideBackup(backupFile: string): string {
   return `${backupFile}.documents`;

@@ -1,10 +1,10 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE } from '../engine.js';
+import { DATABASE_FILE, DOCUMENTS_FOLDER } from '../db/dataFolder.js';
 import { SCHEMA_VERSION } from '../db/migrations/index.js';
 import { DataDirLockedError, lockDataDir } from '../dataDirLock.js';
 import { checkDatabaseCopy } from './databaseCopy.js';
-import { copyDocumentFiles, documentsBesideBackup, DOCUMENTS_FOLDER, unavailableWarning, type DocumentsCopied } from './documentFiles.js';
+import { copyDocumentFiles, documentsBesideBackup, unavailableWarning, type DocumentsCopied } from './documentFiles.js';
 import { fsyncFile, fsyncFolder, removeAll } from './durableFiles.js';
 import type { OperationReport } from './backup.js';
 

@@ -26,7 +26,7 @@ export function unauthorized(): SupportProblem {
   return new SupportProblem(401, { error: 'Unauthorized', description: "Couldn't authenticate you" }, { 'WWW-Authenticate': 'Basic realm="Outpost"' });
 }
 
-export function forbidden(description = 'Only an account administrator can do this.'): SupportProblem {
+export function forbidden(description: string): SupportProblem {
   return new SupportProblem(403, { error: 'Forbidden', description });
 }
 

@@ -8,7 +8,9 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Engine } from '../engine.js';
-import { ApiProblem, NUL_MESSAGE, NUL_REFUSED, problem } from './problem.js';
+import { ApiProblem, problem } from '../problems.js';
+import { NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
+import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { errorEnvelope, DOCS_PATH } from './envelope.js';
 import { authenticate } from './auth.js';
 import { JSON_TYPE } from './reply.js';
@@ -195,8 +197,9 @@ function sendError(error: FastifyError | ApiProblem, request: FastifyRequest, re
   const known = error instanceof ApiProblem ? error : fromFastifyError(error);
   if (!known) request.log.error({ err: error }, 'unhandled error');
   const failure = known ?? problem('internal_error', 'Something went wrong on the server; the request id identifies it in the log.');
-  reply.headers(failure.headers);
-  return reply.code(failure.status).type(JSON_TYPE).send(errorEnvelope(failure.status, failure.errors, request.id, origin(request)));
+  const status = problemStatus(failure);
+  reply.headers(problemHeaders(failure));
+  return reply.code(status).type(JSON_TYPE).send(errorEnvelope(status, failure.errors, request.id, origin(request)));
 }
 
 /** Fastify's own client errors (body too large, bad content type, …) in our envelope. */

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../engine.js';
 import type { Actor } from '../context.js';
-import { ApiProblem, problem } from './problem.js';
+import { problem } from '../problems.js';
+import { HttpProblem } from './problemReply.js';
 import { requiredScope } from '../auth/scopes.js';
 
 declare module 'fastify' {
@@ -19,7 +20,7 @@ export function authenticate(engine: Engine) {
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     const actor = match ? engine.tokens.authenticate(match[1]) : null;
     if (!actor) {
-      throw new ApiProblem(
+      throw new HttpProblem(
         [{ resource: 'request', field: 'Authorization', code: 'unauthorized', message: UNAUTHORIZED, details: UNAUTHORIZED }],
         { 'WWW-Authenticate': 'Bearer realm="outpost", error="invalid_token"' },
       );
@@ -28,7 +29,7 @@ export function authenticate(engine: Engine) {
     const allowed = needed === 'profile-or-read' ? actor.scopes.has('profile') || actor.scopes.has('read') : actor.scopes.has(needed);
     if (!allowed) {
       const scope = needed === 'profile-or-read' ? 'profile' : needed;
-      throw new ApiProblem(
+      throw new HttpProblem(
         [{ resource: 'request', field: 'Authorization', code: 'insufficient_scope', message: `This operation needs a token with the '${scope}' scope.`, details: `Token scopes: ${[...actor.scopes].join(' ')}` }],
         { 'WWW-Authenticate': `Bearer realm="outpost", error="insufficient_scope", scope="${scope}"` },
       );
@@ -40,8 +41,4 @@ export function authenticate(engine: Engine) {
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw problem('unauthorized', UNAUTHORIZED, 'Authorization');
   return request.actor;
-}
-
-export function requireAdmin(actor: Actor): void {
-  if (actor.role !== 'admin') throw problem('forbidden', 'Only an account administrator can do this.');
 }

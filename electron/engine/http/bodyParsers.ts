@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiProblem, problem } from './problem.js';
+import { ApiProblem, problem } from '../problems.js';
 import type { ApiError } from '../../../shared/errors.js';
 
 /**

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, maxHeaderSize, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorEnvelope } from './envelope.js';
-import { problem, type ApiProblem } from './problem.js';
+import { problem, type ApiProblem } from '../problems.js';
+import { problemStatus } from './problemReply.js';
 import { JSON_TYPE } from './reply.js';
 
 /**
@@ -18,10 +19,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     return;
   }
   const failure = clientProblem(error);
+  const status = problemStatus(failure);
   const logref = randomUUID();
-  const body = JSON.stringify(errorEnvelope(failure.status, failure.errors, logref));
+  const body = JSON.stringify(errorEnvelope(status, failure.errors, logref));
   const head = [
-    `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}`, `Content-Type: ${JSON_TYPE}`, `Content-Length: ${Buffer.byteLength(body)}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`, `Content-Type: ${JSON_TYPE}`, `Content-Length: ${Buffer.byteLength(body)}`,
     'Content-Language: en', `X-Request-Id: ${logref}`, 'Connection: close',
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());

@@ -4,23 +4,13 @@ import type { LocalChange } from '../replica/outbox.js';
 import { updateLocally, writeLocally } from '../replica/localWrites.js';
 import { updateByFields, type FieldConflict } from '../sync/mergedUpdate.js';
 import { editOriginOf } from './writeMeta.js';
-import type { ListPage } from '../resources/listing.js';
-import type { RawQuery } from '../resources/params.js';
+import type { CrudService } from '../resources/crudService.js';
 import { actorOf } from './auth.js';
 import { resourceJson } from './envelope.js';
 
 export { writeLocally };
 import { dataOf, idParam, queryOf, sendPage, sendResource } from './reply.js';
 import { answerInTransaction } from './writeRouteHooks.js';
-
-/** What a resource module offers for the regular REST shape of the spec. */
-export interface CrudService {
-  json(id: number, actor: Actor): string;
-  listPage(query: RawQuery, actor: Actor): ListPage;
-  create?(data: Record<string, unknown>, actor: Actor): number;
-  update?(id: number, data: Record<string, unknown>, actor: Actor): void;
-  delete?(id: number, actor: Actor): void;
-}
 
 /** An update's answer: the record, and in `meta.conflicts` the fields the hub kept (an Outpost extension; absent when none). */
 function answerWithConflicts(type: string, dataJson: string, conflicts: FieldConflict[]): string {

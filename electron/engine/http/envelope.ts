@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ApiError, type ErrorEnvelope } from '../../../shared/errors.js';
+import type { ApiError, ErrorEnvelope } from '../../../shared/errors.js';
 import type { CollectionLinks } from '../../../shared/envelope.js';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -18,10 +18,6 @@ export function errorEnvelope(status: number, errors: ApiError[], logref: string
     })),
     meta: { type: 'errors', http_status: `${status} ${STATUS_TEXT[status] ?? ''}`.trim(), logref, links: {} },
   };
-}
-
-export function statusOf(code: keyof typeof ERROR_CODES): number {
-  return ERROR_CODES[code];
 }
 
 /**

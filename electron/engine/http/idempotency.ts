@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandle
 import { onWriteRoutes, type AnswerKeeper } from './writeRouteHooks.js';
 import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
-import { ApiProblem, problem } from './problem.js';
+import { ApiProblem, problem } from '../problems.js';
 import { actorOf } from './auth.js';
 
 /** How long an answer is kept for replays. */
@@ -67,7 +67,7 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
     if (running !== undefined && running.since + IN_FLIGHT_MS < now) inFlight.delete(slot);
     else if (running !== undefined) {
       if (running.fingerprint !== fingerprint) throw problem('incorrect_value', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
-      throw new ApiProblem([{ resource: 'request', field: 'Idempotency-Key', code: 'conflict', message: 'A request with this Idempotency-Key is still being handled; retry shortly.', details: '' }], { 'Retry-After': '1' });
+      throw new ApiProblem([{ resource: 'request', field: 'Idempotency-Key', code: 'conflict', message: 'A request with this Idempotency-Key is still being handled; retry shortly.', details: '' }], { retryAfter: 1 });
     }
     const found = find.get(userId, key) as StoredAnswer | undefined;
     // Answers are kept a day: an older key starts afresh.

@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine.js';
-import { actorOf, authenticate, requireAdmin } from './auth.js';
+import { actorOf, authenticate } from './auth.js';
+import { requireAdmin } from '../auth/permissions.js';
 import { routeLabel } from './routeLabel.js';
 import { isoSeconds } from '../clock.js';
 import { SESSION_IDLE_SECONDS } from '../sync/sessions.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectionJson, pageLinks, resourceJson } from './envelope.js';
-import { invalidParam, problem } from './problem.js';
+import { invalidParam, problem } from '../problems.js';
 import type { ListPage } from '../resources/listing.js';
 import type { RawQuery } from '../resources/params.js';
 

@@ -1,13 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
-import type { Actor } from '../context.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import { ApiProblem, NUL_MESSAGE, NUL_REFUSED } from './problem.js';
+import { ApiProblem } from '../problems.js';
+import { NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
+import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
 import { sharedRateLimitStore } from './rateLimitStore.js';
-import { RecordInvalid, SupportProblem, badRequest, forbidden, invalidEndpoint, unauthorized } from '../customObjects/problems.js';
+import { RecordInvalid, SupportProblem, badRequest, invalidEndpoint } from '../customObjects/problems.js';
 import { customObjectRoutes } from './routes/customObjects.js';
 import { customObjectFieldRoutes } from './routes/customObjectFields.js';
 import { customObjectRecordRoutes } from './routes/customObjectRecords.js';
@@ -20,13 +21,6 @@ import { customObjectRecordRoutes } from './routes/customObjectRecords.js';
  * `{"error": Code, "description": text[, "details": {field: [...]}]}`.
  */
 export const SUPPORT_PREFIX = '/api/v2';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Where `url` fields of /api/v2 answers point: `--support-base-url`, or the request's own origin. */
-    supportBaseUrl: string;
-  }
-}
 
 export interface SupportApiOptions {
   /** Requests per hour per credentials, as /v2; 0 turns the limit off. */
@@ -166,41 +160,6 @@ export function normalizeSupportBaseUrl(text: string): string | null {
   return plain ? url.toString().replace(/\/+$/, '') : null;
 }
 
-// ---- Helpers for the route modules of this interface --------------------------------------------
-
-/** The authenticated caller (set by the scope's onRequest hook). */
-export function supportActor(request: FastifyRequest): Actor {
-  if (!request.actor) throw unauthorized();
-  return request.actor;
-}
-
-/** Definitions (objects, fields) are changed by admins only. */
-export function requireSupportAdmin(actor: Actor): void {
-  if (actor.role !== 'admin') throw forbidden();
-}
-
-/** The absolute URL of a path of this interface, for `url` fields. */
-export function supportUrl(request: FastifyRequest, _engine: Engine, path: string): string {
-  return `${request.supportBaseUrl || requestUrl(request).origin}${path}`;
-}
-
-/** The object a write sends under its wrapper key (`{"custom_object": {...}}`); anything else is 400 InvalidPayload. */
-export function supportBody(request: FastifyRequest, wrapper: string): Record<string, unknown> {
-  const body = request.body as Record<string, unknown> | undefined;
-  const inner = isPlainObject(body) ? body[wrapper] : undefined;
-  if (!isPlainObject(inner)) throw badRequest('InvalidPayload', `The request body must be a JSON object with a "${wrapper}" object.`);
-  return inner;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Sends JSON text built by a service (bare, as this interface answers). */
-export function sendSupportJson(reply: FastifyReply, status: number, json: string): FastifyReply {
-  return reply.code(status).type(JSON_TYPE).send(json);
-}
-
 // ---- Errors ------------------------------------------------------------------------------------
 
 /** Every error of the scope, in this interface's style; anything unexpected is logged and answered 500. */
@@ -236,13 +195,14 @@ const DETAIL_CODES: Partial<Record<ErrorCode, string>> = {
 };
 
 function fromApiProblem(error: ApiProblem): SupportProblem {
-  if (error.status === 422) {
+  const status = problemStatus(error);
+  if (status === 422) {
     const invalid = new RecordInvalid();
     for (const e of error.errors) invalid.add(e.field.replace(/^\//, '').replace(/\//g, '.') || 'base', DETAIL_CODES[e.code] ?? 'InvalidValue', e.message);
-    return invalid.problem(error.headers);
+    return invalid.problem(problemHeaders(error));
   }
   const first = error.errors[0];
-  return new SupportProblem(error.status, { error: SUPPORT_CODES[first.code] ?? 'InvalidPayload', description: first.message }, error.headers);
+  return new SupportProblem(status, { error: SUPPORT_CODES[first.code] ?? 'InvalidPayload', description: first.message }, problemHeaders(error));
 }
 
 /** Fastify's own client errors (body too large, bad content type, …); null for anything else. */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { FieldErrors } from './problem.js';
+import { FieldErrors } from '../problems.js';
 import { isoSeconds, type Clock } from '../clock.js';
 import type { Actor } from '../context.js';
 import type { EditOrigin } from '../sync/mergedUpdate.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, onSendAsyncHookHandler, RouteOptions } from 'fastify';
 import { CommitFailedError, type CommitGroups } from '../db/commitGroups.js';
-import { problem } from './problem.js';
+import { problem } from '../problems.js';
 import { JSON_TYPE } from './reply.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,7 +1,7 @@
 import { parse, CsvError } from 'csv-parse/sync';
 import type { Actor } from '../context.js';
 import type { Engine } from '../engine.js';
-import { FieldErrors, problem } from '../http/problem.js';
+import { FieldErrors, problem } from '../problems.js';
 import { IMPORT_TYPES, importFields, suggestMapping, type ImportField, type ImportType } from './importFields.js';
 import { prepareRow, type MappedValues } from './importRows.js';
 import { unguardCell } from './csvExport.js';

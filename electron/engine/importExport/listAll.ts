@@ -1,5 +1,5 @@
 import type { Actor, EngineContext } from '../context.js';
-import type { CrudService } from '../http/crud.js';
+import type { CrudService } from '../resources/crudService.js';
 import type { RawQuery } from '../resources/params.js';
 
 /** What an export reads: the resource's own list (its filters, sorts and who sees what). */

@@ -2,7 +2,7 @@ import type { Actor } from '../context.js';
 import type { Engine } from '../engine.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { writeLocally } from '../replica/localWrites.js';
-import { ApiProblem, FieldErrors, problem } from '../http/problem.js';
+import { ApiProblem, FieldErrors, problem } from '../problems.js';
 import type { ImportType } from './importFields.js';
 
 /** Where a value of the record came from: the import field (mapping target) and the column or vCard property. */

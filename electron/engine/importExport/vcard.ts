@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import type { Actor } from '../context.js';
 import type { Engine } from '../engine.js';
-import { problem } from '../http/problem.js';
+import { problem } from '../problems.js';
 import type { Contact } from '../../../shared/resources/contact.js';
 import { ADDRESS_KEYS, type Address } from '../../../shared/resources/address.js';
 import type { CustomFieldType } from '../../../shared/resources/customField.js';

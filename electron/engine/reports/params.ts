@@ -1,5 +1,5 @@
 import type { Actor, EngineContext } from '../context.js';
-import { forbidden, invalidParam } from '../http/problem.js';
+import { forbidden, invalidParam } from '../problems.js';
 import { enumParam, recordIdParam, single, type RawQuery } from '../resources/params.js';
 import { parseTimeZone } from '../resources/timeZone.js';
 import { REPORT_INTERVALS, type ReportInterval } from '../../../shared/resources/report.js';

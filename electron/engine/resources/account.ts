@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, problem } from '../http/problem.js';
+import { FieldErrors, problem } from '../problems.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 import {

@@ -1,5 +1,5 @@
 import type { Actor, EngineContext } from '../context.js';
-import { notFound } from '../http/problem.js';
+import { notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';

@@ -1,9 +1,8 @@
 import type { EngineContext, Actor } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, notFound } from '../http/problem.js';
-import { ftsPrefixQuery } from './search.js';
+import { FieldErrors, notFound } from '../problems.js';
 import { assignColumns, checkFields, isBlank, type FieldTable } from './fields.js';
-import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { ftsPrefixQuery, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { jsonBool, jsonColumns, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
 import { installDocuments } from '../db/documents.js';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, invalidParam, notFound, problem } from '../http/problem.js';
-import { collectionJson } from '../http/envelope.js';
+import { FieldErrors, invalidParam, notFound, problem } from '../problems.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { Clause } from './listing.js';
 import type { SyncSource } from '../sync/sources.js';
@@ -65,9 +64,9 @@ export class CustomFields {
     return new Map(rows.map((r) => [r.name, r]));
   }
 
-  listJson(type: CustomFieldResourceType, selfUrl: string): string {
-    const rows = this.ctx.db.prepare(`SELECT ${DEFINITION_JSON} FROM custom_field_definitions d WHERE d.resource_type = ? ORDER BY d.id`).pluck().all(type) as string[];
-    return collectionJson('custom_field', rows, { self: selfUrl });
+  /** Every definition of the type as its API JSON, in id order (the whole list: there are never many). */
+  listJson(type: CustomFieldResourceType): string[] {
+    return this.ctx.db.prepare(`SELECT ${DEFINITION_JSON} FROM custom_field_definitions d WHERE d.resource_type = ? ORDER BY d.id`).pluck().all(type) as string[];
   }
 
   json(type: CustomFieldResourceType, id: number): string {

@@ -1,6 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { recordIdParam, single, type RawQuery } from './params.js';
-import { invalidParam } from '../http/problem.js';
+import { invalidParam } from '../problems.js';
 import type { DealSummary as Summary, StageTotal } from '../../../shared/resources/dealSummary.js';
 
 interface Row {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, invalidParam, notFound } from '../http/problem.js';
+import { FieldErrors, invalidParam, notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { parseDateTime, recordIdParam, type RawQuery } from './params.js';

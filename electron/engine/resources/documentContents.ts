@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineContext } from '../context.js';
-import { DOCUMENTS_FOLDER } from '../backup/documentFiles.js';
+import { DOCUMENTS_FOLDER } from '../db/dataFolder.js';
 
 /**
  * Where the bytes of uploaded documents live (resources/documents.ts keeps

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Actor, EngineContext } from '../context.js';
-import { FieldErrors, invalidParam, notFound, problem } from '../http/problem.js';
+import { FieldErrors, invalidParam, notFound, problem } from '../problems.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { enumParam, idListParam, single, type RawQuery } from './params.js';
 import { jsonObject } from './sqlJson.js';

@@ -1,7 +1,7 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
 import { recordJson } from './recordStore.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, notFound, problem } from '../http/problem.js';
+import { FieldErrors, notFound, problem } from '../problems.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { idListParam, type RawQuery } from './params.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADDRESS_KEYS } from '../../../shared/resources/address.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import { FieldErrors } from '../http/problem.js';
+import { FieldErrors } from '../problems.js';
 import { parseDateTime } from './params.js';
 import { isoSeconds } from '../clock.js';
 

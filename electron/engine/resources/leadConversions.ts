@@ -1,6 +1,6 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { invalidParam, notFound } from '../http/problem.js';
+import { invalidParam, notFound } from '../problems.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { single, type RawQuery } from './params.js';

@@ -1,8 +1,7 @@
 import type { EngineContext, Actor } from '../context.js';
-import { FieldErrors, notFound } from '../http/problem.js';
-import { ftsPrefixQuery } from './search.js';
+import { FieldErrors, notFound } from '../problems.js';
 import { assignColumns, checkFields, isBlank, type FieldTable } from './fields.js';
-import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { ftsPrefixQuery, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { jsonColumns, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
 import { RecordStore } from './recordStore.js';

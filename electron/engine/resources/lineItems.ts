@@ -1,5 +1,5 @@
 import type { Actor, EngineContext } from '../context.js';
-import { FieldErrors, notFound } from '../http/problem.js';
+import { FieldErrors, notFound } from '../problems.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';

@@ -1,4 +1,4 @@
-import { invalidParam } from '../http/problem.js';
+import { invalidParam } from '../problems.js';
 import type { StatementCache } from '../db/statements.js';
 import { boolParam, enumParam, idListParam, intParam, recordIdParam, single, type RawQuery } from './params.js';
 import { ftsMatchExpression } from './search.js';
@@ -134,6 +134,16 @@ function selection(def: ListDefinition, query: RawQuery): Selection {
   if (!search) return { from: def.from, whereSql, params };
   const index = def.searchIndex!;
   return { from: `${index} JOIN ${def.from} ON ${def.idColumn} = ${index}.rowid`, whereSql, params, searchIndex: index };
+}
+
+/**
+ * `q` over an FTS5 table: every word of the input must prefix-match a word
+ * of the indexed text (search.ts makes the words safe to match).
+ */
+export function ftsPrefixQuery(ftsTable: string, idColumn: string, text: string): Clause {
+  const match = ftsMatchExpression(text);
+  if (match === null) return { sql: '1 = 1', params: [] };
+  return { sql: `${idColumn} IN (SELECT rowid FROM ${ftsTable} WHERE ${ftsTable} MATCH ?)`, params: [match] };
 }
 
 /** The MATCH clause of an index-driven search (see ListDefinition.searchIndex). */

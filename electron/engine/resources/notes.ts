@@ -1,12 +1,11 @@
 import type { Actor, EngineContext } from '../context.js';
 import { RecordStore } from './recordStore.js';
-import { FieldErrors, notFound } from '../http/problem.js';
+import { FieldErrors, notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
-import { runList, type ListDefinition, type ListPage } from './listing.js';
+import { ftsPrefixQuery, runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
-import { ftsPrefixQuery } from './search.js';
 import { NOTE_RESOURCE_TYPES, NOTE_TYPES } from '../../../shared/resources/note.js';
 import type { Tagging, TaggableType } from './tags.js';
 import type { SyncSource } from '../sync/sources.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseISO, isValid } from 'date-fns';
-import { invalidParam } from '../http/problem.js';
+import { invalidParam } from '../problems.js';
 
 /** A query string as Fastify hands it over: repeated keys become arrays. */
 export type RawQuery = Record<string, string | string[] | undefined>;

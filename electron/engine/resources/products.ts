@@ -1,7 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { requireAdmin } from '../http/auth.js';
-import { FieldErrors, notFound } from '../http/problem.js';
+import { requireAdmin } from '../auth/permissions.js';
+import { FieldErrors, notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';

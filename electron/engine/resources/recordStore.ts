@@ -1,6 +1,6 @@
 import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { notFound } from '../http/problem.js';
+import { notFound } from '../problems.js';
 
 /**
  * The writes every resource table shares: insert, update, delete, each in

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import type { FieldErrors } from '../http/problem.js';
+import type { FieldErrors } from '../problems.js';
 import type { EngineContext } from '../context.js';
 
 /** Tables of the records other records can point at with resource_type + resource_id. */

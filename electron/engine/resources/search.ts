@@ -1,16 +1,10 @@
-import { invalidParam } from '../http/problem.js';
-import type { Clause } from './listing.js';
+import { invalidParam } from '../problems.js';
 
 /**
- * `q` over an FTS5 table: every word of the input must prefix-match a word
- * of the indexed text. Words are extracted from the input (never spliced as
- * FTS syntax), so any text a user types is a valid query.
+ * What a user typed into a search, as FTS5 can take it: words are extracted
+ * from the input (never spliced as FTS syntax), so any text is a valid query.
+ * The lists' `q` (listing.ts) and the record search (recordSearch.ts) use it.
  */
-export function ftsPrefixQuery(ftsTable: string, idColumn: string, text: string): Clause {
-  const match = ftsMatchExpression(text);
-  if (match === null) return { sql: '1 = 1', params: [] };
-  return { sql: `${idColumn} IN (SELECT rowid FROM ${ftsTable} WHERE ${ftsTable} MATCH ?)`, params: [match] };
-}
 
 /** The FTS5 expression for what a user typed (each word a quoted prefix), or null when it has no words. */
 export function ftsMatchExpression(text: string): string | null {

@@ -1,7 +1,7 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
 import { recordJson } from './recordStore.js';
 import { isoSeconds } from '../clock.js';
-import { notFound } from '../http/problem.js';
+import { notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';

@@ -1,13 +1,12 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { RecordStore } from './recordStore.js';
-import { FieldErrors, invalidParam, notFound } from '../http/problem.js';
+import { FieldErrors, invalidParam, notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
-import { countList, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { countList, ftsPrefixQuery, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { boolParam, enumParam, single, type RawQuery } from './params.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
-import { ftsPrefixQuery } from './search.js';
 import type { Users } from './users.js';
 import { TASK_DUE_SECTIONS, TASK_RESOURCE_TYPES, type TaskCounts, type TaskDueSection } from '../../../shared/resources/task.js';
 import { parseTimeZone, startOfNextDay } from './timeZone.js';

@@ -1,4 +1,4 @@
-import { invalidParam } from '../http/problem.js';
+import { invalidParam } from '../problems.js';
 
 /**
  * A time zone as clients name it, to find where a person's day ends: an IANA

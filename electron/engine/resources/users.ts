@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, notFound, problem } from '../http/problem.js';
+import { FieldErrors, notFound, problem } from '../problems.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';

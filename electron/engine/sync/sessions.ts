@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Statement } from '../db/database.js';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { ApiProblem, notFound } from '../http/problem.js';
+import { ApiProblem, notFound } from '../problems.js';
 import { formatAckKey } from './acks.js';
 import type { Acknowledgements, AckKey } from './acks.js';
 import type { SyncSources } from './sources.js';
@@ -216,7 +216,7 @@ export class SyncSessions {
     if (count >= MAX_ACTIVE_SESSIONS) {
       const retryAfter = Math.max(1, Math.ceil((Date.parse(oldest!) + SESSION_IDLE_SECONDS * 1000 - now) / 1000));
       const message = `This user already has ${count} active sync sessions, the most allowed (one per device); the oldest idle one expires in ${retryAfter} seconds.`;
-      throw new ApiProblem([{ resource: 'sync_session', field: '', code: 'too_many_sessions', message, details: message }], { 'Retry-After': String(retryAfter) });
+      throw new ApiProblem([{ resource: 'sync_session', field: '', code: 'too_many_sessions', message, details: message }], { retryAfter });
     }
   }
 

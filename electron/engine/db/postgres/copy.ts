@@ -6,11 +6,10 @@ import { asSqliteDb, openDatabase, SchemaTooNewError, type SqliteDb } from '../d
 import { SCHEMA_VERSION } from '../migrations/index.js';
 import { HUB_WRITE_LOCK } from '../postgresDatabase.js';
 import { SEARCH_INDEXES } from '../searchIndexes.js';
+import { DATABASE_FILE, DOCUMENTS_FOLDER } from '../dataFolder.js';
 import { systemClock } from '../../clock.js';
 import { lockDataDir } from '../../dataDirLock.js';
-import { DATABASE_FILE } from '../../engine.js';
 import { CLUSTER_TABLES } from './clusterTables.js';
-import { DOCUMENTS_FOLDER } from '../../backup/documentFiles.js';
 import { openPostgres } from './open.js';
 import { SEARCH } from './search.js';
 

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
-import { actorOf, requireAdmin } from '../auth.js';
+import { actorOf } from '../auth.js';
+import { requireAdmin } from '../../auth/permissions.js';
 import { dataOf, idParam, requestUrl, sendResource, JSON_TYPE } from '../reply.js';
+import { collectionJson } from '../envelope.js';
 import type { CustomFieldResourceType } from '../../../../shared/resources/customField.js';
 
 /** The record table each custom-field resource type stores its values in. */
@@ -21,7 +23,10 @@ function adminId(request: FastifyRequest): number {
 export function customFieldRoutes(app: FastifyInstance, engine: Engine): void {
   for (const [type, table] of Object.entries(TABLES) as [CustomFieldResourceType, string][]) {
     const base = `/v2/${type}/custom_fields`;
-    app.get(base, async (request, reply) => reply.type(JSON_TYPE).send(engine.customFields.listJson(type, requestUrl(request).toString())));
+    app.get(base, async (request, reply) => {
+      const rows = engine.customFields.listJson(type);
+      return reply.type(JSON_TYPE).send(collectionJson('custom_field', rows, { self: requestUrl(request).toString() }));
+    });
     app.get(`${base}/:id`, async (request, reply) => sendResource(reply, 'custom_field', engine.customFields.json(type, idParam(request, 'custom_field'))));
     app.post(base, async (request, reply) => {
       const id = engine.customFields.create(type, dataOf(request, 'custom_field'), adminId(request));

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
-import { requireCustomObject } from '../../customObjects/objectRows.js';
-import { requireSupportAdmin, sendSupportJson, supportActor, supportBody, supportUrl } from '../supportApi.js';
+import { requireAdmin } from '../../auth/permissions.js';
+import { objectRouteKit, supportActor, supportBody } from '../supportReply.js';
 
 const BASE = '/api/v2/custom_objects/:custom_object_key/fields';
 
@@ -16,7 +16,7 @@ export function customObjectFieldRoutes(api: FastifyInstance, engine: Engine): v
   /** The caller, who must be an admin: checked before the object, so agents can't probe keys with writes. */
   const admin = (request: FastifyRequest) => {
     const actor = supportActor(request);
-    requireSupportAdmin(actor);
+    requireAdmin(actor);
     return actor;
   };
 
@@ -54,15 +54,4 @@ export function customObjectFieldRoutes(api: FastifyInstance, engine: Engine): v
     fields.delete(objectOf(request), params(request).field!, actor);
     return reply.code(204).send();
   });
-}
-
-/** What the routes under one custom object share: its path parameters, the object, the base of `url` fields, a JSON answer. */
-export function objectRouteKit(engine: Engine) {
-  const params = (request: FastifyRequest) => request.params as { custom_object_key: string; field?: string; id?: string };
-  return {
-    params,
-    objectOf: (request: FastifyRequest) => requireCustomObject(engine.ctx, params(request).custom_object_key),
-    base: (request: FastifyRequest) => supportUrl(request, engine, ''),
-    send: (reply: FastifyReply, status: number, body: unknown) => sendSupportJson(reply, status, JSON.stringify(body)),
-  };
 }

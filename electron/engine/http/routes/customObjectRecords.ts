@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
 import type { ListLocation } from '../../customObjects/records.js';
-import { supportActor, supportBody } from '../supportApi.js';
-import { objectRouteKit } from './customObjectFields.js';
+import { objectRouteKit, supportActor, supportBody } from '../supportReply.js';
 
 const BASE = '/api/v2/custom_objects/:custom_object_key/records';
 

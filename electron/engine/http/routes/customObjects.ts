@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { CustomObjects } from '../../customObjects/objects.js';
-import { requireSupportAdmin, sendSupportJson, supportActor, supportBody, supportUrl } from '../supportApi.js';
+import { requireAdmin } from '../../auth/permissions.js';
+import { sendSupportJson, supportActor, supportBody, supportUrl } from '../supportReply.js';
 
 const BASE = '/api/v2/custom_objects';
 
@@ -15,7 +16,7 @@ export function customObjectRoutes(api: FastifyInstance, engine: Engine): void {
 
   api.post(BASE, async (request, reply) => {
     const actor = supportActor(request);
-    requireSupportAdmin(actor);
+    requireAdmin(actor);
     const key = objects.create(supportBody(request, 'custom_object'), actor);
     reply.header('Location', `${urlPrefix(request)}${key}.json`);
     return sendSupportJson(reply, 201, objects.json(key, urlPrefix(request)));
@@ -25,13 +26,13 @@ export function customObjectRoutes(api: FastifyInstance, engine: Engine): void {
 
   api.patch(`${BASE}/:custom_object_key`, async (request, reply) => {
     const actor = supportActor(request);
-    requireSupportAdmin(actor);
+    requireAdmin(actor);
     objects.update(keyOf(request), supportBody(request, 'custom_object'), actor);
     return sendSupportJson(reply, 200, objects.json(keyOf(request), urlPrefix(request)));
   });
 
   api.delete(`${BASE}/:custom_object_key`, async (request, reply) => {
-    requireSupportAdmin(supportActor(request));
+    requireAdmin(supportActor(request));
     objects.delete(keyOf(request));
     return reply.code(204).send();
   });

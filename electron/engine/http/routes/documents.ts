@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { actorOf } from '../auth.js';
 import { idParam, queryOf, requestUrl, sendPage, sendResource } from '../reply.js';
-import { invalidParam, notFound, problem } from '../problem.js';
+import { invalidParam, notFound, problem } from '../../problems.js';
 import { HubUnreachableError, type Replica } from '../../replica/replica.js';
 import { intParam, single } from '../../resources/params.js';
 import { MAX_DOCUMENT_BYTES } from '../../resources/documents.js';

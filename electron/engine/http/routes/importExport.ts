@@ -4,7 +4,7 @@ import type { Actor } from '../../context.js';
 import { actorOf } from '../auth.js';
 import { COMMERCE } from '../commerce.js';
 import { REPLICABLE } from '../crud.js';
-import { invalidParam, problem } from '../problem.js';
+import { invalidParam, problem } from '../../problems.js';
 import { dataOf, queryOf, rejectQuery, requestUrl, sendResource } from '../reply.js';
 import { LOCAL_TO_REPLICA } from './replica.js';
 import { isoSeconds } from '../../clock.js';

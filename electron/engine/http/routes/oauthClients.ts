@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
-import { actorOf, requireAdmin } from '../auth.js';
+import { actorOf } from '../auth.js';
+import { requireAdmin } from '../../auth/permissions.js';
 import { dataOf, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
-import { FieldErrors } from '../problem.js';
+import { FieldErrors } from '../../problems.js';
 
 const WRITABLE = new Set(['name', 'redirect_uri', 'public']);
 

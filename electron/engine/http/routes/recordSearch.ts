@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { collectionJson } from '../envelope.js';
-import { invalidParam } from '../problem.js';
+import { invalidParam } from '../../problems.js';
 import { JSON_TYPE, queryOf, requestUrl } from '../reply.js';
 import { intParam, single, type RawQuery } from '../../resources/params.js';
 import { RecordSearch } from '../../resources/recordSearch.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HubUnreachableError, type Replica } from '../../replica/replica.js';
 import { dataOf, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
-import { FieldErrors, invalidParam, problem } from '../problem.js';
+import { FieldErrors, invalidParam, problem } from '../../problems.js';
 import type { RawQuery } from '../../resources/params.js';
 import type { EngineContext } from '../../context.js';
 import { actorOf } from '../auth.js';

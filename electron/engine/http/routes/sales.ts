@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { registerCrud } from '../crud.js';
-import { actorOf, requireAdmin } from '../auth.js';
+import { actorOf } from '../auth.js';
+import { requireAdmin } from '../../auth/permissions.js';
 import type { Actor } from '../../context.js';
-import type { CrudService } from '../crud.js';
-import { ApiProblem } from '../problem.js';
+import type { CrudService } from '../../resources/crudService.js';
+import { HttpProblem } from '../problemReply.js';
 import { dataOf, idParam, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 import { repDayRoutes } from './repDay.js';
 
@@ -56,7 +57,7 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
   registerCrud(app, '/v2/collaborations', 'collaboration', engine.collaborations, engine.ctx);
   app.put('/v2/collaborations/:id', async () => {
     const message = 'A collaboration cannot be changed: delete it and create another.';
-    throw new ApiProblem([{ resource: 'collaboration', field: '', code: 'method_not_allowed', message, details: message }], { Allow: 'GET, DELETE' });
+    throw new HttpProblem([{ resource: 'collaboration', field: '', code: 'method_not_allowed', message, details: message }], { Allow: 'GET, DELETE' });
   });
   // Read-only in the spec; visits can also be recorded (POST, an extension), text messages only imported.
   registerCrud(app, '/v2/text_messages', 'text_message', readOnly(engine.textMessages), engine.ctx);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Replica } from '../../replica/replica.js';
 import { SupportProblem, forbidden } from '../../customObjects/problems.js';
-import { supportActor } from '../supportApi.js';
+import { supportActor } from '../supportReply.js';
 
 /** Response headers of the hub passed on to the caller (not its connection or encoding headers). */
 const PASSED_HEADERS = ['content-type', 'www-authenticate', 'retry-after', 'location', 'allow'];

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { actorOf } from '../auth.js';
 import { dataOf, JSON_TYPE, queryOf, rejectQuery, requestUrl } from '../reply.js';
-import { FieldErrors, notFound, problem } from '../problem.js';
+import { FieldErrors, notFound, problem } from '../../problems.js';
 import { parseAckKey, type AckKey } from '../../sync/acks.js';
 import { onWriteRoutes } from '../writeRouteHooks.js';
 import { eventStreams } from '../eventStream.js';

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
-import { actorOf, requireAdmin } from '../auth.js';
-import { FieldErrors, problem } from '../problem.js';
+import { actorOf } from '../auth.js';
+import { requireAdmin } from '../../auth/permissions.js';
+import { FieldErrors, problem } from '../../problems.js';
 import { dataOf, idParam, JSON_TYPE, queryOf, rejectQuery } from '../reply.js';
 import { answerInTransaction } from '../writeRouteHooks.js';
 import { inviteLink, Invitations, type IssuedInvitation } from '../../auth/invitations.js';

@@ -1,33 +1,28 @@
-import { ERROR_CODES, type ApiError, type ErrorCode } from '../../../shared/errors.js';
+import type { ApiError, ErrorCode } from '../../shared/errors.js';
 
 /**
- * A failure the client caused (or must be told about), carrying the errors
- * of the real service's envelope. Engine services throw it; the HTTP layer
- * renders it. Anything else that escapes is a bug and becomes a logged 500.
+ * A failure the caller caused (or must be told about): the errors of the
+ * API's envelope, each with its code (shared/errors.ts), field and message.
+ * The rules and services throw it and know nothing of how it is shown; the
+ * adapters render it: http/ answers with the HTTP status of the first code
+ * and the error envelope (http/problemReply.ts), the CLI prints the messages.
+ * Anything else that escapes is a bug (over HTTP, a logged 500).
  */
 export class ApiProblem extends Error {
-  readonly status: number;
   readonly errors: ApiError[];
-  readonly headers: Record<string, string>;
+  /** Seconds after which the same request may succeed (a limit that frees up); over HTTP, Retry-After. */
+  readonly retryAfter?: number;
 
-  constructor(errors: ApiError[], headers: Record<string, string> = {}) {
+  constructor(errors: ApiError[], options: { retryAfter?: number } = {}) {
     super(errors.map((e) => `${e.code}: ${e.message}`).join('; '));
     this.errors = errors;
-    this.status = ERROR_CODES[errors[0].code];
-    this.headers = headers;
+    this.retryAfter = options.retryAfter;
   }
 }
 
 export function problem(code: ErrorCode, message: string, field = '', resource = 'request', details = message): ApiProblem {
   return new ApiProblem([{ resource, field, code, message, details }]);
 }
-
-/**
- * PostgreSQL's SQLSTATE for a NUL character in text, which it cannot hold. Bodies are refused earlier
- * (bodyParsers.ts); a path or query may still carry one (%00) to a lookup on a PostgreSQL hub.
- */
-export const NUL_REFUSED = '22021';
-export const NUL_MESSAGE = 'A name or value in the request holds the NUL character (%00), which none may hold.';
 
 export const invalidParam = (name: string, message: string) =>
   problem('invalid_param', `The request query parameter '${name}' is malformed, missing, or has an invalid value (${message}).`, name);
@@ -37,7 +32,7 @@ export const notFound = (resource: string, id: number | string) =>
 
 export const forbidden = (message: string) => problem('forbidden', message);
 
-/** Collects per-field validation errors and throws them together (one 422 with every problem). */
+/** Collects per-field validation errors and throws them together (one problem with every error; over HTTP, one 422). */
 export class FieldErrors {
   private readonly list: ApiError[] = [];
   constructor(private readonly resource: string) {}
