@@ -41,12 +41,15 @@ export function customObjectSchemas(): Record<string, JsonSchema> {
       type: 'object', required: ['key', 'type', 'title'],
       properties: {
         id: { type: 'integer', readOnly: true },
-        key: { type: 'string', pattern: FIELD_KEY.source, description: 'Create-only; not only digits.' },
+        key: {
+          anyOf: [{ type: 'string', pattern: FIELD_KEY.source }, { type: 'string', pattern: '^standard::', readOnly: true }],
+          description: 'Create-only: letters, digits and underscores, not only digits. The standard fields\' keys are `standard::<name>`.',
+        },
         type: { enum: [...FIELD_TYPES], default: 'text', description: 'Create-only.' },
         title: { type: 'string', maxLength: FIELD_TITLE_MAX },
         description: { type: ['string', 'null'], maxLength: FIELD_DESCRIPTION_MAX },
         active: { type: 'boolean' }, position: { type: 'integer' }, system: { type: 'boolean', readOnly: true },
-        custom_field_options: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, raw_name: { type: 'string' }, value: { type: 'string' }, position: { type: 'integer' } } } },
+        custom_field_options: { type: ['array', 'null'], items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, raw_name: { type: 'string' }, value: { type: 'string' }, position: { type: 'integer' } } } },
         regexp_for_validation: { type: ['string', 'null'] },
         relationship_target_type: { type: ['string', 'null'], description: 'lookup: `zen:user`, `sell:contact`, `sell:deal`, `sell:lead` or `zen:custom_object:<key>`.' },
         url: { type: 'string', readOnly: true },

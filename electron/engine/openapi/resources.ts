@@ -44,7 +44,15 @@ interface CrudEntry {
   idName?: string;
   /** Said about the resource in every operation. */
   note?: string;
+  /** Fields the resource checks itself, outside its table (decimals: resources/decimal.ts). */
+  own?: Record<string, JsonSchema>;
 }
+
+const DECIMAL: JsonSchema = { anyOf: [{ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }, { type: 'number' }, { type: 'null' }], description: 'A decimal, exact: a string such as "1599.99" (a number is taken too); answered as a string.' };
+const PRICES: JsonSchema = {
+  type: 'array', description: 'The whole set of prices, one per currency.',
+  items: { type: 'object', required: ['amount', 'currency'], properties: { amount: DECIMAL, currency: { type: 'string', pattern: '^[A-Z]{3}$' } } },
+};
 
 /** A private list definition of a resource service (they are the services' own; read, never changed). */
 function listOf(service: object, name = 'list'): ListDefinition | null {
@@ -70,7 +78,7 @@ export function crudEntries(engine: Engine): CrudEntry[] {
   return [
     { base: '/v2/contacts', type: 'contact', tag: 'Contacts', fields: CONTACT_FIELDS, list: listOf(engine.contacts) },
     { base: '/v2/leads', type: 'lead', tag: 'Leads', fields: LEAD_FIELDS, list: listOf(engine.leads) },
-    { base: '/v2/deals', type: 'deal', tag: 'Deals', fields: DEAL_FIELDS, list: listOf(engine.deals) },
+    { base: '/v2/deals', type: 'deal', tag: 'Deals', fields: DEAL_FIELDS, list: listOf(engine.deals), own: { value: DECIMAL } },
     { base: '/v2/pipelines', type: 'pipeline', tag: 'Pipelines and stages', fields: PIPELINE_FIELDS, list: listOf(engine.pipelines), note: ADMIN_WRITES },
     { base: '/v2/stages', type: 'stage', tag: 'Pipelines and stages', fields: STAGE_FIELDS, list: listOf(engine.stages), note: ADMIN_WRITES },
     { base: '/v2/tasks', type: 'task', tag: 'Tasks', fields: TASK_FIELDS, list: listOf(engine.tasks) },
@@ -96,10 +104,16 @@ export function crudEntries(engine: Engine): CrudEntry[] {
       list: null, idName: 'contact_id', note: 'The contacts of one deal, as the real service nests them.',
     },
     { base: '/v2/associated_contacts', type: 'associated_contact', tag: 'Associated contacts', fields: FLAT_ASSOCIATED_CONTACT_FIELDS, list: null, note: 'Associations addressed by their own id (an Outpost extension).' },
-    { base: '/v2/products', type: 'product', tag: 'Products and orders', fields: PRODUCT_FIELDS, list: listOf(engine.products, 'lists'), note: COMMERCE },
-    { base: '/v2/orders', type: 'order', tag: 'Products and orders', fields: ORDER_FIELDS, list: listOf(engine.orders), note: COMMERCE },
-    { base: '/v2/orders/:order_id/line_items', type: 'line_item', tag: 'Products and orders', fields: LINE_ITEM_FIELDS, list: listOf(engine.lineItems), note: COMMERCE },
-    { base: '/v2/line_items', type: 'line_item', tag: 'Products and orders', fields: FLAT_LINE_ITEM_FIELDS, list: listOf(engine.lineItems), note: `Line items addressed by their own id (an Outpost extension). ${COMMERCE}` },
+    {
+      base: '/v2/products', type: 'product', tag: 'Products and orders', fields: PRODUCT_FIELDS, list: listOf(engine.products, 'lists'), note: COMMERCE,
+      own: { prices: PRICES, cost: DECIMAL, max_discount: DECIMAL, max_markup: DECIMAL },
+    },
+    { base: '/v2/orders', type: 'order', tag: 'Products and orders', fields: ORDER_FIELDS, list: listOf(engine.orders), note: COMMERCE, own: { discount: DECIMAL } },
+    { base: '/v2/orders/:order_id/line_items', type: 'line_item', tag: 'Products and orders', fields: LINE_ITEM_FIELDS, list: listOf(engine.lineItems), note: COMMERCE, own: { variation: DECIMAL } },
+    {
+      base: '/v2/line_items', type: 'line_item', tag: 'Products and orders', fields: FLAT_LINE_ITEM_FIELDS, list: listOf(engine.lineItems),
+      note: `Line items addressed by their own id (an Outpost extension). ${COMMERCE}`, own: { variation: DECIMAL },
+    },
   ];
 }
 
@@ -119,12 +133,12 @@ export function crudOperations(entry: CrudEntry, schemaName: string): Operation[
     { method: 'GET', path: idPath, tag, summary: `Retrieve a ${label(type)}`, description, security: 'bearer', responses: { 200: jsonAnswer(`The ${label(type)}.`, one) } },
     {
       method: 'POST', path: base, tag, summary: `Create a ${label(type)}`, description, security: 'bearer',
-      requestBody: jsonBody(writeBodySchema(writeDataSchema(entry.fields, 'create'), 'create')),
+      requestBody: jsonBody(writeBodySchema(writeDataSchema(entry.fields, 'create', entry.own), 'create')),
       responses: { 200: jsonAnswer(`The new ${label(type)} (200, as the real service answers creates).`, one) },
     },
     {
       method: 'PUT', path: idPath, tag, summary: `Update a ${label(type)}`, description, security: 'bearer',
-      requestBody: jsonBody(writeBodySchema(writeDataSchema(entry.fields, 'update'), 'update')),
+      requestBody: jsonBody(writeBodySchema(writeDataSchema(entry.fields, 'update', entry.own), 'update')),
       responses: { 200: jsonAnswer(`The ${label(type)} as changed.`, resourceEnvelope(type, record, CONFLICTS_META)) },
     },
     { method: 'DELETE', path: idPath, tag, summary: `Delete a ${label(type)}`, description, security: 'bearer', responses: { 204: emptyAnswer('Deleted.') } },
@@ -134,7 +148,7 @@ export function crudOperations(entry: CrudEntry, schemaName: string): Operation[
 
 /** The component schema of a resource's records. */
 export function crudRecordSchema(entry: CrudEntry): JsonSchema {
-  return recordSchema(entry.fields, `A ${label(entry.type)} as the API answers it.`);
+  return recordSchema(entry.fields, `A ${label(entry.type)} as the API answers it.`, entry.own);
 }
 
 export const label = (type: string) => type.replace(/_/g, ' ');

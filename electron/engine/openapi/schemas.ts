@@ -63,8 +63,8 @@ function readOnlySchema(name: string): JsonSchema {
 }
 
 /** A record as GET answers it: every field of the table is there; records may carry further read-only fields. */
-export function recordSchema(table: FieldTable, description?: string): JsonSchema {
-  const properties = Object.fromEntries(Object.entries(table).map(([name, def]) => [name, withCreateOnly(responseFieldSchema(name, def), def)]));
+export function recordSchema(table: FieldTable, description?: string, own: Record<string, JsonSchema> = {}): JsonSchema {
+  const properties = { ...Object.fromEntries(Object.entries(table).map(([name, def]) => [name, withCreateOnly(responseFieldSchema(name, def), def)])), ...own };
   return { type: 'object', ...(description ? { description } : {}), properties, required: Object.keys(table) };
 }
 
@@ -77,8 +77,8 @@ function withCreateOnly(schema: JsonSchema, def: FieldDef): JsonSchema {
  * fields. Read-only fields are accepted and ignored (so a GET answer can be
  * sent back), anything else is `422 unknown`, hence no additional properties.
  */
-export function writeDataSchema(table: FieldTable, mode: 'create' | 'update'): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
+export function writeDataSchema(table: FieldTable, mode: 'create' | 'update', own: Record<string, JsonSchema> = {}): JsonSchema {
+  const properties: Record<string, JsonSchema> = { ...own };
   for (const [name, def] of Object.entries(table)) {
     if (def.kind === 'readOnly') {
       properties[name] = { readOnly: true, description: 'Read-only: accepted and ignored.' };
