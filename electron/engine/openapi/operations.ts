@@ -91,7 +91,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     },
     {
       method: 'POST', path: '/v2/users/:id/invitation', tag: 'Account and users', summary: 'Make an invitation link', description: 'Admins only (an Outpost extension): a link the user sets a password with.',
-      security: bearer, responses: ok('The link.', one('invitation')),
+      security: bearer, responses: ok('The link.', one('user_invitation', object(undefined, { invite_url: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } }, ['invite_url', 'expires_at']))),
     },
     {
       method: 'POST', path: '/v2/accounts/self/test_email', tag: 'Account and users', summary: 'Send a test email', description: 'Admins only: checks the account\'s SMTP settings.',
@@ -149,7 +149,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     {
       method: 'POST', path: '/v2/oauth_clients', tag: 'OAuth 2.0', summary: 'Register an application', description: 'Admins only; the answer is the only time `client_secret` is shown.',
       security: bearer, requestBody: dataBody(object(undefined, { name: { type: 'string' }, redirect_uri: { type: 'string' } })),
-      responses: ok('The application with its secret.', one('oauth_client', object(undefined, { client_id: { type: 'string' }, client_secret: { type: 'string' } }, ['client_id', 'client_secret']))),
+      responses: ok('The application with its secret.', one('oauth_client', object(undefined, { client_id: { type: 'string' }, client_secret: { type: ['string', 'null'], description: 'null for a public client (PKCE).' } }, ['client_id', 'client_secret']))),
     },
     { method: 'DELETE', path: '/v2/oauth_clients/:client_id', tag: 'OAuth 2.0', summary: 'Remove an application', description: 'Admins only; its tokens stop working.', security: bearer, responses: { 204: emptyAnswer('Removed.') } },
     // Sync
@@ -174,7 +174,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
         200: jsonAnswer('The next page.', {
           type: 'object', required: ['items', 'meta'],
           properties: {
-            items: { type: 'array', minItems: 1, items: syncItem(syncTypes) },
+            items: { type: 'array', items: syncItem(syncTypes), description: 'Empty only when every record of the page failed (`failed_objects`).' },
             meta: {
               type: 'object', required: ['type', 'count', 'count_left', 'failed_objects', 'links'],
               properties: {
@@ -208,7 +208,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     {
       method: 'GET', path: '/downloads/documents/:id', tag: 'Documents', summary: 'Download a document', description: 'The `download_url` of a document: signed, valid for a while, no token needed.',
       security: 'public', parameters: [queryParam('signature', 'From download_url.', { type: 'string' }), queryParam('expires', 'From download_url.', { type: 'string' })],
-      responses: { 200: { description: 'The file.', content: { 'application/octet-stream': { schema: { type: 'string' } } } } }, moreErrors: [403],
+      responses: { 200: { description: 'The file, with the type it was uploaded with.', content: { '*/*': { schema: { type: 'string' } } } } }, moreErrors: [400, 403, 404],
     },
     // Import and export
     ...[['/v2/imports/preview', 'Preview a CSV import'], ['/v2/imports', 'Import contacts or leads from CSV'], ['/v2/contacts/import_vcard/preview', 'Preview a vCard import'], ['/v2/contacts/import_vcard', 'Import contacts from vCard']].map(([path, summary]): Operation => ({
@@ -225,7 +225,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     { method: 'GET', path: '/v2/users/self/calendar_feed', tag: 'Import and export', summary: 'The calendar feed\'s state', security: bearer, responses: ok('Whether a feed exists.', one('calendar_feed')) },
     { method: 'POST', path: '/v2/users/self/calendar_feed', tag: 'Import and export', summary: 'Make a new calendar feed URL', description: 'Replaces any previous one.', security: bearer, responses: { 201: jsonAnswer('The secret URL (shown once).', one('calendar_feed', object(undefined, { url: { type: 'string' }, created_at: { type: 'string' } }, ['url']))) } },
     { method: 'DELETE', path: '/v2/users/self/calendar_feed', tag: 'Import and export', summary: 'Turn the calendar feed off', security: bearer, responses: { 204: emptyAnswer('Off.') } },
-    { method: 'GET', path: '/calendar/:secret.ics', tag: 'Import and export', summary: 'A calendar feed', description: 'The user\'s tasks for calendar apps; the secret in the URL is the credential.', security: 'public', responses: { 200: textAnswer('The iCalendar feed.', 'text/calendar') } },
+    { method: 'GET', path: '/calendar/:secret.ics', tag: 'Import and export', summary: 'A calendar feed', description: 'The user\'s tasks for calendar apps; the secret in the URL is the credential.', security: 'public', responses: { 200: textAnswer('The iCalendar feed.', 'text/calendar') }, moreErrors: [404] },
     // Reports
     ...REPORT_NAMES.flatMap((name): Operation[] => [
       {

@@ -65,7 +65,9 @@ function readOnlySchema(name: string): JsonSchema {
 /** A record as GET answers it: every field of the table is there; records may carry further read-only fields. */
 export function recordSchema(table: FieldTable, description?: string, own: Record<string, JsonSchema> = {}): JsonSchema {
   const properties = { ...Object.fromEntries(Object.entries(table).map(([name, def]) => [name, withCreateOnly(responseFieldSchema(name, def), def)])), ...own };
-  return { type: 'object', ...(description ? { description } : {}), properties, required: Object.keys(table) };
+  // Create-only fields may be write-only (an enrollment's sequence_id: its answer carries the sequence instead).
+  const required = Object.entries(table).filter(([, def]) => !('createOnly' in def && def.createOnly)).map(([name]) => name);
+  return { type: 'object', ...(description ? { description } : {}), properties, required };
 }
 
 function withCreateOnly(schema: JsonSchema, def: FieldDef): JsonSchema {
