@@ -69,6 +69,10 @@ const RECORD_ID_PARAMS = new Set(['id', 'deal_id', 'order_id', 'contact_id']);
 export function openApiDocument(engine: Engine, routes: readonly RouteLike[], version: string): OpenApiResult {
   const components = sharedComponents();
   const operations: Operation[] = [...otherOperations(syncTypesOf(engine)), ...customObjectOperations()];
+  components.responses.SupportError = {
+    description: 'An error of the custom-objects interface (`/api/v2`): its own shape and codes.',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/SupportError' } } },
+  };
   Object.assign(components.schemas, customObjectSchemas(), {
     Document: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, name: { type: 'string' }, download_url: { type: 'string' } } },
   });
@@ -155,7 +159,7 @@ function operationObject(op: Operation): JsonSchema {
   const responses: Record<string, JsonSchema> = { ...op.responses };
   for (const status of errorStatuses(op, write)) {
     responses[String(status)] ??= op.security === 'support'
-      ? { description: 'Error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/SupportError' } } } }
+      ? { $ref: '#/components/responses/SupportError' }
       : { $ref: `#/components/responses/Error${status}` };
   }
   return {

@@ -79,10 +79,14 @@ ${body ? requestBodyHtml(doc, body) : ''}
 }
 
 function errorsHtml(doc: Doc): string {
-  const rows = Object.entries(doc.components.responses).map(([name, r]) => `<tr><td><span class="status s4">${escape(name.replace(/^Error/, ''))}</span></td><td>${prose(r.description ?? '')}</td></tr>`).join('');
-  const sample = Object.values(doc.components.responses)[0] as { content?: Record<string, { schema: JsonSchema }> } | undefined;
-  const schema = sample?.content ? Object.values(sample.content)[0].schema : undefined;
-  return `<table><tbody>${rows}</tbody></table>${schema ? schemaHtml(doc, schema, 0) : ''}`;
+  const responses = Object.entries(doc.components.responses);
+  const rows = responses.filter(([name]) => /^Error\d+$/.test(name))
+    .map(([name, r]) => `<tr><td><span class="status s4">${escape(name.replace(/^Error/, ''))}</span></td><td>${prose(r.description ?? '')}</td></tr>`).join('');
+  const schemaOf = (r: JsonSchema | undefined) => (r?.content ? Object.values(r.content as Record<string, { schema: JsonSchema }>)[0].schema : undefined);
+  const envelope = schemaOf(responses.find(([name]) => /^Error\d+$/.test(name))?.[1]);
+  const support = responses.find(([name]) => name === 'SupportError')?.[1];
+  return `<table><tbody>${rows}</tbody></table>${envelope ? schemaHtml(doc, envelope, 0) : ''}`
+    + (support ? `<p>${prose(support.description)} ${typeHtml(doc, schemaOf(support))}</p>` : '');
 }
 
 function requestBodyHtml(doc: Doc, body: JsonSchema): string {
