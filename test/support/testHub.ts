@@ -7,6 +7,7 @@ import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { createHttpApp, type HttpOptions } from '../../electron/engine/http/app.js';
 import { ManualClock } from '../../electron/engine/clock.js';
 import type { Scope } from '../../shared/oauth.js';
+import { checkAnswer } from './openapiCheck.js';
 
 /**
  * A real engine on a real SQLite file in a temp folder, served over real
@@ -105,6 +106,8 @@ export async function call<T = any>(
   } catch {
     parsed = text;
   }
+  // Checked against the hub's OpenAPI document when checks are on (openapiCheck.ts: OUTPOST_OPENAPI_CHECK=1, or a test recording).
+  await checkAnswer(hub.url, { method, path, status: response.status, contentType: response.headers.get('content-type'), text, body: parsed });
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 

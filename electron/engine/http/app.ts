@@ -45,6 +45,7 @@ import { healthRoutes } from './routes/health.js';
 import { reportRoutes } from './routes/reports.js';
 import { closeConnectionsWhenClosing } from './draining.js';
 import { sharedRateLimitStore } from './rateLimitStore.js';
+import { openApiRoutes } from './routes/openapi.js';
 
 export interface HttpOptions {
   /** Requests per hour per token (the real service allows 36 000); 0 turns the limit off. */
@@ -172,6 +173,8 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   downloadRoutes(app, engine, options.replica);
   calendarFeedRoutes(app, engine);
   serveDocs(app, options.docsFile);
+  // The OpenAPI document and its page (issue 30): a hub's interface; a desktop replica's API is its own app's.
+  if (!options.replica) openApiRoutes(app, engine);
   if (options.webRoot) await serveWebUi(app, options.webRoot);
   return app;
 }

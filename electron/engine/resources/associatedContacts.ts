@@ -10,7 +10,7 @@ import type { Deals } from './deals.js';
 import { DEFAULT_ASSOCIATED_CONTACT_ROLE } from '../../../shared/resources/deal.js';
 import type { SyncSource } from '../sync/sources.js';
 
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   created_at: { kind: 'readOnly' },
   updated_at: { kind: 'readOnly' },
   contact_id: { kind: 'id' },
@@ -29,7 +29,7 @@ const ASSOCIATION_JSON = jsonObject({ id: 'a.id', deal_id: 'a.deal_id', contact_
 
 export const ASSOCIATED_CONTACT_SYNC: SyncSource = { type: 'associated_contact', from: 'associated_contacts a', idColumn: 'a.id', json: ASSOCIATION_JSON };
 
-const FLAT_FIELDS: FieldTable = { ...FIELDS, id: { kind: 'readOnly' }, deal_id: { kind: 'id' } };
+export const FLAT_FIELDS: FieldTable = { ...FIELDS, id: { kind: 'readOnly' }, deal_id: { kind: 'id' } };
 
 /**
  * The contacts associated with a deal, each with a role (`involved` unless

@@ -13,7 +13,7 @@ import { CALL_RESOURCE_TYPES } from '../../../shared/resources/call.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Call field table. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   updated_at: { kind: 'readOnly' },
   user_id: { kind: 'id' },

@@ -12,7 +12,7 @@ import type { SyncSource } from '../sync/sources.js';
 export const COLLABORATION_RESOURCE_TYPES = ['lead', 'contact', 'deal', 'sales_account'] as const;
 
 /** The spec's Collaboration field table: everything is set at creation; a collaboration is never updated. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },

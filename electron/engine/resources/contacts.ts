@@ -17,7 +17,7 @@ import {
 import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Contact field table. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },

@@ -20,7 +20,7 @@ import type { SyncSource } from '../sync/sources.js';
  * decimal, parsed on its own (resources/decimal.ts). What the service keeps
  * itself is read-only: sent back, it is accepted and ignored.
  */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   dropbox_email: { kind: 'readOnly' },

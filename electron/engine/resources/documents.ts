@@ -20,7 +20,7 @@ const DOCUMENT_JSON = jsonObject({
   name: 'f.name', content_type: 'f.content_type', size: 'f.size', created_at: 'f.created_at', updated_at: 'f.updated_at',
 });
 
-const LIST: ListDefinition = {
+export const LIST: ListDefinition = {
   resource: 'document',
   from: 'documents f',
   json: DOCUMENT_JSON,

@@ -8,7 +8,7 @@ import { jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** Email template fields: "not shown" by the spec; a name to pick it by, a subject and a body with merge tags. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },

@@ -18,7 +18,7 @@ import {
 export const SEQUENCES_ADDON = 'outbound_sequences';
 
 /** The spec's Sequence enrollment field table: everything but `state` is read-only, and the writable ones are create-only. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' }, sequence: { kind: 'readOnly' }, state: { kind: 'enum', values: ENROLLMENT_STATES },
   current_step_position: { kind: 'readOnly' }, enrollment_steps: { kind: 'readOnly' }, finished_at: { kind: 'readOnly' },
   finished_reason: { kind: 'readOnly' }, finished_actor_id: { kind: 'readOnly' }, created_at: { kind: 'readOnly' }, updated_at: { kind: 'readOnly' },

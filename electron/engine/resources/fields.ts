@@ -46,7 +46,7 @@ const tagsSchema = z.array(z.string().trim().min(1).max(SHORT_TEXT)).max(100).nu
 // Kept as sent (customFields.merge checks each value): z.record would copy it, and the copy drops a field named `__proto__`.
 const customFieldsSchema = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)).nullable();
 
-function schemaFor(def: FieldDef): z.ZodType | null {
+export function schemaFor(def: FieldDef): z.ZodType | null {
   switch (def.kind) {
     case 'readOnly': return null;
     case 'string': return z.string().max(def.maxLength ?? SHORT_TEXT).nullable();

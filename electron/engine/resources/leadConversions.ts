@@ -26,7 +26,7 @@ export interface ConversionServices {
   deals: DealCreator;
 }
 
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   lead_id: { kind: 'id' },
   owner_id: { kind: 'id' },
   create_deal: { kind: 'boolean' },

@@ -14,7 +14,7 @@ import { DEFAULT_LEAD_STATUS } from '../../../shared/resources/lead.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** The real service's Lead fields (the spec shows only the create shape). */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },

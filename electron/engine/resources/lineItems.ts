@@ -19,7 +19,7 @@ const MAX_QUANTITY = 1_000_000;
  * back (the clients send `value` and `price`), it is accepted and ignored.
  * `variation` is a percent, parsed on its own.
  */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   order_id: { kind: 'readOnly' },
   name: { kind: 'readOnly' },
@@ -34,7 +34,7 @@ const FIELDS: FieldTable = {
   quantity: { kind: 'integer', min: 1 },
 };
 /** `/v2/line_items` (extension, the form a replica replays): the order is named in the body. */
-const FLAT_FIELDS: FieldTable = { ...FIELDS, order_id: { kind: 'id' } };
+export const FLAT_FIELDS: FieldTable = { ...FIELDS, order_id: { kind: 'id' } };
 
 const LINE_ITEM_JSON = jsonObject({
   id: 'l.id',

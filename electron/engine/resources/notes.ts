@@ -11,7 +11,7 @@ import type { Tagging, TaggableType } from './tags.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Note field table. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },

@@ -12,7 +12,7 @@ import type { OrderTotal } from '../../../shared/resources/order.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** `discount` is a percent, parsed on its own; `totals` is the service's. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },
   updated_at: { kind: 'readOnly' },

@@ -7,7 +7,7 @@ import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },
   updated_at: { kind: 'readOnly' },

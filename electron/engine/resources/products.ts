@@ -19,7 +19,7 @@ const MAX_MARKUP_LIMIT = 1000;
  * are parsed on their own; what the service keeps itself is read-only, and
  * sent back it is accepted and ignored.
  */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },

@@ -14,7 +14,7 @@ import { ACTION_TYPES, DELAY_UNITS, type Sequence, type SequenceStep } from '../
  * checked here (see checkSteps, checkUnsubscribe); the field table lists
  * them as read-only so checkFields leaves them alone.
  */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   steps_total: { kind: 'readOnly' },

@@ -10,7 +10,7 @@ import type { Pipelines } from './pipelines.js';
 import { STAGE_CATEGORIES, type StageCategory } from '../../../shared/resources/deal.js';
 import type { SyncSource } from '../sync/sources.js';
 
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },
   updated_at: { kind: 'readOnly' },

@@ -77,7 +77,7 @@ export class Tagging {
 }
 
 /** The spec's Tag field table. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },

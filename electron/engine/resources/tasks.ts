@@ -13,7 +13,7 @@ import { parseTimeZone, startOfNextDay } from './timeZone.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** The spec's Task field table. */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   completed_at: { kind: 'readOnly' },

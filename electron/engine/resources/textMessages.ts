@@ -11,7 +11,7 @@ import type { Users } from './users.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** What an import may carry for one message (the API itself is read-only, as the spec says). */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   user_id: { kind: 'id' },
   user_phone_number: { kind: 'string' },
   content: { kind: 'string', maxLength: 65535 },
@@ -36,7 +36,7 @@ export const TEXT_MESSAGE_SYNC: SyncSource = { type: 'text_message', from: 'text
 
 const WRITABLE = ['user_id', 'user_phone_number', 'content', 'incoming', 'resource_type', 'resource_id', 'resource_phone_number', 'associated_deal_ids', 'send_at'] as const;
 
-const LIST: ListDefinition = {
+export const LIST: ListDefinition = {
   resource: 'text_message',
   from: 'text_messages m',
   json: MESSAGE_JSON,

@@ -35,7 +35,7 @@ const USER_JSON = jsonObject({
 /** Users as devices receive them (sync/): the whole team, so owners and creators can be shown offline. */
 export const USER_SYNC: SyncSource = { type: 'user', from: 'users u', idColumn: 'u.id', json: USER_JSON };
 
-const USER_LIST: ListDefinition = {
+export const USER_LIST: ListDefinition = {
   resource: 'user',
   from: 'users u',
   json: USER_JSON,

@@ -12,7 +12,7 @@ import { VISIT_VERIFICATION_STATUSES } from '../../../shared/resources/visit.js'
 import type { SyncSource } from '../sync/sources.js';
 
 /** What a rep records about a visit (POST is an Outpost extension; the spec's API is read-only). */
-const FIELDS: FieldTable = {
+export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
   created_at: { kind: 'readOnly' },
@@ -38,7 +38,7 @@ export const VISIT_SYNC: SyncSource = { type: 'visit', from: 'visits v', idColum
 
 const WRITABLE = ['outcome_id', 'resource_type', 'resource_id', 'visited_at', 'resource_address', 'rep_location_verification_status', 'summary'] as const;
 
-const LIST: ListDefinition = {
+export const LIST: ListDefinition = {
   resource: 'visit',
   from: 'visits v',
   json: VISIT_JSON,
