@@ -18,7 +18,7 @@
 //     dependencies, and nothing else of the project (sources, tests, maps) inside.
 //     The .desktop entry the deb and AppImage would get is computed by
 //     electron-builder's own LinuxTargetHelper.
-// Exits 1 and lists every problem when a check fails. README, "Installers",
+// Exits 1 and lists every problem when a check fails. docs/desktop.md, "Building installers",
 // says what this does not verify.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -9,7 +9,7 @@
  * user, then time), so SQLite answers from the index alone, in order, with
  * no sort. Tasks already have (owner_id, completed, completed_at), from
  * migration 24. Measured with 100 000 deals and 300 000 activities: see
- * README, Benchmarks. No rows are touched.
+ * docs/benchmarks.md. No rows are touched.
  */
 export const sql = /* sql */ `
 CREATE INDEX deals_report ON deals(stage_id, currency, customized_win_likelihood, owner_id, last_stage_change_at, loss_reason_id, value);
