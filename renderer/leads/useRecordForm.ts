@@ -1,7 +1,8 @@
 import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
 import { changedFields } from '../api/changedFields.js';
-import { formErrorsOf, type FieldLabels } from '../api/formErrors.js';
+import type { FieldLabels } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { useRouter } from '../router/routerStore.js';
 
 export interface RecordForm<D> {
@@ -34,8 +35,6 @@ interface Options<T, D> {
 export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, noun, labels, id, draftOf, payloadOf }: Options<T, D>): RecordForm<D> {
   const navigate = useRouter((s) => s.navigate);
   const [draft, setDraft] = useState<D | null>(() => (id === null ? draftOf(null) : null));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   // The payload of the record as loaded: an edit sends only what differs from it.
   const [initialPayload, setInitialPayload] = useState<Record<string, unknown>>({});
   const loaded = useEffectEvent((record: T) => {
@@ -43,11 +42,6 @@ export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, 
     setDraft(loadedDraft);
     setInitialPayload(payloadOf(loadedDraft));
   });
-
-  useEffect(() => {
-    if (id === null) return;
-    api.get<T>(`${apiPath}/${id}`).then(loaded, () => setErrors({ _: `The ${noun} could not be loaded.` }));
-  }, [apiPath, noun, id]);
 
   /**
    * Creates the record, or sends the fields the user changed (so what others
@@ -61,17 +55,19 @@ export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, 
     return id;
   };
 
-  const submit = async (event: FormEvent) => {
+  const { saving, errors, setErrors, run } = useFormSubmit({ labels, failure: `The ${noun} could not be saved.` }, async (edited: D) => {
+    navigate(`${pagePath}/${await save(edited)}`);
+  });
+
+  useEffect(() => {
+    if (id === null) return;
+    api.get<T>(`${apiPath}/${id}`).then(loaded, () => setErrors({ _: `The ${noun} could not be loaded.` }));
+  }, [apiPath, noun, id, setErrors]);
+
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!draft) return;
-    setSaving(true);
-    try {
-      navigate(`${pagePath}/${await save(draft)}`);
-    } catch (err) {
-      setErrors(formErrorsOf(err, labels, `The ${noun} could not be saved.`));
-      setSaving(false);
-    }
+    if (draft) void run(draft);
   };
 
-  return { draft, setDraft, errors, saving, submit: (event) => void submit(event) };
+  return { draft, setDraft, errors, saving, submit };
 }

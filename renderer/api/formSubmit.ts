@@ -1,0 +1,36 @@
+import type { FormErrors } from './formErrors.js';
+
+/** What a submit changes, and how the form words a failure. */
+export interface SubmitSteps {
+  setSaving(saving: boolean): void;
+  setErrors(errors: FormErrors): void;
+  errorsOf(err: unknown): FormErrors;
+  /**
+   * The form stays after a success (it empties, or shows what was saved):
+   * saving goes off and its errors are cleared. Without it the form is
+   * leaving (it navigates, closes or is replaced) and stays disabled.
+   */
+  stays?: boolean;
+}
+
+/**
+ * One submit: saving on, the action; a failure's errors in the form's words
+ * and saving off; after a success, if the form stays, no errors and saving
+ * off. Answers whether the action succeeded. (The state of `useFormSubmit`,
+ * kept apart from React to be tested without a DOM.)
+ */
+export async function runSubmit(steps: SubmitSteps, action: () => Promise<unknown>): Promise<boolean> {
+  steps.setSaving(true);
+  try {
+    await action();
+  } catch (err) {
+    steps.setErrors(steps.errorsOf(err));
+    steps.setSaving(false);
+    return false;
+  }
+  if (steps.stays) {
+    steps.setErrors({});
+    steps.setSaving(false);
+  }
+  return true;
+}
