@@ -1,11 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { CUSTOMER_STATUSES, PROSPECT_STATUSES, type Contact, type ContactInput } from '../../shared/resources/contact.js';
 import type { Address } from '../../shared/resources/address.js';
 import { AddressFields, EMPTY_ADDRESS } from '../records/AddressFields.js';
 import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resources/customField.js';
 import { api } from '../api/client.js';
 import { changedFields } from '../api/changedFields.js';
-import { formErrorsOf } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { FormField } from '../leads/FormField.js';
 import { capitalized } from '../shell/words.js';
 import { CONTACT_FIELD_LABELS } from '../records/ContactFieldRows.js';
@@ -74,10 +74,24 @@ export function ContactForm({ id }: { id: number | null }) {
   const definitions = useCustomFieldDefinitions();
   const organizationParam = Number(new URLSearchParams(window.location.search).get('organization')) || null;
   const [draft, setDraft] = useState<Draft | null>(id === null ? draftOf(null, organizationParam) : null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   // The payload of the contact as loaded: an edit sends only what differs from it.
   const [initialPayload, setInitialPayload] = useState<Record<string, unknown>>({});
+
+  /**
+   * Creates the contact, or sends the fields the user changed (so what others
+   * changed meanwhile in other fields stays); answers the contact's id. With
+   * nothing changed there is nothing to send.
+   */
+  const save = async (edited: Draft): Promise<number> => {
+    if (id === null) return (await api.create<Contact>('/v2/contacts', payloadOf(edited, true))).id;
+    const changes = changedFields(initialPayload, payloadOf(edited, false));
+    if (Object.keys(changes).length > 0) await api.update<Contact>(`/v2/contacts/${id}`, changes);
+    return id;
+  };
+
+  const { saving, errors, setErrors, submit } = useFormSubmit({ labels: CONTACT_FORM_LABELS, failure: 'The contact could not be saved.' }, async (edited: Draft) => {
+    navigate(`/contacts/${await save(edited)}`);
+  });
 
   useEffect(() => {
     if (id === null) return;
@@ -87,34 +101,11 @@ export function ContactForm({ id }: { id: number | null }) {
       setInitialPayload(payloadOf(loadedDraft, false));
     };
     api.get<Contact>(`/v2/contacts/${id}`).then(loaded, () => setErrors({ _: 'The contact could not be loaded.' }));
-  }, [id]);
+  }, [id, setErrors]);
 
   if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const hasStatus = draft.customer_status !== 'none' || draft.prospect_status !== 'none';
-
-  /**
-   * Creates the contact, or sends the fields the user changed (so what others
-   * changed meanwhile in other fields stays); answers the contact's id. With
-   * nothing changed there is nothing to send.
-   */
-  const save = async (): Promise<number> => {
-    if (id === null) return (await api.create<Contact>('/v2/contacts', payloadOf(draft, true))).id;
-    const changes = changedFields(initialPayload, payloadOf(draft, false));
-    if (Object.keys(changes).length > 0) await api.update<Contact>(`/v2/contacts/${id}`, changes);
-    return id;
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      navigate(`/contacts/${await save()}`);
-    } catch (err) {
-      setErrors(formErrorsOf(err, CONTACT_FORM_LABELS, 'The contact could not be saved.'));
-      setSaving(false);
-    }
-  };
 
   const textField = (field: (typeof TEXT_FIELDS)[number], options: { required?: boolean; multiline?: boolean } = {}) => (
     <FormField key={field} label={LABELS[field] + (options.required ? ' *' : '')} error={errors[field]}>
@@ -127,7 +118,7 @@ export function ContactForm({ id }: { id: number | null }) {
 
   return (
     <section className="screen">
-      <form className="card contact-form" onSubmit={submit} noValidate aria-label={id === null ? 'New contact' : 'Edit contact'}>
+      <form className="card contact-form" onSubmit={(e) => submit(e, draft)} noValidate aria-label={id === null ? 'New contact' : 'Edit contact'}>
         <h1>{id === null ? 'New contact' : 'Edit contact'}</h1>
         {id === null && (
           <fieldset className="kind-choice">

@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
 import { FormField } from '../leads/FormField.js';
 import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObjects } from './customObjectsStore.js';
-import { formErrorsOf, type FormErrors } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { NewFieldForm } from './NewFieldForm.js';
 import { FIELD_TYPE_LABELS, targetLabel, type CustomObject, type CustomObjectField, type FieldType } from './types.js';
 import { useObjectFields } from './useObjectFields.js';
@@ -80,26 +80,17 @@ const EDIT_LABELS = { title: 'Field title', description: 'Field description', ac
 /** Change a field's title, description and whether records show it; its key and type stay. */
 function FieldEditForm({ objectKey, field, onSaved, onCancel }: { objectKey: string; field: CustomObjectField; onSaved(): void; onCancel(): void }) {
   const [draft, setDraft] = useState<EditDraft>({ title: field.raw_title ?? field.title, description: field.raw_description ?? '', active: field.active });
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saving, setSaving] = useState(false);
   const change = (patch: Partial<EditDraft>) => setDraft({ ...draft, ...patch });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await supportApi.patch(objectPath(objectKey, 'fields', field.key), {
-        custom_object_field: { title: draft.title.trim(), description: draft.description.trim() || null, active: draft.active },
-      });
-      onSaved();
-    } catch (err) {
-      setErrors(formErrorsOf(err, EDIT_LABELS, 'The field could not be saved.'));
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: EDIT_LABELS, failure: 'The field could not be saved.' }, async () => {
+    await supportApi.patch(objectPath(objectKey, 'fields', field.key), {
+      custom_object_field: { title: draft.title.trim(), description: draft.description.trim() || null, active: draft.active },
+    });
+    onSaved();
+  });
 
   return (
-    <form className="field-form edit" aria-label={`Edit field ${field.title}`} onSubmit={(e) => void submit(e)} noValidate>
+    <form className="field-form edit" aria-label={`Edit field ${field.title}`} onSubmit={submit} noValidate>
       <h3>Edit {field.title} <span className="muted">({FIELD_TYPE_LABELS[field.type as FieldType] ?? field.type})</span></h3>
       <div className="grid">
         <FormField label="Field title *" error={errors.title}>

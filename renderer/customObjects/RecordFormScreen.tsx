@@ -6,7 +6,8 @@ import { useRouter } from '../router/routerStore.js';
 import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObject, useCustomObjects } from './customObjectsStore.js';
 import { FieldInput, unreadableNumbers } from './FieldInput.js';
-import { type FormErrors, formErrorsOf, refusalText } from '../api/formErrors.js';
+import { refusalText } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { recordsPath } from './paths.js';
 import { recordDraftOf, recordPayloadOf, type RecordDraft } from './recordDraft.js';
 import { editableFields, type CustomObject, type CustomObjectField, type CustomObjectRecord } from './types.js';
@@ -74,29 +75,25 @@ function RecordForm({ object, fields, record }: FormProps) {
   const standardTitle = (key: string, fallback: string) => fields.find((f) => f.key === key)?.title ?? fallback;
   const [initial] = useState<RecordDraft>(() => recordDraftOf(shown, record));
   const [draft, setDraft] = useState<RecordDraft>(initial);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saving, setSaving] = useState(false);
   const title = record ? `Edit ${record.name}` : `New ${object.title}`;
   const keys = shown.map((f) => f.key);
   const labels = { name: standardTitle('standard::name', 'Name'), external_id: standardTitle('standard::external_id', 'External ID'), ...Object.fromEntries(shown.map((f) => [`field:${f.key}`, f.title])) };
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const { saving, errors, setErrors, run } = useFormSubmit({ labels, failure: 'The record could not be saved.', fieldOf: formFieldOf(keys) }, async () => {
+    const body = recordPayloadOf(shown, initial, draft);
+    if (record) await supportApi.patch(objectPath(object.key, 'records', record.id), body);
+    else await supportApi.post(objectPath(object.key, 'records'), body);
+    navigate(recordsPath(object.key));
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const unreadable = unreadableNumbers(event.currentTarget);
     if (unreadable.length > 0) {
       setErrors(Object.fromEntries(unreadable.map((key) => [`field:${key}`, 'Enter a number.'])));
       return;
     }
-    setSaving(true);
-    try {
-      const body = recordPayloadOf(shown, initial, draft);
-      if (record) await supportApi.patch(objectPath(object.key, 'records', record.id), body);
-      else await supportApi.post(objectPath(object.key, 'records'), body);
-      navigate(recordsPath(object.key));
-    } catch (err) {
-      setErrors(formErrorsOf(err, labels, 'The record could not be saved.', formFieldOf(keys)));
-      setSaving(false);
-    }
+    void run();
   };
 
   const remove = async () => {
@@ -114,7 +111,7 @@ function RecordForm({ object, fields, record }: FormProps) {
         </div>
         {record && <ConfirmDelete name={record.name} question={`Delete ${record.name}? Lookups pointing at it are cleared.`} onConfirm={remove} />}
       </header>
-      <form className="card record-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
+      <form className="card record-form" aria-label={title} onSubmit={submit} noValidate>
         <div className="grid">
           <FormField label={`${standardTitle('standard::name', 'Name')} *`} error={errors.name}>
             <input type="text" value={draft.name} aria-invalid={Boolean(errors.name)} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Product } from '../../shared/resources/product.js';
 import { api } from '../api/client.js';
 import { changedFields } from '../api/changedFields.js';
-import { formErrorsOf } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { FormField } from '../leads/FormField.js';
 import { PricesEditor, type PriceDraft } from './PricesEditor.js';
 
@@ -64,8 +64,6 @@ function payloadOf(draft: Draft): Record<string, unknown> {
  */
 export function ProductForm({ product, onSaved, onCancel }: { product: Product | null; onSaved(product: Product): void; onCancel(): void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(product));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   // The payload of the product as the form opened it: an edit sends only what differs from it.
   const [initialPayload] = useState(() => payloadOf(draftOf(product)));
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
@@ -78,19 +76,12 @@ export function ProductForm({ product, onSaved, onCancel }: { product: Product |
     return Object.keys(changes).length > 0 ? api.update<Product>(`/v2/products/${product.id}`, changes) : product;
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      onSaved(await save());
-    } catch (err) {
-      setErrors(formErrorsOf(err, LABELS, 'The product could not be saved.'));
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: LABELS, failure: 'The product could not be saved.' }, async () => {
+    onSaved(await save());
+  });
 
   return (
-    <form className="card product-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
+    <form className="card product-form" aria-label={title} onSubmit={submit} noValidate>
       <h2>{title}</h2>
       <div className="grid">
         <FormField label="Name *" error={errors.name}>

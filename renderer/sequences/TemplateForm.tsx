@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../api/client.js';
 import { changedFields } from '../api/changedFields.js';
-import { formErrorsOf } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { FormField } from '../leads/FormField.js';
 import type { EmailTemplate } from '../../shared/resources/sequence.js';
 
@@ -22,8 +22,6 @@ const draftOf = (template: EmailTemplate | null): Draft => ({ name: template?.na
 export function TemplateForm({ template, onSaved, onCancel }: { template: EmailTemplate | null; onSaved(): void; onCancel(): void }) {
   const [initial] = useState(() => draftOf(template));
   const [draft, setDraft] = useState<Draft>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const title = template ? `Edit template ${template.name}` : 'New email template';
 
@@ -37,20 +35,13 @@ export function TemplateForm({ template, onSaved, onCancel }: { template: EmailT
     if (Object.keys(changes).length > 0) await api.update(`/v2/email_templates/${template.id}`, changes);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await save();
-      onSaved();
-    } catch (err) {
-      setErrors(formErrorsOf(err, { name: 'Template name', subject: 'Subject', body: 'Body' }, 'The template could not be saved.'));
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: { name: 'Template name', subject: 'Subject', body: 'Body' }, failure: 'The template could not be saved.' }, async () => {
+    await save();
+    onSaved();
+  });
 
   return (
-    <form className="card template-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
+    <form className="card template-form" aria-label={title} onSubmit={submit} noValidate>
       <h3>{title}</h3>
       <FormField label="Template name" error={errors.name}>
         <input type="text" value={draft.name} onChange={(e) => change({ name: e.target.value })} aria-invalid={Boolean(errors.name)} />

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Account } from '../../shared/resources/account.js';
 import { api } from '../api/client.js';
 import { formErrorsOf, refusalText } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { useSession } from '../session/sessionStore.js';
 import './mail.css';
 
@@ -78,22 +79,20 @@ function TurnOff({ onTurnOff }: { onTurnOff(): Promise<void> }) {
 
 function ServerForm({ replacing, onSave, onCancel }: { replacing: boolean; onSave(url: string): Promise<void>; onCancel(): void }) {
   const [server, setServer] = useState<Server>(BLANK);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   const change = (patch: Partial<Server>) => setServer({ ...server, ...patch });
 
-  const submit = async (event: FormEvent) => {
+  const { saving, errors, setErrors, run } = useFormSubmit({
+    // The API checks the URL as a whole: its problem goes under the server's name.
+    errorsOf: (err) => {
+      const found = formErrorsOf(err, LABELS, 'The mail server could not be saved.');
+      return found.smtp_url ? { host: found.smtp_url } : found;
+    },
+  }, () => onSave(smtpUrl(server)));
+
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!server.host.trim()) return setErrors({ host: 'Server is required: the mail server\'s name, such as smtp.example.com.' });
-    setSaving(true);
-    try {
-      await onSave(smtpUrl(server));
-    } catch (err) {
-      // The API checks the URL as a whole: its problem goes under the server's name.
-      const found = formErrorsOf(err, LABELS, 'The mail server could not be saved.');
-      setErrors(found.smtp_url ? { host: found.smtp_url } : found);
-      setSaving(false);
-    }
+    void run();
   };
 
   const input = (key: keyof Server, label: string, type = 'text', extra: Record<string, string> = {}) => (
@@ -107,7 +106,7 @@ function ServerForm({ replacing, onSave, onCancel }: { replacing: boolean; onSav
   );
 
   return (
-    <form className="mail-server-form" aria-label="Mail server" onSubmit={(e) => void submit(e)} noValidate>
+    <form className="mail-server-form" aria-label="Mail server" onSubmit={submit} noValidate>
       {replacing && <p className="muted">Enter the server&apos;s settings again: they replace the ones set now.</p>}
       <div className="inline-form">
         {input('host', 'Server', 'text', { placeholder: 'smtp.example.com' })}

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { formErrorsOf, type FormErrors } from '../../api/formErrors.js';
+import { useEffect, useRef, useState } from 'react';
+import { useFormSubmit } from '../../api/useFormSubmit.js';
 import { FormField } from '../../leads/FormField.js';
 
 interface Props {
@@ -15,25 +15,16 @@ interface Props {
 /** Renames something in place: a text field, Save and Cancel, the API's refusal by the field. */
 export function NameEditor({ label, what, value, onSave, onDone }: Props) {
   const [name, setName] = useState(value);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saving, setSaving] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.select(), []);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await onSave(name.trim());
-      onDone();
-    } catch (err) {
-      setErrors(formErrorsOf(err, { name: label }, `The ${what} could not be renamed.`));
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: { name: label }, failure: `The ${what} could not be renamed.` }, async () => {
+    await onSave(name.trim());
+    onDone();
+  });
 
   return (
-    <form className="name-editor" aria-label={`Rename ${what}`} onSubmit={(e) => void submit(e)} noValidate>
+    <form className="name-editor" aria-label={`Rename ${what}`} onSubmit={submit} noValidate>
       <FormField label={label} error={errors.name}>
         <input ref={input} type="text" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(errors.name)}
           onKeyDown={(e) => e.key === 'Escape' && onDone()} />
