@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
 import { FormField } from '../leads/FormField.js';
 import { useCustomObjects } from './customObjectsStore.js';
-import { formErrorsOf, type FormErrors } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { OptionsEditor, optionsPayload, type OptionDraft } from './OptionsEditor.js';
 import { CRM_TARGETS, FIELD_TYPE_LABELS, FIELD_TYPES, OPTION_TYPES, objectTarget, type CustomObjectField, type FieldType } from './types.js';
 
@@ -46,27 +46,16 @@ function payloadOf(draft: Draft): Record<string, unknown> {
 export function NewFieldForm({ objectKey, onAdded }: { objectKey: string; onAdded(field: CustomObjectField): void }) {
   const objects = useCustomObjects((s) => s.objects) ?? [];
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saving, setSaving] = useState(false);
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      const answer = await supportApi.post<{ custom_object_field: CustomObjectField }>(objectPath(objectKey, 'fields'), payloadOf(draft));
-      setDraft(EMPTY);
-      setErrors({});
-      onAdded(answer.custom_object_field);
-    } catch (err) {
-      setErrors(formErrorsOf(err, FORM_LABELS, 'The field could not be added.', fieldOf));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: FORM_LABELS, failure: 'The field could not be added.', fieldOf, stays: true }, async () => {
+    const answer = await supportApi.post<{ custom_object_field: CustomObjectField }>(objectPath(objectKey, 'fields'), payloadOf(draft));
+    setDraft(EMPTY);
+    onAdded(answer.custom_object_field);
+  });
 
   return (
-    <form className="card field-form" aria-label="Add a field" onSubmit={(e) => void submit(e)} noValidate>
+    <form className="card field-form" aria-label="Add a field" onSubmit={submit} noValidate>
       <h3>Add a field</h3>
       <div className="grid">
         <FormField label="Field title *" error={errors.title}>

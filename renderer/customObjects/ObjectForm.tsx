@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
 import { FormField } from '../leads/FormField.js';
-import { formErrorsOf, type FormErrors } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import type { CustomObject } from './types.js';
 
 interface Draft {
@@ -36,8 +36,6 @@ function payloadOf(draft: Draft, creating: boolean): Record<string, unknown> {
 export function ObjectForm({ object, onSaved, onCancel }: { object: CustomObject | null; onSaved(object: CustomObject): void; onCancel?(): void }) {
   const creating = object === null;
   const [draft, setDraft] = useState<Draft>(() => draftOf(object));
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
   const change = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
@@ -45,26 +43,17 @@ export function ObjectForm({ object, onSaved, onCancel }: { object: CustomObject
   };
   const title = creating ? 'New custom object' : 'Object details';
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      const answer = creating
-        ? await supportApi.post<{ custom_object: CustomObject }>('/custom_objects', payloadOf(draft, true))
-        : await supportApi.patch<{ custom_object: CustomObject }>(objectPath(object.key), payloadOf(draft, false));
-      setErrors({});
-      if (creating) setDraft(draftOf(null));
-      else setSaved(true);
-      onSaved(answer.custom_object);
-    } catch (err) {
-      setErrors(formErrorsOf(err, FORM_LABELS, 'The object could not be saved.'));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: FORM_LABELS, failure: 'The object could not be saved.', stays: true }, async () => {
+    const answer = creating
+      ? await supportApi.post<{ custom_object: CustomObject }>('/custom_objects', payloadOf(draft, true))
+      : await supportApi.patch<{ custom_object: CustomObject }>(objectPath(object.key), payloadOf(draft, false));
+    if (creating) setDraft(draftOf(null));
+    else setSaved(true);
+    onSaved(answer.custom_object);
+  });
 
   return (
-    <form className="card object-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
+    <form className="card object-form" aria-label={title} onSubmit={submit} noValidate>
       <h2>{title}</h2>
       <div className="grid">
         <FormField label="Key *" error={errors.key}>

@@ -1,7 +1,7 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { Product } from '../../shared/resources/product.js';
 import { api } from '../api/client.js';
-import { formErrorsOf } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { fetchPages } from '../leads/usePagedList.js';
 import { FormField } from '../leads/FormField.js';
 import { formatMoney } from '../deals/money.js';
@@ -42,8 +42,6 @@ const EMPTY: Draft = { productId: '', currency: '', quantity: '1', variation: '0
 export function LineItemForm({ orderId, onAdded }: { orderId: number; onAdded(): void }) {
   const products = useActiveProducts();
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   const product = products.find((p) => String(p.id) === draft.productId) ?? null;
   const price = product?.prices.find((p) => p.currency === draft.currency) ?? null;
   const variationValid = /^[+-]?\d+(\.\d+)?$/.test(draft.variation.trim());
@@ -53,29 +51,20 @@ export function LineItemForm({ orderId, onAdded }: { orderId: number; onAdded():
     setDraft({ ...draft, productId, currency: chosen?.prices[0]?.currency ?? '' });
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await api.create(`/v2/orders/${orderId}/line_items`, {
-        product_id: Number(draft.productId),
-        currency: draft.currency,
-        quantity: Number(draft.quantity),
-        // A percent, not money: sent as the API's other percents are, a number.
-        variation: variationValid ? Number(draft.variation) : draft.variation,
-      });
-      setDraft(EMPTY);
-      setErrors({});
-      onAdded();
-    } catch (err) {
-      setErrors(formErrorsOf(err, { product_id: 'Product', currency: 'Currency', quantity: 'Quantity', variation: 'Variation %' }, 'The line item could not be added.'));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: { product_id: 'Product', currency: 'Currency', quantity: 'Quantity', variation: 'Variation %' }, failure: 'The line item could not be added.', stays: true }, async () => {
+    await api.create(`/v2/orders/${orderId}/line_items`, {
+      product_id: Number(draft.productId),
+      currency: draft.currency,
+      quantity: Number(draft.quantity),
+      // A percent, not money: sent as the API's other percents are, a number.
+      variation: variationValid ? Number(draft.variation) : draft.variation,
+    });
+    setDraft(EMPTY);
+    onAdded();
+  });
 
   return (
-    <form className="line-item-form" aria-label="Add a line item" onSubmit={(e) => void submit(e)} noValidate>
+    <form className="line-item-form" aria-label="Add a line item" onSubmit={submit} noValidate>
       <h3>Add a line item</h3>
       <div className="inline-form">
         <FormField label="Product" error={errors.product_id}>

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { PLANS, PLAN_LIMITS, type Account, type Addon, type Plan } from '../../shared/resources/account.js';
 import { api } from '../api/client.js';
-import { formErrorsOf } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { capitalized } from '../shell/words.js';
 import { useSession } from '../session/sessionStore.js';
 
@@ -24,35 +24,24 @@ const draftOf = (account: Account): Draft => ({
  */
 export function AccountCard({ account }: { account: Account }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(account));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
   const change = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
     setSaved(false);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      const addons: Addon[] = draft.outboundSequences ? ['outbound_sequences'] : [];
-      const updated = await api.update<Account>('/v2/accounts/self', {
-        plan: draft.plan, addons, commerce_changes: draft.commerceChanges ? 'enabled' : 'disabled',
-      });
-      useSession.setState({ account: updated });
-      setDraft(draftOf(updated));
-      setErrors({});
-      setSaved(true);
-    } catch (err) {
-      setErrors(formErrorsOf(err, { plan: 'Plan' }, 'The account could not be saved.'));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: { plan: 'Plan' }, failure: 'The account could not be saved.', stays: true }, async () => {
+    const addons: Addon[] = draft.outboundSequences ? ['outbound_sequences'] : [];
+    const updated = await api.update<Account>('/v2/accounts/self', {
+      plan: draft.plan, addons, commerce_changes: draft.commerceChanges ? 'enabled' : 'disabled',
+    });
+    useSession.setState({ account: updated });
+    setDraft(draftOf(updated));
+    setSaved(true);
+  });
 
   return (
-    <form className="card account-settings" aria-label="Plan and features" onSubmit={(e) => void submit(e)} noValidate>
+    <form className="card account-settings" aria-label="Plan and features" onSubmit={submit} noValidate>
       <h2>Plan and features</h2>
       <div className={`field${errors.plan ? ' invalid' : ''}`}>
         <label>

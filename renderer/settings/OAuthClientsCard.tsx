@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { OAuthClient } from '../../shared/resources/oauthClient.js';
-import { formErrorsOf } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { CopyButton } from '../shell/CopyButton.js';
 import { useOAuthClients } from './useOAuthClients.js';
@@ -95,25 +95,14 @@ function OAuthClientForm({ onAdd }: { onAdd(input: { name: string; redirect_uri:
   const [name, setName] = useState('');
   const [redirectUri, setRedirectUri] = useState('');
   const [isPublic, setPublic] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await onAdd({ name: name.trim(), redirect_uri: redirectUri.trim(), public: isPublic });
-      setName('');
-      setRedirectUri('');
-      setPublic(false);
-      setErrors({});
-    } catch (err) {
-      // Name and redirect URI errors go by their fields; anything else (or a refusal without fields) below the form.
-      setErrors(formErrorsOf(err, FORM_LABELS, 'The application could not be added.'));
-    } finally {
-      setSaving(false);
-    }
-  };
+  // Name and redirect URI errors go by their fields; anything else (or a refusal without fields) below the form.
+  const { saving, errors, submit } = useFormSubmit({ labels: FORM_LABELS, failure: 'The application could not be added.', stays: true }, async () => {
+    await onAdd({ name: name.trim(), redirect_uri: redirectUri.trim(), public: isPublic });
+    setName('');
+    setRedirectUri('');
+    setPublic(false);
+  });
 
   return (
     <form className="oauth-client-form" onSubmit={submit} noValidate aria-label="Add an application">

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { formErrorsOf, type FormErrors } from '../../api/formErrors.js';
+import { useState } from 'react';
+import { useFormSubmit } from '../../api/useFormSubmit.js';
 import { FormField } from '../../leads/FormField.js';
 
 interface Props {
@@ -13,25 +13,14 @@ interface Props {
 /** Adds an entry by its name: the field is emptied on success and keeps the text, with the API's words by it, on a refusal. */
 export function AddByName({ label, button, onAdd }: Props) {
   const [name, setName] = useState('');
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saving, setSaving] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await onAdd(name.trim());
-      setName('');
-      setErrors({});
-    } catch (err) {
-      setErrors(formErrorsOf(err, { name: label }, 'It could not be added.'));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: { name: label }, failure: 'It could not be added.', stays: true }, async () => {
+    await onAdd(name.trim());
+    setName('');
+  });
 
   return (
-    <form className="add-by-name" aria-label={label} onSubmit={(e) => void submit(e)} noValidate>
+    <form className="add-by-name" aria-label={label} onSubmit={submit} noValidate>
       <FormField label={label} error={errors.name}>
         <input type="text" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(errors.name)} />
       </FormField>

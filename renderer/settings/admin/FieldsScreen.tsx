@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../../api/client.js';
-import { formErrorsOf, type FormErrors } from '../../api/formErrors.js';
+import { useFormSubmit } from '../../api/useFormSubmit.js';
 import { FormField } from '../../leads/FormField.js';
 import { DataTable } from '../../lists/DataTable.js';
 import { ConfirmDelete } from '../../shell/ConfirmDelete.js';
@@ -85,28 +85,17 @@ function NewFieldForm({ path, records, onAdded }: { path: string; records: strin
   const [name, setName] = useState('');
   const [type, setType] = useState<CustomFieldType>('string');
   const [choices, setChoices] = useState('');
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saving, setSaving] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
+  const { saving, errors, submit } = useFormSubmit({ labels: LABELS, failure: 'The field could not be added.', stays: true }, async () => {
     const lines = choices.split('\n').map((c) => c.trim()).filter(Boolean);
-    try {
-      await api.create(path, { name: name.trim(), type, ...(isListType(type) ? { choices: lines } : {}) });
-      setName('');
-      setChoices('');
-      setErrors({});
-      onAdded();
-    } catch (err) {
-      setErrors(formErrorsOf(err, LABELS, 'The field could not be added.'));
-    } finally {
-      setSaving(false);
-    }
-  };
+    await api.create(path, { name: name.trim(), type, ...(isListType(type) ? { choices: lines } : {}) });
+    setName('');
+    setChoices('');
+    onAdded();
+  });
 
   return (
-    <form className="admin-subform new-field" aria-label={`New ${records} field`} onSubmit={(e) => void submit(e)} noValidate>
+    <form className="admin-subform new-field" aria-label={`New ${records} field`} onSubmit={submit} noValidate>
       <h3>New {records} field</h3>
       <div className="grid">
         <FormField label={LABELS.name} error={errors.name}>

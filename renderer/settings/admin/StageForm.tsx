@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { formErrorsOf, type FormErrors } from '../../api/formErrors.js';
+import { useState } from 'react';
+import { useFormSubmit } from '../../api/useFormSubmit.js';
 import { FormField } from '../../leads/FormField.js';
 import { STAGE_CATEGORIES, type Stage, type StageCategory } from '../../../shared/resources/deal.js';
 
@@ -33,28 +33,17 @@ export function StageForm({ stage, title, onSave, onCancel }: Props) {
   const [name, setName] = useState(stage?.name ?? '');
   const [category, setCategory] = useState<StageCategory>(stage?.category ?? 'in_progress');
   const [likelihood, setLikelihood] = useState(stage ? String(stage.likelihood) : '');
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saving, setSaving] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await onSave({ name: name.trim(), category, likelihood: likelihood.trim() === '' ? null : Number(likelihood) });
-      if (!stage) {
-        setName('');
-        setLikelihood('');
-      }
-      setErrors({});
-    } catch (err) {
-      setErrors(formErrorsOf(err, LABELS, 'The stage could not be saved.'));
-    } finally {
-      setSaving(false);
+  const { saving, errors, submit } = useFormSubmit({ labels: LABELS, failure: 'The stage could not be saved.', stays: true }, async () => {
+    await onSave({ name: name.trim(), category, likelihood: likelihood.trim() === '' ? null : Number(likelihood) });
+    if (!stage) {
+      setName('');
+      setLikelihood('');
     }
-  };
+  });
 
   return (
-    <form className="stage-form" aria-label={title} onSubmit={(e) => void submit(e)} noValidate>
+    <form className="stage-form" aria-label={title} onSubmit={submit} noValidate>
       <div className="grid">
         <FormField label={LABELS.name} error={errors.name}>
           <input type="text" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(errors.name)} />

@@ -1,6 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { User } from '../../../shared/resources/user.js';
-import { formErrorsOf } from '../../api/formErrors.js';
+import { useFormSubmit } from '../../api/useFormSubmit.js';
 import { USER_LABELS } from './words.js';
 import type { InviteLink, NewUserInput } from './useTeam.js';
 
@@ -23,22 +23,12 @@ export function AddUserForm({ onAdd, onAdded, onCancel }: Props) {
   const [role, setRole] = useState<User['role']>('user');
   const [access, setAccess] = useState<Access>('invite');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      const input: NewUserInput = { name: name.trim(), email: email.trim(), role, ...(access === 'password' ? { password } : {}) };
-      const { user, invite } = await onAdd(input);
-      onAdded(user, invite);
-    } catch (err) {
-      setErrors(formErrorsOf(err, USER_LABELS, 'The user could not be added.'));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: USER_LABELS, failure: 'The user could not be added.', stays: true }, async () => {
+    const input: NewUserInput = { name: name.trim(), email: email.trim(), role, ...(access === 'password' ? { password } : {}) };
+    const { user, invite } = await onAdd(input);
+    onAdded(user, invite);
+  });
 
   const field = (key: keyof typeof errors, control: ReactNode) => (
     <div className={`field grow${errors[key] ? ' invalid' : ''}`}>
@@ -48,7 +38,7 @@ export function AddUserForm({ onAdd, onAdded, onCancel }: Props) {
   );
 
   return (
-    <form className="card add-user" aria-label="Add a user" onSubmit={(e) => void submit(e)} noValidate>
+    <form className="card add-user" aria-label="Add a user" onSubmit={submit} noValidate>
       <h2>Add a user</h2>
       <div className="inline-form">
         {field('name', <label>Name<input type="text" value={name} autoFocus onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(errors.name)} /></label>)}
