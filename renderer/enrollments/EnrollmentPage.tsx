@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { useUsers } from '../collaborators/useUsers.js';
@@ -13,6 +13,7 @@ import { enrolledKey, useEnrolledNames } from './useEnrolledNames.js';
 import { enrolledPath, FAILURE_TEXT, progressText } from './enrollmentText.js';
 import { capitalized, humanized } from '../shell/words.js';
 import { refusalText } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 
 /** The moves a person can make (spec: active → finished by hand, blocked → active to resume). */
 const MOVES: Partial<Record<EnrollmentState, { to: EnrollmentState; label: string; confirm?: string }>> = {
@@ -35,24 +36,16 @@ export function EnrollmentPage({ id }: { id: number }) {
   const users = useUsers();
   const names = useEnrolledNames(enrollment ? [enrollment] : []);
   const { templateName } = useTemplateNames();
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, errors, run } = useFormSubmit({ errorsOf: (err) => ({ _: refusalText(err, 'The enrollment could not be changed.') }), stays: true },
+    async (to: EnrollmentState) => setRecord(await api.update<SequenceEnrollment>(`/v2/sequence_enrollments/${id}`, { state: to })));
 
   if (problem) return <RecordProblemMessage problem={problem} noun="enrollment" listPath="/enrollments" />;
   if (!enrollment) return <section className="screen"><p className="muted">Loading…</p></section>;
 
   const move = MOVES[enrollment.state];
-  const changeState = async () => {
+  const changeState = () => {
     if (!move || (move.confirm && !window.confirm(move.confirm))) return;
-    setSaving(true);
-    try {
-      setRecord(await api.update<SequenceEnrollment>(`/v2/sequence_enrollments/${id}`, { state: move.to }));
-      setError(null);
-    } catch (err) {
-      setError(refusalText(err, 'The enrollment could not be changed.'));
-    } finally {
-      setSaving(false);
-    }
+    void run(move.to);
   };
 
   const userName = (userId: number | null) => users.find((u) => u.id === userId)?.name ?? (userId === null ? '—' : 'A former user');
@@ -68,11 +61,11 @@ export function EnrollmentPage({ id }: { id: number }) {
         </div>
         {move && (
           <div className="actions">
-            <button type="button" className={move.to === 'finished' ? 'danger' : 'primary'} disabled={saving} onClick={() => void changeState()}>{move.label}</button>
+            <button type="button" className={move.to === 'finished' ? 'danger' : 'primary'} disabled={saving} onClick={changeState}>{move.label}</button>
           </div>
         )}
       </header>
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
       {enrollment.state === 'blocked' && <p className="notice" role="note">A step could not run (see its reason below). Fix the cause, then resume.</p>}
       <dl className="card details">
         <DetailRow label="Sent and created as">{userName(enrollment.actor_id)}</DetailRow>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { usePagedList } from '../leads/usePagedList.js';
@@ -9,6 +9,7 @@ import { NoMailServerWarning } from '../sequences/NoMailServerWarning.js';
 import { StateBadge } from './EnrollmentsScreen.js';
 import { progressText } from './enrollmentText.js';
 import { refusalText } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 
 /**
  * A lead's or contact's sequences: the enrollments it has had, and the way
@@ -21,23 +22,12 @@ export function RecordEnrollments({ resourceType, resourceId }: { resourceType: 
   const sequences = useNamedOptions<Sequence>('/v2/sequences');
   const [sequenceId, setSequenceId] = useState('');
   const chosen = sequences.find((s) => String(s.id) === sequenceId);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
 
-  const enroll = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      await api.create('/v2/sequence_enrollments', { sequence_id: Number(sequenceId), resource_type: resourceType, resource_id: resourceId });
-      setError(null);
-      setSequenceId('');
-      list.refresh();
-    } catch (err) {
-      setError(refusalText(err, 'The enrollment could not be started.'));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit: enroll } = useFormSubmit({ errorsOf: (err) => ({ _: refusalText(err, 'The enrollment could not be started.') }), stays: true }, async () => {
+    await api.create('/v2/sequence_enrollments', { sequence_id: Number(sequenceId), resource_type: resourceType, resource_id: resourceId });
+    setSequenceId('');
+    list.refresh();
+  });
 
   return (
     <section className="card record-enrollments" aria-label="Sequences">
@@ -62,7 +52,7 @@ export function RecordEnrollments({ resourceType, resourceId }: { resourceType: 
         <button type="submit" disabled={saving || sequenceId === ''}>{saving ? 'Enrolling…' : 'Enroll'}</button>
       </form>
       {chosen && <NoMailServerWarning steps={chosen.steps} />}
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
     </section>
   );
 }

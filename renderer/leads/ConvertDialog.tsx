@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client.js';
 import { useRouter } from '../router/routerStore.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { leadDisplayName, type Lead, type LeadConversion } from '../../shared/resources/lead.js';
 import { refusalText } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 
 /** Where a finished conversion lands: the person, else the organization, else the deal. */
 export function landingOf(conversion: LeadConversion): string {
@@ -23,8 +24,6 @@ export function ConvertDialog({ lead, onClose }: { lead: Lead; onClose(): void }
   const dialog = useRef<HTMLDialogElement>(null);
   const [ownerId, setOwnerId] = useState(lead.owner_id);
   const [createDeal, setCreateDeal] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     const element = dialog.current;
@@ -32,17 +31,10 @@ export function ConvertDialog({ lead, onClose }: { lead: Lead; onClose(): void }
     return () => element?.close();
   }, []);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      const conversion = await api.create<LeadConversion>('/v2/lead_conversions', { lead_id: lead.id, owner_id: ownerId, create_deal: createDeal });
-      navigate(landingOf(conversion));
-    } catch (err) {
-      setError(refusalText(err, 'The lead could not be converted.'));
-      setSaving(false);
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ errorsOf: (err) => ({ _: refusalText(err, 'The lead could not be converted.') }) }, async () => {
+    const conversion = await api.create<LeadConversion>('/v2/lead_conversions', { lead_id: lead.id, owner_id: ownerId, create_deal: createDeal });
+    navigate(landingOf(conversion));
+  });
 
   const made = [lead.last_name && 'a person', lead.organization_name && 'an organization', createDeal && 'a deal'].filter(Boolean) as string[];
   const creates = made.length > 1 ? `${made.slice(0, -1).join(', ')} and ${made[made.length - 1]}` : made[0];
@@ -60,7 +52,7 @@ export function ConvertDialog({ lead, onClose }: { lead: Lead; onClose(): void }
         <label className="check">
           <input type="checkbox" checked={createDeal} onChange={(e) => setCreateDeal(e.target.checked)} /> Create a deal
         </label>
-        {error && <p className="form-error" role="alert">{error}</p>}
+        {errors._ && <p className="form-error" role="alert">{errors._}</p>}
         <div className="actions">
           <button type="submit" className="primary" disabled={saving}>{saving ? 'Converting…' : 'Convert'}</button>
           <button type="button" onClick={onClose}>Cancel</button>
