@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
-import { formErrorsOf } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
 
 export type TaggableType = 'contact' | 'lead' | 'deal';
 
@@ -36,27 +36,15 @@ interface Props<T extends { tags: string[] }> {
 /** Adds and removes a record's tags, suggesting the names the account already uses. */
 export function TagsEditor<T extends { tags: string[] }>({ resourceType, path, tags, onSaved }: Props<T>) {
   const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const [version, setVersion] = useState(0);
   const suggestions = useTagNames(resourceType, version).filter((name) => !tags.includes(name));
   const listId = useId();
 
-  const save = async (next: string[]) => {
-    setSaving(true);
-    try {
-      onSaved(await api.update<T>(path, { tags: next }));
-      setError(null);
-      setVersion((v) => v + 1);
-      return true;
-    } catch (err) {
-      const errors = formErrorsOf(err, { tags: 'Tags' }, 'The tags could not be saved.');
-      setError(errors.tags ?? errors._);
-      return false;
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, errors, run: save } = useFormSubmit({ labels: { tags: 'Tags' }, failure: 'The tags could not be saved.', stays: true }, async (next: string[]) => {
+    onSaved(await api.update<T>(path, { tags: next }));
+    setVersion((v) => v + 1);
+  });
+  const error = errors.tags ?? errors._;
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
