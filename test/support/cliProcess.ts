@@ -66,6 +66,12 @@ export function serve(dataDir: string, env: Record<string, string> = {}, extra: 
   });
 }
 
+/** A new personal access token of the user with that email (`outpost tokens create`), by default with the command's default scope. */
+export async function accessToken(dataDir: string, email: string, scope?: string): Promise<string> {
+  const created = await outpost(['tokens', 'create', '--email', email, ...(scope ? ['--scope', scope] : []), '--data-dir', dataDir]);
+  return (JSON.parse(created.stdout) as { access_token: string }).access_token;
+}
+
 /** SIGTERM, then the exit code. */
 export async function stop(served: Served): Promise<number | null> {
   served.child.kill('SIGTERM');
