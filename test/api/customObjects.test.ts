@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ADMIN, call, startTestHub, type TestHub } from '../support/testHub.js';
 import { basic, bearer, detailCodes, supportCall } from '../support/supportApi.js';
+import { cleanUp, outpost, serve, stop, tempDir } from '../support/cliProcess.js';
 import { DESCRIPTION_MAX_LENGTH, KEY_MAX_LENGTH, TITLE_MAX_LENGTH } from '../../electron/engine/customObjects/objects.js';
 import { normalizeSupportBaseUrl } from '../../electron/engine/http/supportApi.js';
 import { PLAN_LIMITS, type Plan } from '../../shared/resources/account.js';
@@ -45,6 +42,7 @@ beforeAll(async () => {
   hub = await startTestHub();
 });
 afterAll(() => hub.close());
+afterAll(cleanUp);
 beforeEach(async () => {
   hub.clock.set('2026-03-02T10:00:00Z');
   await deleteEveryObject();
@@ -309,36 +307,18 @@ describe('the support base URL', () => {
   });
 
   it('is set by `outpost serve --support-base-url`, which refuses anything but an http(s) URL', async () => {
-    const bin = join(import.meta.dirname, '../../bin/outpost.mjs');
-    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-support-'));
-    const env = { ...process.env, OUTPOST_ADMIN_EMAIL: 'boss@example.com', OUTPOST_ADMIN_PASSWORD: 'boss-password-1' };
-    const start = (url: string) => spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0', '--support-base-url', url], { env });
-    try {
-      const bad = start('ftp://files.example.com');
-      let stderr = '';
-      bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      expect(await new Promise((resolve) => bad.on('exit', resolve))).toBe(2);
-      expect(stderr.trim()).toContain('--support-base-url must be an http(s) URL');
+    const dataDir = tempDir();
+    const env = { OUTPOST_ADMIN_EMAIL: 'boss@example.com', OUTPOST_ADMIN_PASSWORD: 'boss-password-1' };
+    const bad = await outpost(['serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0', '--support-base-url', 'ftp://files.example.com'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--support-base-url must be an http(s) URL');
 
-      const served = start('https://crm.example.com');
-      try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let output = '';
-          served.stdout.on('data', (chunk: Buffer) => {
-            output += chunk.toString();
-            const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
-            if (match) resolve(match[1]);
-          });
-          served.on('exit', () => reject(new Error(output)));
-        });
-        const created = await supportCall({ url }, 'POST', BASE, { auth: basic('boss@example.com', 'boss-password-1'), body: { custom_object: car() } });
-        expect(created.body.custom_object.url).toBe('https://crm.example.com/api/v2/custom_objects/car.json');
-      } finally {
-        served.kill('SIGTERM');
-        await new Promise((resolve) => served.on('exit', resolve));
-      }
+    const served = await serve(dataDir, env, ['--support-base-url', 'https://crm.example.com']);
+    try {
+      const created = await supportCall({ url: served.url }, 'POST', BASE, { auth: basic('boss@example.com', 'boss-password-1'), body: { custom_object: car() } });
+      expect(created.body.custom_object.url).toBe('https://crm.example.com/api/v2/custom_objects/car.json');
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      await stop(served);
     }
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { cleanUp, outpost, serve, stop, tempDir } from '../support/cliProcess.js';
+import { accessToken, cleanUp, outpost, serve, stop, tempDir } from '../support/cliProcess.js';
 
 /**
  * `outpost backup` and `outpost restore` as an administrator runs them:
@@ -14,9 +14,7 @@ afterAll(cleanUp);
 const ADMIN = { OUTPOST_ADMIN_EMAIL: 'boss@example.com', OUTPOST_ADMIN_PASSWORD: 'boss-password-1' };
 const QUOTE = 'The quote, version 1: 12 units at 40 EUR.';
 
-async function adminToken(dataDir: string): Promise<string> {
-  return JSON.parse((await outpost(['tokens', 'create', '--email', ADMIN.OUTPOST_ADMIN_EMAIL, '--data-dir', dataDir])).stdout).access_token;
-}
+const adminToken = (dataDir: string) => accessToken(dataDir, ADMIN.OUTPOST_ADMIN_EMAIL);
 
 /** A small client of one hub with one token. */
 function client(url: string, token: string) {

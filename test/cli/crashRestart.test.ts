@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliProcess.js';
+import { accessToken, cleanUp, serve, stop, tempDir, type Served } from '../support/cliProcess.js';
 
 /**
  * A hub or replica killed with SIGKILL (a crash, an OOM kill, a supervisor's
@@ -21,10 +21,7 @@ async function kill9(served: Served): Promise<void> {
   await served.exited;
 }
 
-async function token(dataDir: string): Promise<string> {
-  const created = await outpost(['tokens', 'create', '--email', ADMIN.OUTPOST_ADMIN_EMAIL, '--scope', 'read write profile sync', '--data-dir', dataDir]);
-  return (JSON.parse(created.stdout) as { access_token: string }).access_token;
-}
+const token = (dataDir: string) => accessToken(dataDir, ADMIN.OUTPOST_ADMIN_EMAIL, 'read write profile sync');
 
 function integrity(dataDir: string): string {
   const db = new Database(join(dataDir, 'outpost.sqlite'));
@@ -44,7 +41,7 @@ describe('a killed hub', { timeout: 120_000 }, () => {
     await kill9(first);
     const again = await start(dir);
     expect((await fetch(`${again.url}/v2/users/self`, { headers: { Authorization: `Bearer ${await token(dir)}` } })).status).toBe(200);
-    again.child.kill('SIGTERM');
+    await stop(again);
   });
 
   it('serves a replica again at once after SIGKILL', async () => {
@@ -55,8 +52,8 @@ describe('a killed hub', { timeout: 120_000 }, () => {
     await kill9(await start(replicaDir, upstream));
     const again = await start(replicaDir, upstream);
     expect((await fetch(`${again.url}/v2/replica/status`, { headers: { Authorization: 'Bearer x' } })).status).toBe(401);
-    again.child.kill('SIGTERM');
-    hub.child.kill('SIGTERM');
+    await stop(again);
+    await stop(hub);
   });
 
   it('keeps every acknowledged write across SIGKILLs in the middle of writing, with a sound database', async () => {
@@ -95,6 +92,6 @@ describe('a killed hub', { timeout: 120_000 }, () => {
       if (body?.data.last_name !== name) missing.push(`${id} ${name}`);
     }
     expect(missing).toEqual([]);
-    hub.child.kill('SIGTERM');
+    await stop(hub);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { cleanUp, outpost, serve, stop, tempDir, type Served } from '../support/cliProcess.js';
+import { accessToken, cleanUp, outpost, serve, stop, tempDir, type Served } from '../support/cliProcess.js';
 import { openDatabase } from '../../electron/engine/db/database.js';
 import { openEngine } from '../../electron/engine/engine.js';
 import { plan } from '../../electron/engine/db/postgres/copy.js';
@@ -69,8 +69,7 @@ beforeAll(async () => {
   dataDir = tempDir();
   const seeded = await outpost(['seed', '--contacts', '300', '--data-dir', dataDir]);
   expect(seeded.code, seeded.stderr).toBe(0);
-  const created = await outpost(['tokens', 'create', '--email', 'admin@outpost.local', '--data-dir', dataDir]);
-  token = JSON.parse(created.stdout).access_token;
+  token = await accessToken(dataDir, 'admin@outpost.local');
   // A person linked to an organization made after them: a reference to a row further on, set by the copy's second pass.
   const db = openDatabase(join(dataDir, 'outpost.sqlite'));
   db.prepare(`UPDATE contacts SET contact_id = (SELECT max(id) FROM contacts WHERE is_organization = 1)

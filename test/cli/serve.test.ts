@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
-import { cleanUp, outpost, serve, stop, tempDir, type Served } from '../support/cliProcess.js';
+import { accessToken, cleanUp, outpost, serve, stop, tempDir, type Served } from '../support/cliProcess.js';
 
 /**
  * `outpost serve` as an administrator runs it: JSON logs on stderr (stdout
@@ -11,10 +11,7 @@ afterAll(cleanUp);
 
 const ADMIN = { OUTPOST_ADMIN_EMAIL: 'boss@example.com', OUTPOST_ADMIN_PASSWORD: 'boss-password-1' };
 
-async function adminToken(dataDir: string): Promise<string> {
-  const created = await outpost(['tokens', 'create', '--email', ADMIN.OUTPOST_ADMIN_EMAIL, '--data-dir', dataDir]);
-  return JSON.parse(created.stdout).access_token;
-}
+const adminToken = (dataDir: string) => accessToken(dataDir, ADMIN.OUTPOST_ADMIN_EMAIL);
 
 const logLines = (served: Served) => served.stderr().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
 
