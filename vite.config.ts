@@ -10,6 +10,16 @@ export default defineConfig({
     outDir: '../dist/renderer',
     emptyOutDir: true,
     sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // One bundle of everything went past Vite's 500 kB warning (issue 30). React and React DOM change
+        // least, so they get a chunk of their own; recharts stays in the Reports chunk, which App.tsx
+        // already loads lazily. All chunks are same-origin scripts, so the hub's `script-src 'self'` allows them.
+        codeSplitting: {
+          groups: [{ name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+        },
+      },
+    },
   },
   server: {
     // `vite` dev server: API calls go to a hub started with `npm run serve`.

@@ -5,7 +5,7 @@ import { FieldErrors, notFound, problem } from '../problems.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { idListParam, type RawQuery } from './params.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject, jsonOfSubquery } from './sqlJson.js';
 import { recordExists } from './resourceLinks.js';
 import type { Users } from './users.js';
 import type { Accounts } from './account.js';
@@ -50,10 +50,10 @@ const STEP_JSON = jsonObject({
 });
 
 /** The steps as the spec's collection envelope, in position order. */
-const STEPS_JSON = `(SELECT json_object(
+const STEPS_JSON = jsonOfSubquery(`SELECT json_object(
     'items', json_group_array(json_object('data', json(x.step), 'meta', json_object('type', 'enrollment_step'))),
     'meta', json_object('type', 'collection', 'count', count(*)))
-  FROM (SELECT ${STEP_JSON} AS step FROM enrollment_steps s WHERE s.enrollment_id = e.id ORDER BY s.position) x)`;
+  FROM (SELECT ${STEP_JSON} AS step FROM enrollment_steps s WHERE s.enrollment_id = e.id ORDER BY s.position) x`);
 
 const ENROLLMENT_JSON = jsonObject({
   id: 'e.id',

@@ -4,7 +4,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject, jsonOfSubquery } from './sqlJson.js';
 import type { EmailTemplates } from './emailTemplates.js';
 import type { SyncSource } from '../sync/sources.js';
 import { ACTION_TYPES, DELAY_UNITS, type Sequence, type SequenceStep } from '../../../shared/resources/sequence.js';
@@ -46,7 +46,7 @@ const SEQUENCE_JSON = jsonObject({
   creator_id: 's.creator_id',
   steps_total: '(SELECT COUNT(*) FROM sequence_steps st WHERE st.sequence_id = s.id)',
   unsubscribe_settings: jsonObject({ enabled: jsonBool('s.unsubscribe_enabled'), locale: 's.unsubscribe_locale' }),
-  steps: `(SELECT json_group_array(json(${STEP_JSON}) ORDER BY st.position) FROM sequence_steps st WHERE st.sequence_id = s.id)`,
+  steps: jsonOfSubquery(`SELECT json_group_array(json(${STEP_JSON}) ORDER BY st.position) FROM sequence_steps st WHERE st.sequence_id = s.id`),
   created_at: 's.created_at',
   updated_at: 's.updated_at',
 });

@@ -5,7 +5,7 @@ import { notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject, jsonOfSubquery } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 
 export const TAGGABLE_TYPES = ['contact', 'lead', 'deal'] as const;
@@ -67,7 +67,7 @@ export class Tagging {
 
   /** SQL for the JSON array of a record's tag names, sorted. */
   static jsonArray(type: TaggableType, idColumn: string): string {
-    return `(SELECT json_group_array(t.name ORDER BY t.name) FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE g.resource_type = '${type}' AND g.resource_id = ${idColumn})`;
+    return jsonOfSubquery(`SELECT json_group_array(t.name ORDER BY t.name) FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE g.resource_type = '${type}' AND g.resource_id = ${idColumn}`);
   }
 
   /** SQL condition: the record carries a tag of this name (bound parameter). */

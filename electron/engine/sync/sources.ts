@@ -36,6 +36,11 @@ export class SyncSources {
     return [...this.sources.keys()];
   }
 
+  /** The sources themselves (a test runs their JSON on another SQLite: test/engine/sqliteJson.test.ts). */
+  list(): SyncSource[] {
+    return [...this.sources.values()].map(({ source }) => source);
+  }
+
   /**
    * SQL over a `record_revisions` alias: the record exists and `@user` may see
    * it. Types without a source count as visible, so they are not skipped in
