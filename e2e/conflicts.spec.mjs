@@ -9,14 +9,13 @@
 // hub shows no conflicts and never asks for them.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ownHubDatabase } from './ownHubDatabase.mjs';
+import { ownHubDatabase, serve, stopAll } from './ownHub.mjs';
 import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
@@ -26,45 +25,6 @@ const WAIT = { timeout: 20_000 };
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const PANEL = /changed both here and on the hub/;
-
-const running = new Set();
-
-/** `outpost serve …` as a child process; resolves with it and its URL once it listens. */
-function serve(args, env = {}) {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--rate-limit', '0'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  child.on('exit', () => running.delete(child));
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`outpost serve did not start: ${output}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`outpost serve exited (${code}): ${output}`));
-    });
-  });
-}
-
-/** SIGTERM, and wait until the process is gone. */
-async function stop(child) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /**
  * The replica's network cable to the hub: a TCP proxy on a port of its own
@@ -151,7 +111,7 @@ before(async () => {
 after(async () => {
   await browser?.close().catch(() => undefined);
   await link?.close();
-  await Promise.all([...running].map((child) => stop(child)));
+  await stopAll();
   await hubDatabase?.drop();
   for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });

@@ -6,13 +6,13 @@
 // plain hub shows no sync status.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serve, stop, stopAll } from './ownHub.mjs';
 import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
@@ -29,45 +29,6 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
-}
-
-const running = new Set();
-
-/** `outpost serve …` as a child process; resolves with it and its URL once it listens. */
-function serve(args, env = {}) {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--rate-limit', '0'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  child.on('exit', () => running.delete(child));
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`outpost serve did not start: ${output}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`outpost serve exited (${code}): ${output}`));
-    });
-  });
-}
-
-/** SIGTERM, and wait until the process is gone. */
-async function stop(child) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }
 
 let browser;
@@ -104,7 +65,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close().catch(() => undefined);
-  await Promise.all([...running].map((child) => stop(child)));
+  await stopAll();
   for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -78,7 +78,7 @@ const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--te
   stdio: 'inherit',
   env: { ...process.env, OUTPOST_E2E_URL: url, OUTPOST_E2E_EMAIL: ADMIN.email, OUTPOST_E2E_PASSWORD: ADMIN.password,
     OUTPOST_E2E_AGENT_EMAIL: AGENT.email, OUTPOST_E2E_AGENT_PASSWORD: AGENT.password, CHROMIUM_PATH: CHROMIUM,
-    // Specs that run a hub of their own put it on the same cluster (e2e/ownHubDatabase.mjs).
+    // Specs that run a hub of their own put it on the same cluster (e2e/ownHub.mjs).
     ...(cluster ? { OUTPOST_E2E_POSTGRES_CLUSTER: cluster.url } : {}) },
 });
 const tap = existsSync('.cache/e2e.tap') ? (await import('node:fs')).readFileSync('.cache/e2e.tap', 'utf8') : '';

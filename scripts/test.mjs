@@ -58,7 +58,7 @@ if (postgresInstalled) {
   console.log('\n=== API tests on PostgreSQL: skipped, PostgreSQL server binaries are not installed (apt-get install postgresql; .ci/run does it)');
 }
 step('end-to-end tests', 'node', ['scripts/e2e.mjs'], () => readJson(e2eReport));
-// The web UI again, served by a hub on PostgreSQL (the same specs; the conflicts spec puts its own hub there too, e2e/ownHubDatabase.mjs; other extra hubs stay on SQLite).
+// The web UI again, served by a hub on PostgreSQL (the same specs; the conflicts spec puts its own hub there too, e2e/ownHub.mjs; other extra hubs stay on SQLite).
 if (postgresInstalled) {
   step('end-to-end tests, hub on PostgreSQL', 'node', ['scripts/e2e.mjs'], () => readJson(e2eReport), { OUTPOST_E2E_POSTGRES: '1' });
 }
