@@ -16,7 +16,7 @@ import type { ReplicaState, ReplicaStatus, SyncConflict, SyncIssue } from '../..
 import type { SyncConflicts } from './conflicts.js';
 import { editOf, pathsOf, valueAt, type Json } from '../sync/fieldPaths.js';
 import { updateLocally } from './localWrites.js';
-import type { Actor } from '../context.js';
+import type { Actor, LocalRecordService } from '../context.js';
 import { sqliteOf } from '../db/database.js';
 
 export interface ReplicaOptions {
@@ -280,7 +280,7 @@ export class Replica {
     const conflict = this.conflicts.get(conflictId);
     if (!conflict) return false;
     if ('keep' in choice) return this.conflicts.close(conflictId);
-    const records = [...this.engine.ctx.replica!.records.entries()].find(([, service]) => service.type === conflict.resource_type);
+    const records = this.recordsOf(conflict.resource_type);
     if (!records?.[1].update) return this.conflicts.close(conflictId);
     const [collection, service] = records;
     const update = service.update!.bind(service);
@@ -291,6 +291,11 @@ export class Replica {
       this.conflicts.close(conflictId);
     })();
     return true;
+  }
+
+  /** The collection path and service through which this replica reads and edits records of a type (none for a type it does not edit). */
+  recordsOf(type: string): [string, LocalRecordService] | undefined {
+    return [...this.engine.ctx.replica!.records.entries()].find(([, service]) => service.type === type);
   }
 
   /** Sends a refused change again at the next sync; false when there is no such issue. */

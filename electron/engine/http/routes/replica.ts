@@ -87,10 +87,11 @@ export function replicaRoutes(app: FastifyInstance, replica: Replica, ctx: Engin
   app.post('/v2/replica/issues/:id/recreate', options, async (request, reply) => {
     const issue = replica.issues().find((i) => i.id === issueId(request) && i.deleted_on_hub);
     if (!issue) throw problem('not_found', 'There is no such sync issue about a record deleted on the hub.', '/id', 'sync_issue');
-    const entry = [...ctx.replica!.records.entries()].find(([, service]) => service.type === issue.resource_type);
+    const records = replica.recordsOf(issue.resource_type);
     let record: Record<string, unknown>;
     try {
-      record = JSON.parse(entry![1].json(issue.record_id, actorOf(request))) as Record<string, unknown>;
+      if (!records) throw new Error(`no service reads ${issue.resource_type} records here`);
+      record = JSON.parse(records[1].json(issue.record_id, actorOf(request))) as Record<string, unknown>;
     } catch {
       throw problem('not_found', 'This device no longer holds the record, so it cannot be recreated: discard the change instead.', '/id', 'sync_issue');
     }
