@@ -39,6 +39,17 @@ export function leadDisplayName(lead: Pick<Lead, 'first_name' | 'last_name' | 'o
   return [lead.first_name, lead.last_name].filter(Boolean).join(' ') || (lead.organization_name ?? '');
 }
 
+/**
+ * The name of the deal a conversion makes from a lead: the organization and
+ * the person ("Analytical Engines – Ada Lovelace"), or whichever of the two
+ * the lead has. A rep with several deals at one organization tells them apart
+ * by the person; the real service documents no name of its own.
+ */
+export function dealNameOfLead(lead: Pick<Lead, 'first_name' | 'last_name' | 'organization_name'>): string {
+  const person = lead.last_name?.trim() ? [lead.first_name?.trim(), lead.last_name.trim()].filter(Boolean).join(' ') : '';
+  return [lead.organization_name?.trim(), person].filter(Boolean).join(' – ');
+}
+
 /** A conversion of a lead into an individual and/or an organization, and perhaps a deal (all read-only). */
 export interface LeadConversion {
   id: number;

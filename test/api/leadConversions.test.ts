@@ -60,7 +60,13 @@ describe('converting a lead', () => {
       industry: null, website: null,
     });
     const deal = (await get(`/v2/deals/${conversion.deal_id}`)).body.data;
-    expect(deal).toMatchObject({ name: 'Design Services Co', contact_id: conversion.organization_id, owner_id: hub.agentId, creator_id: hub.agentId });
+    expect(deal).toMatchObject({
+      name: 'Design Services Co – Mark Johnson', contact_id: conversion.organization_id, organization_id: conversion.organization_id,
+      owner_id: hub.agentId, creator_id: hub.agentId, value: '0',
+    });
+    // The person is on the organization's deal: its associated contact, so the deal is theirs to find too.
+    const associated = (await get(`/v2/deals/${conversion.deal_id}/associated_contacts`)).body.items.map((i: any) => i.data);
+    expect(associated).toEqual([expect.objectContaining({ contact_id: conversion.individual_id, role: 'involved' })]);
 
     const origin = new URL(hub.url).origin;
     expect(answer.body.meta.links).toEqual({
@@ -85,6 +91,23 @@ describe('converting a lead', () => {
     expect(data.individual_id).toBeNull();
     expect(meta.links.individual).toBeNull();
     expect(await contact(data.organization_id)).toMatchObject({ is_organization: true, name: 'Org Only Ltd', email: 'hello@orgonly.test' });
+    // No person was made (a first name alone makes none), so the deal takes the organization's name and has nobody associated.
+    expect((await get(`/v2/deals/${data.deal_id}`)).body.data).toMatchObject({ name: 'Org Only Ltd', contact_id: data.organization_id });
+    expect((await get(`/v2/deals/${data.deal_id}/associated_contacts`)).body.items).toEqual([]);
+  });
+
+  it("finds the deal made from the lead among the person's deals (contact_id or associated_contact_id, ORed)", async () => {
+    const lead = await newLead({ first_name: 'Jane', last_name: 'Doe', organization_name: 'Bernhard LLC' });
+    const { data } = (await convert({ lead_id: lead.id })).body;
+    const personsDeals = await get(`/v2/deals?contact_id=${data.individual_id}&associated_contact_id=${data.individual_id}&inclusive=false`);
+    expect(personsDeals.status).toBe(200);
+    expect(personsDeals.body.items.map((i: any) => i.data)).toEqual([expect.objectContaining({ id: data.deal_id, name: 'Bernhard LLC – Jane Doe' })]);
+    // As a filter of its own it narrows: only deals the contact is associated with.
+    expect(ids(await get(`/v2/deals?associated_contact_id=${data.individual_id}`))).toEqual([data.deal_id]);
+    expect(ids(await get(`/v2/deals?associated_contact_id=${data.organization_id}`))).toEqual([]);
+    const bad = await get('/v2/deals?associated_contact_id=abc');
+    expect(bad.status).toBe(400);
+    expect(codes(bad)).toEqual(['invalid_param']);
   });
 
   it('creates no deal when create_deal is false', async () => {

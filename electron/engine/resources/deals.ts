@@ -366,7 +366,7 @@ export class Deals {
     };
   }
 
-  /** Filters whose value needs checking (`value`, dates), the extensions `pipeline_id` and `tag`, and custom fields. */
+  /** Filters whose value needs checking (`value`, dates), the extensions `pipeline_id`, `tag` and `associated_contact_id`, and custom fields. */
   private extraFilter(name: string, value: string): Clause | undefined {
     switch (name) {
       case 'value': {
@@ -382,6 +382,8 @@ export class Deals {
         return { sql: 'd.stage_id IN (SELECT id FROM stages WHERE pipeline_id = ?)', params: [recordIdParam(name, value)] };
       case 'tag':
         return { sql: Tagging.hasTag('deal', 'd.id'), params: [value] };
+      case 'associated_contact_id':
+        return { sql: 'd.id IN (SELECT deal_id FROM associated_contacts WHERE contact_id = ?)', params: [recordIdParam(name, value)] };
       default:
         return this.customFields.filter('deal', name, value, 'd.custom_fields');
     }

@@ -10,12 +10,17 @@ import type { Leads } from './leads.js';
 import type { Contacts } from './contacts.js';
 import type { Users } from './users.js';
 import { CONTACT_TEXT_FIELDS, type ContactTextField } from '../../../shared/resources/contact.js';
-import { CONVERTED_LEAD_STATUS, type Lead } from '../../../shared/resources/lead.js';
+import { CONVERTED_LEAD_STATUS, dealNameOfLead, type Lead } from '../../../shared/resources/lead.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** What a conversion needs of the deals service (resources/deals.ts). */
 export interface DealCreator {
   create(data: Record<string, unknown>, actor: Actor): number;
+}
+
+/** What a conversion needs of the associated contacts service (resources/associatedContacts.ts). */
+export interface ContactAssociator {
+  create(dealId: number, data: Record<string, unknown>, actor: Actor): number;
 }
 
 /** The services a conversion creates records through, so their rules (and change-log entries) apply. */
@@ -24,6 +29,7 @@ export interface ConversionServices {
   leads: Leads;
   contacts: Contacts;
   deals: DealCreator;
+  associatedContacts: ContactAssociator;
 }
 
 export const FIELDS: FieldTable = {
@@ -154,14 +160,27 @@ export class LeadConversions {
         ...common, ...copy(lead, both ? PERSON_FIELDS : CONTACT_TEXT_FIELDS), first_name: lead.first_name, last_name: lead.last_name, contact_id: organizationId,
       }, actor)
       : null;
-    const dealName = lead.organization_name ?? [lead.first_name, lead.last_name].filter(Boolean).join(' ');
-    const dealId = createDeal ? deals.create({ name: dealName, contact_id: organizationId ?? individualId, owner_id: ownerId }, actor) : null;
+    const dealId = createDeal ? this.createDeal(lead, ownerId, organizationId, individualId, actor) : null;
     const id = newRecordId(this.ctx, 'lead_conversions', 'lead_conversion');
     this.ctx.statements.get(`INSERT INTO lead_conversions (id, lead_id, individual_id, organization_id, deal_id, creator_id, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?)`).run(id, lead.id, individualId, organizationId, dealId, actor.userId, isoSeconds(this.ctx.clock.now()));
     this.ctx.changes.record('lead_conversion', id, 'created', actor.userId);
     leads.setStatus(lead.id, CONVERTED_LEAD_STATUS, actor);
     return id;
+  }
+
+  /**
+   * The deal a conversion makes: named after the organization and the person
+   * (dealNameOfLead), its primary contact the organization when there is one,
+   * with the person then associated with it, so the deal shows on the
+   * person's page too. Leads carry no value, so the deal starts at 0, as any
+   * deal created without one.
+   */
+  private createDeal(lead: Lead, ownerId: number, organizationId: number | null, individualId: number | null, actor: Actor): number {
+    const { deals, associatedContacts } = this.services();
+    const dealId = deals.create({ name: dealNameOfLead(lead), contact_id: organizationId ?? individualId, owner_id: ownerId }, actor);
+    if (organizationId !== null && individualId !== null) associatedContacts.create(dealId, { contact_id: individualId }, actor);
+    return dealId;
   }
 }
 
