@@ -3,6 +3,7 @@ import { api } from '../api/client.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { useUsers } from './useUsers.js';
 import { refusalText } from '../api/formErrors.js';
+import { RecordSection } from '../records/RecordSection.js';
 
 export type CollaborationResourceType = 'lead' | 'contact' | 'deal';
 
@@ -20,12 +21,16 @@ interface Collaboration {
 export function CollaboratorsPanel({ resourceType, resourceId }: { resourceType: CollaborationResourceType; resourceId: number }) {
   const users = useUsers();
   const [collaborations, setCollaborations] = useState<Collaboration[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const [chosen, setChosen] = useState('');
   const [error, setError] = useState<string | null>(null);
 
   const reload = useCallback(() => {
     api.list<Collaboration>('/v2/collaborations', { resource_type: resourceType, resource_id: resourceId, per_page: 100 })
-      .then((page) => setCollaborations(page.items.map((i) => i.data)), (err) => setError(refusalText(err, 'The collaborators could not be loaded.')));
+      .then((page) => {
+        setCollaborations(page.items.map((i) => i.data));
+        setLoaded(true);
+      }, (err) => setError(refusalText(err, 'The collaborators could not be loaded.')));
   }, [resourceType, resourceId]);
   useEffect(reload, [reload]);
   useRefreshOnSync(reload);
@@ -58,8 +63,7 @@ export function CollaboratorsPanel({ resourceType, resourceId }: { resourceType:
   };
 
   return (
-    <section className="card collaborators" aria-label="Collaborators">
-      <h2>Collaborators</h2>
+    <RecordSection title="Collaborators" count={loaded ? collaborations.length : null} className="collaborators">
       {collaborations.length === 0 ? <p className="muted">Not shared with anyone yet.</p> : (
         <ul className="plain-list">
           {collaborations.map((c) => (
@@ -81,6 +85,6 @@ export function CollaboratorsPanel({ resourceType, resourceId }: { resourceType:
         <button type="submit" disabled={!chosen}>Add collaborator</button>
       </form>
       {error && <p className="form-error" role="alert">{error}</p>}
-    </section>
+    </RecordSection>
   );
 }

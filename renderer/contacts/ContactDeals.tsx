@@ -8,12 +8,17 @@ import { usePipelines } from '../deals/usePipelines.js';
 import { formatMoney } from '../deals/money.js';
 import { formatDay } from '../tasks/taskDates.js';
 
-/** A contact's deals (an organization's: those it is the contact or the organization of), the latest changed first. */
+/**
+ * A contact's deals, the latest changed first: those it is the contact of or
+ * associated with (a person converted from a lead is associated with the deal
+ * made for its organization), and an organization's as its organization too.
+ */
 export function ContactDeals({ contact }: { contact: Contact }) {
-  // inclusive=false ORs the filters: an organization's deals name it either way.
-  const query = contact.is_organization
-    ? { contact_id: contact.id, organization_id: contact.id, inclusive: false, sort_by: 'updated_at:desc' }
-    : { contact_id: contact.id, sort_by: 'updated_at:desc' };
+  // inclusive=false ORs the filters: a deal names the contact in any of these ways.
+  const query = {
+    contact_id: contact.id, associated_contact_id: contact.id, ...(contact.is_organization ? { organization_id: contact.id } : {}),
+    inclusive: false, sort_by: 'updated_at:desc',
+  };
   const list = usePagedList<Deal>('/v2/deals', query, 10);
   useRefreshOnSync(list.refresh);
   const { stages } = usePipelines();

@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
 import { contactDisplayName, type Contact } from '../../shared/resources/contact.js';
 import { Link } from '../router/Link.js';
-import { DetailRow, formatAddress, formatCustomValue } from '../leads/Details.js';
-import { ContactFieldRows } from '../records/ContactFieldRows.js';
+import { AddressText, DetailRow, formatCustomValue } from '../leads/Details.js';
+import { ContactFieldRows, filledContactFields } from '../records/ContactFieldRows.js';
+import { RecordSection } from '../records/RecordSection.js';
 import { useResource } from '../records/useResource.js';
 
 /** A contact's organization (or an organization's parent) as a link by its name; nothing while it loads or if it is gone. */
-function OrganizationLink({ id }: { id: number }) {
+export function OrganizationLink({ id }: { id: number }) {
   const organization = useResource<Contact>(`/v2/contacts/${id}`);
   return organization ? <Link to={`/contacts/${id}`}>{contactDisplayName(organization)}</Link> : <span className="muted">…</span>;
 }
@@ -16,14 +17,18 @@ export function ContactDetails({ contact }: { contact: Contact }) {
   const rows: ReactNode[] = [];
   if (contact.contact_id) rows.push(<DetailRow key="org" label="Organization"><OrganizationLink id={contact.contact_id} /></DetailRow>);
   if (contact.parent_organization_id) rows.push(<DetailRow key="parent" label="Parent organization"><OrganizationLink id={contact.parent_organization_id} /></DetailRow>);
+  const addresses = [contact.address, contact.billing_address, contact.shipping_address].filter(Boolean).length;
+  const customFields = Object.entries(contact.custom_fields);
   return (
-    <dl className="card details" aria-label="Details">
-      {rows}
-      <ContactFieldRows record={contact} />
-      <DetailRow label="Address">{formatAddress(contact.address) || '—'}</DetailRow>
-      {contact.billing_address && <DetailRow label="Billing address">{formatAddress(contact.billing_address) || '—'}</DetailRow>}
-      {contact.shipping_address && <DetailRow label="Shipping address">{formatAddress(contact.shipping_address) || '—'}</DetailRow>}
-      {Object.entries(contact.custom_fields).map(([name, value]) => <DetailRow key={name} label={name}>{formatCustomValue(value)}</DetailRow>)}
-    </dl>
+    <RecordSection title="Details" count={rows.length + filledContactFields(contact).length + addresses + customFields.length} className="details-section">
+      <dl className="details" aria-label="Details">
+        {rows}
+        <ContactFieldRows record={contact} />
+        <DetailRow label="Address"><AddressText address={contact.address} /></DetailRow>
+        {contact.billing_address && <DetailRow label="Billing address"><AddressText address={contact.billing_address} /></DetailRow>}
+        {contact.shipping_address && <DetailRow label="Shipping address"><AddressText address={contact.shipping_address} /></DetailRow>}
+        {customFields.map(([name, value]) => <DetailRow key={name} label={name}>{formatCustomValue(value)}</DetailRow>)}
+      </dl>
+    </RecordSection>
   );
 }

@@ -10,15 +10,19 @@ import { ConversionSummary } from '../leads/ConversionSummary.js';
 import { RecordEnrollments } from '../enrollments/RecordEnrollments.js';
 import { RecordProblemMessage } from '../leads/Details.js';
 import { useRecord } from '../leads/useRecord.js';
-import { ContactDetails } from './ContactDetails.js';
+import { ContactDetails, OrganizationLink } from './ContactDetails.js';
+import { RecordHeader } from '../records/RecordHeader.js';
+import { ReachLinks } from '../records/ContactFieldRows.js';
 import { OrganizationPeople } from './OrganizationPeople.js';
 import { ContactDeals } from './ContactDeals.js';
 import { ContactLeads } from './ContactLeads.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
 
 /**
- * One contact: its details, its deals and the leads it came from; an
- * organization's people; tags, collaborators, sequences and its activity.
+ * One contact, laid out for selling: its name, how to reach it and its
+ * actions on top; then the composer and timeline; its details, deals, the
+ * leads it came from (an organization's people), tags, collaborators and
+ * sequences beside them, folded on a phone.
  */
 export function ContactPage({ id }: { id: number }) {
   const navigate = useRouter((s) => s.navigate);
@@ -35,33 +39,34 @@ export function ContactPage({ id }: { id: number }) {
 
   return (
     <section className="screen record-page contact-page">
-      <header className="screen-header">
-        <div>
-          <p className="muted">{contact.is_organization ? 'Organization' : contact.title || 'Person'}</p>
-          <h1>{contactDisplayName(contact) || '(no name)'}</h1>
-          <StatusBadges contact={contact} />
-        </div>
-        <div className="actions">
+      <RecordHeader
+        kind={contact.is_organization ? 'Organization' : contact.title || 'Person'}
+        name={contactDisplayName(contact) || '(no name)'}
+        badges={<StatusBadges contact={contact} />}
+        reach={<>
+          {contact.contact_id !== null && <span className="reach-item"><span className="muted">At</span> <OrganizationLink id={contact.contact_id} /></span>}
+          <ReachLinks record={contact} />
+        </>}
+        actions={<>
           <Link to={`/contacts/${id}/edit`} className="button primary">Edit</Link>
           <button type="button" className="danger" onClick={remove}>Delete</button>
-        </div>
-      </header>
+        </>} />
       <ConflictPanel type="contact" id={id} onResolved={reload} />
       <ConversionSummary query={contact.is_organization ? { organization_id: id } : { individual_id: id }} />
-      <div className="columns">
-        <div className="main-column">
-          <ContactDetails contact={contact} />
-          {contact.is_organization && <OrganizationPeople organizationId={id} />}
-          <ContactDeals contact={contact} />
-          <ContactLeads contact={contact} />
+      <div className="record-layout">
+        <div className="record-main">
+          <Timeline resourceType="contact" resourceId={id} phone={contact.phone ?? contact.mobile ?? ''} />
         </div>
-        <div className="side">
+        <aside className="record-side" aria-label={`About ${contactDisplayName(contact) || 'this contact'}`}>
+          <ContactDetails contact={contact} />
+          <ContactDeals contact={contact} />
+          {contact.is_organization && <OrganizationPeople organizationId={id} />}
+          <ContactLeads contact={contact} />
           <TagsEditor resourceType="contact" path={`/v2/contacts/${id}`} tags={contact.tags} onSaved={(saved: Contact) => setRecord(saved)} />
           <CollaboratorsPanel resourceType="contact" resourceId={id} />
           <RecordEnrollments resourceType="contact" resourceId={id} />
-        </div>
+        </aside>
       </div>
-      <Timeline resourceType="contact" resourceId={id} phone={contact.phone ?? contact.mobile ?? ''} />
     </section>
   );
 }

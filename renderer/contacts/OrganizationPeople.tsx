@@ -7,7 +7,7 @@ import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
 
 /** An organization's people, a page at a time (some have hundreds), with how to reach each. */
 export function OrganizationPeople({ organizationId }: { organizationId: number }) {
-  const list = usePagedList<Contact>('/v2/contacts', { contact_id: organizationId, sort_by: 'name' }, 25);
+  const list = usePagedList<Contact>('/v2/contacts', { contact_id: organizationId, sort_by: 'name' }, 10);
   useRefreshOnSync(list.refresh);
   return (
     <RelatedList title="People" list={list} empty="Nobody here yet." rowKey={(p) => p.id} rowLabel={(p) => contactDisplayName(p)}

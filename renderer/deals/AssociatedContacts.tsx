@@ -6,6 +6,7 @@ import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { ContactPicker } from './ContactPicker.js';
 import { useContactNames } from './useContactNames.js';
 import { refusalText } from '../api/formErrors.js';
+import { RecordSection } from '../records/RecordSection.js';
 
 interface Entry {
   contact_id: number;
@@ -73,8 +74,7 @@ export function AssociatedContacts({ deal }: { deal: Deal }) {
 
   const nameOf = (id: number) => names.get(id) ?? '…';
   return (
-    <section className="card associated-contacts" aria-label="Associated contacts">
-      <h2>Contacts</h2>
+    <RecordSection title="Contacts" label="Associated contacts" count={entries.length} className="associated-contacts">
       {entries.length > 0 && (
         <ul className="plain-list">
           {entries.map((e) => (
@@ -98,6 +98,6 @@ export function AssociatedContacts({ deal }: { deal: Deal }) {
         <button type="submit" disabled={contactId === null}>Add contact</button>
       </form>
       {error && <p className="form-error" role="alert">{error}</p>}
-    </section>
+    </RecordSection>
   );
 }

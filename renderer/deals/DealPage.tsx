@@ -21,8 +21,10 @@ import { useContactNames } from './useContactNames.js';
 import { usePipelines } from './usePipelines.js';
 import { refusalText } from '../api/formErrors.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
+import { RecordHeader } from '../records/RecordHeader.js';
+import { RecordSection } from '../records/RecordSection.js';
 
-/** One deal: its value and stage (changeable here), contacts, tags, collaborators and activity. */
+/** One deal, laid out as a contact's page is (ContactPage): name, value, stage (changeable here) and actions; the timeline; details, contacts, order, tags and collaborators beside it. */
 export function DealPage({ id }: { id: number }) {
   const navigate = useRouter((s) => s.navigate);
   const { record: deal, problem, setRecord, reload } = useRecord<Deal>(`/v2/deals/${id}`, { type: 'deal', id });
@@ -53,15 +55,23 @@ export function DealPage({ id }: { id: number }) {
   const pipeline = pipelines.pipelines.find((p) => p.id === stage?.pipeline_id);
   const userName = (userId: number | null) => users.find((u) => u.id === userId)?.name;
   const source = sources.find((s) => s.id === deal.source_id)?.name;
+  // The rows of the details below: stage, owner and added on always, the others when set.
+  const details = 3 + [deal.contact_id, deal.organization_id, source, deal.estimated_close_date, deal.customized_win_likelihood, deal.last_stage_change_at, deal.last_activity_at]
+    .filter((v) => v !== null && v !== undefined && v !== '').length + Object.keys(deal.custom_fields).length;
+  const contactLink = (contactId: number | null) => contactId !== null && <Link to={`/contacts/${contactId}`}>{names.get(contactId) ?? '…'}</Link>;
   return (
     <section className="screen record-page deal-page">
-      <header className="screen-header">
-        <div>
-          <p className="muted">Deal{pipeline ? ` · ${pipeline.name}` : ''}</p>
-          <h1>{deal.name}</h1>
-          <p className="deal-value big">{formatMoney(deal.value, deal.currency)} {deal.hot && <span className="badge hot">Hot</span>}</p>
-        </div>
-        <div className="actions">
+      <RecordHeader
+        kind={`Deal${pipeline ? ` · ${pipeline.name}` : ''}`}
+        name={deal.name}
+        badges={<p className="deal-value big">{formatMoney(deal.value, deal.currency)} {deal.hot && <span className="badge hot">Hot</span>}</p>}
+        reach={<>
+          {deal.contact_id !== null && <span className="reach-item"><span className="muted">Contact</span> {contactLink(deal.contact_id)}</span>}
+          {deal.organization_id !== null && deal.organization_id !== deal.contact_id && (
+            <span className="reach-item"><span className="muted">Organization</span> {contactLink(deal.organization_id)}</span>
+          )}
+        </>}
+        actions={<>
           <div className="stage-move">
             <StageSelect label="Stage" value={deal.stage_id} onChange={(stageId) => void moveTo(stageId)} {...pipelines} />
             {moveError && <span className="field-error" role="alert">{moveError}</span>}
@@ -70,36 +80,40 @@ export function DealPage({ id }: { id: number }) {
           {/* Not a field: an address to BCC on emails about the deal, so they land on its timeline. */}
           {deal.dropbox_email && <CopyButton text={deal.dropbox_email} label="Copy BCC address" />}
           <button type="button" className="danger" onClick={remove}>Delete</button>
-        </div>
-      </header>
+        </>} />
       <ConflictPanel type="deal" id={id} onResolved={reload} />
       <ConversionSummary query={{ deal_id: id }} />
-      <div className="columns">
-        <div className="main-column">
-          <dl className="card details">
-            <DetailRow label="Stage">{stage ? `${stage.name} (${stage.likelihood}%)` : '…'}</DetailRow>
-            {deal.contact_id !== null && <DetailRow label="Contact"><Link to={`/contacts/${deal.contact_id}`}>{names.get(deal.contact_id) ?? '…'}</Link></DetailRow>}
-            {deal.organization_id !== null && <DetailRow label="Organization"><Link to={`/contacts/${deal.organization_id}`}>{names.get(deal.organization_id) ?? '…'}</Link></DetailRow>}
-            <DetailRow label="Owner">{userName(deal.owner_id) ?? '—'}</DetailRow>
-            {source && <DetailRow label="Source">{source}</DetailRow>}
-            {deal.estimated_close_date && <DetailRow label="Expected close date">{formatDay(deal.estimated_close_date)}</DetailRow>}
-            {deal.customized_win_likelihood !== null && <DetailRow label="Win likelihood">{deal.customized_win_likelihood}%</DetailRow>}
-            {deal.last_stage_change_at && (
-              <DetailRow label="Stage changed">{formatWhen(deal.last_stage_change_at)}{userName(deal.last_stage_change_by_id) ? ` by ${userName(deal.last_stage_change_by_id)}` : ''}</DetailRow>
-            )}
-            {deal.last_activity_at && <DetailRow label="Last activity">{formatWhen(deal.last_activity_at)}</DetailRow>}
-            <DetailRow label="Added on">{formatDay(deal.added_on)}</DetailRow>
-            {Object.entries(deal.custom_fields).map(([name, value]) => <DetailRow key={name} label={name}>{formatCustomValue(value)}</DetailRow>)}
-          </dl>
-          <AssociatedContacts deal={deal} />
-          <OrderPanel dealId={id} />
+      <div className="record-layout">
+        <div className="record-main">
+          <Timeline resourceType="deal" resourceId={id} phone="" />
         </div>
-        <div className="side">
+        <aside className="record-side" aria-label={`About ${deal.name}`}>
+          <RecordSection title="Details" count={details} className="details-section">
+            <dl className="details" aria-label="Details">
+              <DetailRow label="Stage">{stage ? `${stage.name} (${stage.likelihood}%)` : '…'}</DetailRow>
+              {deal.contact_id !== null && <DetailRow label="Contact">{contactLink(deal.contact_id)}</DetailRow>}
+              {deal.organization_id !== null && <DetailRow label="Organization">{contactLink(deal.organization_id)}</DetailRow>}
+              <DetailRow label="Owner">{userName(deal.owner_id) ?? '—'}</DetailRow>
+              {source && <DetailRow label="Source">{source}</DetailRow>}
+              {deal.estimated_close_date && <DetailRow label="Expected close date">{formatDay(deal.estimated_close_date)}</DetailRow>}
+              {deal.customized_win_likelihood !== null && <DetailRow label="Win likelihood">{deal.customized_win_likelihood}%</DetailRow>}
+              {deal.last_stage_change_at && (
+                <DetailRow label="Stage changed">{formatWhen(deal.last_stage_change_at)}{userName(deal.last_stage_change_by_id) ? ` by ${userName(deal.last_stage_change_by_id)}` : ''}</DetailRow>
+              )}
+              {deal.last_activity_at && <DetailRow label="Last activity">{formatWhen(deal.last_activity_at)}</DetailRow>}
+              <DetailRow label="Added on">{formatDay(deal.added_on)}</DetailRow>
+              {Object.entries(deal.custom_fields).map(([name, value]) => <DetailRow key={name} label={name}>{formatCustomValue(value)}</DetailRow>)}
+            </dl>
+          </RecordSection>
+          <AssociatedContacts deal={deal} />
+          {/* The order panel is a named region of its own ("Order"): this section only folds it. */}
+          <RecordSection title="Order" label={null} className="order-section">
+            <OrderPanel dealId={id} />
+          </RecordSection>
           <TagsEditor resourceType="deal" path={`/v2/deals/${id}`} tags={deal.tags} onSaved={setRecord} />
           <CollaboratorsPanel resourceType="deal" resourceId={id} />
-        </div>
+        </aside>
       </div>
-      <Timeline resourceType="deal" resourceId={id} phone="" />
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { StateBadge } from './EnrollmentsScreen.js';
 import { progressText } from './enrollmentText.js';
 import { refusalText } from '../api/formErrors.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
+import { RecordSection } from '../records/RecordSection.js';
 
 /**
  * A lead's or contact's sequences: the enrollments it has had, and the way
@@ -30,8 +31,7 @@ export function RecordEnrollments({ resourceType, resourceId }: { resourceType: 
   });
 
   return (
-    <section className="card record-enrollments" aria-label="Sequences">
-      <h2>Sequences</h2>
+    <RecordSection title="Sequences" count={list.total} className="record-enrollments">
       {list.rows.length === 0 && !list.loading && <p className="muted">Not enrolled in any sequence.</p>}
       <ul className="plain-list">
         {list.rows.map((e) => (
@@ -53,6 +53,6 @@ export function RecordEnrollments({ resourceType, resourceId }: { resourceType: 
       </form>
       {chosen && <NoMailServerWarning steps={chosen.steps} />}
       {errors._ && <p className="form-error" role="alert">{errors._}</p>}
-    </section>
+    </RecordSection>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { ADDRESS_KEYS, type Address } from '../../shared/resources/address.js';
+import type { Address } from '../../shared/resources/address.js';
+import { addressLines } from '../records/addressFormat.js';
 import { Link } from '../router/Link.js';
 import { formatDay } from '../tasks/taskDates.js';
 import type { RecordProblem } from './useRecord.js';
@@ -14,8 +15,11 @@ export function DetailRow({ label, children }: { label: string; children: ReactN
   );
 }
 
-export function formatAddress(address: Address | null): string {
-  return address ? ADDRESS_KEYS.map((k) => address[k]).filter(Boolean).join(', ') : '';
+/** An address as its country writes it, a line each (records/addressFormat.ts); a dash when it is empty. */
+export function AddressText({ address }: { address: Address | null }) {
+  const lines = addressLines(address);
+  if (lines.length === 0) return <>—</>;
+  return <span className="address-lines">{lines.map((line, i) => <span key={i}>{line}</span>)}</span>;
 }
 
 /** A custom field's value for people: lists joined, yes/no for a checkbox, a date field's day as people write it. */

@@ -3,6 +3,7 @@ import type { PagedList } from '../leads/usePagedList.js';
 import { DataTable, type Column } from './DataTable.js';
 import { ListCount } from './ListCount.js';
 import { ListStatus } from './ListStatus.js';
+import { RecordSection } from '../records/RecordSection.js';
 
 interface Props<T> {
   /** The panel's heading and accessible name ("People", "Deals"). */
@@ -16,18 +17,14 @@ interface Props<T> {
   empty: string;
 }
 
-/** A record page's panel of related records (an organization's people, a contact's deals): a table, cards on a phone, paged. */
+/** A record page's panel of related records (an organization's people, a contact's deals): a card per record in the side column, paged; folded on a phone. */
 export function RelatedList<T>({ title, list, columns, rowKey, rowLabel, action, empty }: Props<T>) {
   return (
-    <section className="card related-list" aria-label={title}>
-      <header className="panel-header">
-        <h2>{title}</h2>
-        {/* The count where there is something to count (the empty list says so itself). */}
-        {list.total ? <ListCount shown={list.rows.length} total={list.total} /> : <span className="count" />}
-        {action}
-      </header>
-      {list.rows.length > 0 && <DataTable framed={false} label={title} rows={list.rows} columns={columns} rowKey={rowKey} rowLabel={rowLabel} />}
+    <RecordSection title={title} count={list.total} className="related-list" action={action}>
+      {/* Where the rows shown are in the whole list, once there are more than one page shows. */}
+      {list.hasMore && list.total !== null && <ListCount shown={list.rows.length} total={list.total} />}
+      {list.rows.length > 0 && <DataTable framed={false} label={title} rows={list.rows} columns={columns} rowKey={rowKey} rowLabel={rowLabel} className="as-cards" />}
       <ListStatus list={list} empty={empty} />
-    </section>
+    </RecordSection>
   );
 }

@@ -22,7 +22,19 @@ function valueOf(field: ContactTextField, value: string) {
   return value;
 }
 
+/** The text fields of a contact or lead that hold something. */
+export function filledContactFields(record: Partial<Record<ContactTextField, string | null>>): ContactTextField[] {
+  return CONTACT_TEXT_FIELDS.filter((f) => record[f]);
+}
+
 /** The filled-in text fields of a contact or lead as detail rows: email, phone and website as links that write, call and open. */
 export function ContactFieldRows({ record }: { record: Partial<Record<ContactTextField, string | null>> }) {
-  return CONTACT_TEXT_FIELDS.filter((f) => record[f]).map((f) => <DetailRow key={f} label={CONTACT_FIELD_LABELS[f]}>{valueOf(f, record[f]!)}</DetailRow>);
+  return filledContactFields(record).map((f) => <DetailRow key={f} label={CONTACT_FIELD_LABELS[f]}>{valueOf(f, record[f]!)}</DetailRow>);
+}
+
+/** How to reach a contact or lead at once, for its page's header: its phones and email as links that call and write. */
+export function ReachLinks({ record }: { record: Partial<Record<ContactTextField, string | null>> }) {
+  return (['phone', 'mobile', 'email'] as const).filter((f) => record[f]).map((f) => (
+    <span key={f} className="reach-item"><span className="muted">{CONTACT_FIELD_LABELS[f]}</span> {valueOf(f, record[f]!)}</span>
+  ));
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
+import { RecordSection } from '../records/RecordSection.js';
 
 export type TaggableType = 'contact' | 'lead' | 'deal';
 
@@ -55,8 +56,7 @@ export function TagsEditor<T extends { tags: string[] }>({ resourceType, path, t
   };
 
   return (
-    <section className="card tags-editor" aria-label="Tags">
-      <h2>Tags</h2>
+    <RecordSection title="Tags" count={tags.length} className="tags-editor">
       {tags.length === 0 ? <p className="muted">No tags.</p> : (
         <ul className="badges" aria-label="Current tags">
           {tags.map((tag) => (
@@ -77,6 +77,6 @@ export function TagsEditor<T extends { tags: string[] }>({ resourceType, path, t
         <button type="submit" disabled={saving || !text.trim()}>Add tag</button>
       </form>
       {error && <p className="form-error" role="alert">{error}</p>}
-    </section>
+    </RecordSection>
   );
 }

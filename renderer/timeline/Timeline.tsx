@@ -1,65 +1,115 @@
 import { useCallback, useEffect, useState } from 'react';
 import { loadTimeline, type TimelineEntry } from './timelineEntries.js';
+import { callKindText, durationText } from './activityText.js';
 import { NoteForm } from './NoteForm.js';
 import { CallForm } from './CallForm.js';
 import { DocumentDrop } from './DocumentDrop.js';
 import { VisitForm } from './VisitForm.js';
+import { useOutcomes, type Outcome } from './useOutcomes.js';
 import { TaskForm } from '../tasks/TaskForm.js';
 import { TaskItem } from '../tasks/TaskItem.js';
 import { formatWhen } from '../tasks/taskDates.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { useRecordSummaries, type RecordSummary } from '../records/useRecordSummaries.js';
+import { showPhone } from '../records/phoneFormat.js';
 
 type Adding = 'note' | 'call' | 'task' | 'visit';
 
-const TAB_LABELS: Record<Adding, string> = { note: 'Add note', call: 'Log call', task: 'Add task', visit: 'Record visit' };
+const TAB_LABELS: Record<Adding, string> = { note: 'Note', call: 'Call', task: 'Task', visit: 'Visit' };
 
-/** A record's activity, newest first, with add-note, log-call, add-task and attach-file inline. */
+/** The newest entries shown at first, and how many more each "Show more" adds: the panels beside stay within reach. */
+const PAGE = 10;
+
+interface Outcomes {
+  call: Outcome[];
+  visit: Outcome[];
+}
+
+/**
+ * A record's composer and activity: add a note, log a call, add a task or
+ * record a visit (tabs over one form), attach files, and the timeline under
+ * them, newest first, ten at a time.
+ */
 export function Timeline({ resourceType, resourceId, phone }: { resourceType: 'contact' | 'lead' | 'deal'; resourceId: number; phone: string }) {
   const [entries, setEntries] = useState<TimelineEntry[]>([]);
   const [adding, setAdding] = useState<Adding>('note');
+  const [shown, setShown] = useState(PAGE);
   const reload = useCallback(() => {
     loadTimeline(resourceType, resourceId).then(setEntries, () => setEntries([]));
   }, [resourceType, resourceId]);
   useEffect(reload, [reload]);
   useRefreshOnSync(reload);
+  const outcomes: Outcomes = { call: useOutcomes('/v2/call_outcomes'), visit: useOutcomes('/v2/visit_outcomes') };
   const resource = { type: resourceType, id: resourceId };
   // The record's name, for its tasks' link (as the Tasks screen shows them).
   const summaries = useRecordSummaries([resource]);
+  // Deals take no visits (a visit is to a lead or contact).
+  const kinds = (Object.keys(TAB_LABELS) as Adding[]).filter((kind) => kind !== 'visit' || resourceType !== 'deal');
 
   return (
     <section className="card timeline" aria-label="Timeline">
-      <div className="tabs" role="tablist">
-        {(Object.keys(TAB_LABELS) as Adding[]).filter((kind) => kind !== 'visit' || resourceType !== 'deal').map((kind) => (
-          <button key={kind} type="button" role="tab" aria-selected={adding === kind} onClick={() => setAdding(kind)}>{TAB_LABELS[kind]}</button>
-        ))}
+      <div className="composer">
+        <div className="tabs" role="tablist" aria-label="Add to the timeline">
+          {kinds.map((kind) => (
+            <button key={kind} type="button" role="tab" aria-selected={adding === kind} onClick={() => setAdding(kind)}>{TAB_LABELS[kind]}</button>
+          ))}
+        </div>
+        {adding === 'note' && <NoteForm resource={resource} onSaved={reload} />}
+        {adding === 'call' && <CallForm resource={resource} phone={phone} onSaved={reload} />}
+        {adding === 'task' && <TaskForm resource={resource} onCreated={reload} />}
+        {adding === 'visit' && <VisitForm resource={resource} onSaved={reload} />}
+        <DocumentDrop resource={resource} onSaved={reload} />
       </div>
-      {adding === 'note' && <NoteForm resource={resource} onSaved={reload} />}
-      {adding === 'call' && <CallForm resource={resource} phone={phone} onSaved={reload} />}
-      {adding === 'task' && <TaskForm resource={resource} onCreated={reload} />}
-      {adding === 'visit' && <VisitForm resource={resource} onSaved={reload} />}
-      <DocumentDrop resource={resource} onSaved={reload} />
+      <h2 className="timeline-heading">Activity {entries.length > 0 && <span className="count">{entries.length}</span>}</h2>
       <ol className="entries">
         {entries.length === 0 && <li className="muted">No activity yet.</li>}
-        {entries.map((entry) => <Entry key={`${entry.kind}-${entry.item.id}`} entry={entry} summaries={summaries} onChanged={reload} />)}
+        {entries.slice(0, shown).map((entry) => <Entry key={`${entry.kind}-${entry.item.id}`} entry={entry} outcomes={outcomes} summaries={summaries} onChanged={reload} />)}
       </ol>
+      {entries.length > shown && (
+        <button type="button" className="show-more" onClick={() => setShown((n) => n + PAGE)}>
+          Show {Math.min(PAGE, entries.length - shown)} more of {entries.length - shown}
+        </button>
+      )}
     </section>
   );
 }
 
-function Entry({ entry, summaries, onChanged }: { entry: TimelineEntry; summaries: Map<string, RecordSummary>; onChanged(): void }) {
+const outcomeName = (list: Outcome[], id: number | null) => (id === null ? null : list.find((o) => o.id === id)?.name ?? null);
+
+/** Facts of an entry after its kind, separated by dots ("Interested · 4 min 30 s"). */
+function Facts({ items }: { items: (string | null | undefined | false)[] }) {
+  const shown = items.filter(Boolean);
+  return shown.length > 0 ? <span className="facts">{shown.join(' · ')}</span> : null;
+}
+
+function Entry({ entry, outcomes, summaries, onChanged }: { entry: TimelineEntry; outcomes: Outcomes; summaries: Map<string, RecordSummary>; onChanged(): void }) {
   const when = <span className="muted when">{formatWhen(entry.at)}</span>;
   switch (entry.kind) {
     case 'note':
-      return <li className="entry note"><b>Note{entry.item.type === 'restricted' ? ' (private)' : ''}</b> {entry.item.content} {when}</li>;
+      return <li className="entry note"><b>Note{entry.item.type === 'restricted' ? ' (private)' : ''}</b> {when}<p className="entry-text">{entry.item.content}</p></li>;
     case 'task':
       return <li className="entry"><ul className="tasks"><TaskItem task={entry.item} summaries={summaries} onChanged={onChanged} /></ul></li>;
-    case 'call':
-      return <li className="entry call"><b>{entry.item.incoming ? 'Incoming call' : 'Call'}</b> {entry.item.phone_number}{entry.item.summary ? ` — ${entry.item.summary}` : ''} {when}</li>;
+    case 'call': {
+      const call = entry.item;
+      const number = call.phone_number ? showPhone(call.phone_number) : null;
+      return (
+        <li className={`entry call${call.missed ? ' missed' : ''}`}>
+          <b>{callKindText(call)}</b> <Facts items={[outcomeName(outcomes.call, call.outcome_id), !call.missed && durationText(call.duration)]} /> {when}
+          {number && <span className="entry-meta">{number.href ? <a href={number.href}>{number.text}</a> : number.text}</span>}
+          {call.summary && <p className="entry-text">{call.summary}</p>}
+        </li>
+      );
+    }
     case 'text_message':
-      return <li className="entry"><b>{entry.item.incoming ? 'Text received' : 'Text sent'}</b> {entry.item.content} {when}</li>;
+      return <li className="entry"><b>{entry.item.incoming ? 'Text received' : 'Text sent'}</b> {when}<p className="entry-text">{entry.item.content}</p></li>;
     case 'visit':
-      return <li className="entry"><b>Visit</b> {entry.item.summary ?? ''} {when}</li>;
+      return (
+        <li className="entry visit">
+          <b>Visit</b> <Facts items={[outcomeName(outcomes.visit, entry.item.outcome_id)]} /> {when}
+          {entry.item.resource_address && <span className="entry-meta">{entry.item.resource_address}</span>}
+          {entry.item.summary && <p className="entry-text">{entry.item.summary}</p>}
+        </li>
+      );
     case 'document':
       return <li className="entry"><b>File</b> <a href={entry.item.download_url} download={entry.item.name}>{entry.item.name}</a> <span className="muted">{Math.ceil(entry.item.size / 1024)} KB</span> {when}</li>;
   }

@@ -45,3 +45,4 @@ export async function loadTimeline(resourceType: 'contact' | 'lead' | 'deal', re
   ];
   return entries.sort((a, b) => b.at.localeCompare(a.at) || b.item.id - a.item.id);
 }
+

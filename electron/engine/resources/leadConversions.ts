@@ -147,7 +147,7 @@ export class LeadConversions {
 
   /** Creates the contacts and the deal, records the conversion and marks the lead converted. Runs in one transaction. */
   private convert(lead: Lead, ownerId: number, createDeal: boolean, actor: Actor): number {
-    const { contacts, deals, leads } = this.services();
+    const { contacts, leads } = this.services();
     const hasPerson = !!lead.last_name?.trim();
     const hasOrganization = !!lead.organization_name?.trim();
     const both = hasPerson && hasOrganization;

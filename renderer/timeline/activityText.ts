@@ -1,0 +1,19 @@
+/** The words a timeline says about calls (pure, so they are tested without the API). */
+
+/** A call's length as people say it: "45 s", "4 min 30 s", "12 min", "1 h 5 min"; null when unknown. */
+export function durationText(seconds: number | null): string | null {
+  if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return null;
+  const whole = Math.round(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = whole % 60;
+  if (hours > 0) return minutes > 0 ? `${hours} h ${minutes} min` : `${hours} h`;
+  if (minutes > 0) return rest > 0 ? `${minutes} min ${rest} s` : `${minutes} min`;
+  return `${rest} s`;
+}
+
+/** What kind of call it was, in words: missed, incoming or outgoing. */
+export function callKindText(call: { incoming: boolean; missed: boolean }): string {
+  if (call.missed) return call.incoming ? 'Missed call' : 'Unanswered call';
+  return call.incoming ? 'Incoming call' : 'Outgoing call';
+}
