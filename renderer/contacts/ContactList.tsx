@@ -7,8 +7,13 @@ import { StatusBadges } from './StatusBadges.js';
 import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
 import { usePhone } from '../shell/usePhone.js';
 import { formatDateOf } from '../tasks/taskDates.js';
+import '../lists/lists.css';
 
-/** A table row on a wide window; on a phone a card (responsive.css lays the same cells out), measured as it is drawn. */
+/**
+ * A table row on a wide window; on a phone a card (responsive.css lays the
+ * same cells out). Either is measured as it is drawn: a long name or email
+ * wraps onto a second line rather than being cut off.
+ */
 const ROW_HEIGHT = { table: 44, card: 92 };
 const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: 'name', label: 'Name' },
@@ -58,8 +63,8 @@ export function ContactList() {
       <div className="contact-scroller" ref={scroller} data-testid="contact-scroller">
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => (
-            <div key={item.key} className="contact-row" role="row" data-index={item.index} ref={cards ? virtualizer.measureElement : undefined}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: cards ? undefined : item.size, transform: `translateY(${item.start}px)` }}>
+            <div key={item.key} className="contact-row" role="row" data-index={item.index} ref={virtualizer.measureElement}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
               {item.index < rows.length ? <ContactCells contact={rows[item.index]} /> : <div className="cell muted">Loading…</div>}
             </div>
           ))}

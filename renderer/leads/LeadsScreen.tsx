@@ -12,7 +12,7 @@ import { FilterBar } from '../lists/FilterBar.js';
 import { ListCount } from '../lists/ListCount.js';
 import { ListStatus } from '../lists/ListStatus.js';
 import { MoreActions } from '../lists/MoreActions.js';
-import { EmailLink } from '../records/ContactPoints.js';
+import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
 import { formatDateOf } from '../tasks/taskDates.js';
 
 const SEARCH_DELAY_MS = 150;
@@ -87,10 +87,16 @@ export function LeadsScreen() {
         </select>
       </FilterBar>
       <DataTable label="Leads" rows={list.rows} rowKey={(lead) => lead.id} columns={[
-        { label: 'Name', kind: 'title', cell: (lead) => <Link to={`/leads/${lead.id}`}>{leadDisplayName(lead) || '(no name)'}</Link> },
-        { label: 'Organization', cell: (lead) => lead.organization_name },
+        // The organization under a person's name (a line of its own, not a column to cut off).
+        { label: 'Name', kind: 'title', cell: (lead) => (
+          <>
+            <Link to={`/leads/${lead.id}`}>{leadDisplayName(lead) || '(no name)'}</Link>
+            {lead.organization_name && leadDisplayName(lead) !== lead.organization_name && <span className="secondary">{lead.organization_name}</span>}
+          </>
+        ) },
         { label: 'Status', cell: (lead) => lead.status && <span className="badge">{lead.status}</span> },
         { label: 'Email', cell: (lead) => <EmailLink email={lead.email} /> },
+        { label: 'Phone', cell: (lead) => <PhoneLink phone={lead.phone ?? lead.mobile} /> },
         { label: 'Owner', cell: (lead) => ownerName(lead.owner_id) },
         { label: 'Updated', kind: 'muted', cell: (lead) => formatDateOf(lead.updated_at) },
       ]} />
