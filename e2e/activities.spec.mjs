@@ -27,7 +27,7 @@ describe('activities', () => {
 
   it('adds a task to a contact and completes it on the Tasks screen', async () => {
     contactUrl = await newContact(admin, 'Timelined');
-    await admin.getByRole('tab', { name: 'Add task' }).click();
+    await admin.getByRole('tab', { name: 'Task', exact: true }).click();
     await admin.getByLabel('Task', { exact: true }).fill('Send the signed contract');
     await admin.getByRole('button', { name: 'Add task' }).click();
     await admin.getByText('Send the signed contract').waitFor();
@@ -65,18 +65,21 @@ describe('activities', () => {
 
   it('logs a call', async () => {
     await admin.goto(contactUrl);
-    await admin.getByRole('tab', { name: 'Log call' }).click();
+    await admin.getByRole('tab', { name: 'Call', exact: true }).click();
     assert.equal(await admin.getByLabel('Phone number').inputValue(), '+1 720 555 0142');
     await admin.getByLabel('Summary').fill('Walked through the renewal terms');
     await admin.getByLabel('Outcome').selectOption({ label: 'Interested' });
     await admin.getByRole('button', { name: 'Log call' }).click();
     await admin.getByText('Walked through the renewal terms', { exact: false }).waitFor();
+    // The timeline says what kind of call it was and how it went.
+    const entry = admin.getByRole('region', { name: 'Timeline' }).getByRole('listitem').filter({ hasText: 'Walked through the renewal terms' });
+    assert.match(await entry.innerText(), /Outgoing call · Interested/);
     await screenshot(admin, '16-call-logged');
   });
 
   it('records a visit', async () => {
     await admin.goto(contactUrl);
-    await admin.getByRole('tab', { name: 'Record visit' }).click();
+    await admin.getByRole('tab', { name: 'Visit', exact: true }).click();
     await admin.getByLabel('Visit summary').fill('Showed the spring catalogue');
     await admin.getByLabel('Location').selectOption('verified');
     await admin.getByRole('button', { name: 'Record visit' }).click();
@@ -85,7 +88,7 @@ describe('activities', () => {
 
   it('shows a reminder once its time has come', async () => {
     await admin.goto(contactUrl);
-    await admin.getByRole('tab', { name: 'Add task' }).click();
+    await admin.getByRole('tab', { name: 'Task', exact: true }).click();
     const local = (ms) => new Date(Date.now() + ms - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
     await admin.getByLabel('Task', { exact: true }).fill('Confirm the delivery slot');
     await admin.getByLabel('Due').fill(local(3 * 3600_000));

@@ -178,7 +178,7 @@ describe('deals', () => {
     await page.getByRole('button', { name: 'Add note' }).click();
     await page.getByRole('region', { name: 'Timeline' }).getByText('Renewal terms sent for review').waitFor();
     // A call logged on the deal is a call among whose associated deals it is.
-    await page.getByRole('tab', { name: 'Log call' }).click();
+    await page.getByRole('tab', { name: 'Call', exact: true }).click();
     await page.getByLabel('Phone number').fill('+1 720 555 0199');
     await page.getByLabel('Summary').fill('Agreed the renewal date');
     await page.getByRole('button', { name: 'Log call' }).click();

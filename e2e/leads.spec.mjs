@@ -103,6 +103,11 @@ describe('leads', () => {
     const agent = (await api('GET', '/v2/users?per_page=100')).body.items.map((i) => i.data).find((u) => u.name === 'Agent Smith');
     const deal = (await api('GET', `/v2/deals/${conversion.deal_id}`)).body.data;
     assert.equal(deal.owner_id, agent.id, 'the chosen owner owns the deal');
+    // The deal is named after the organization and the person, and the person's page lists it (they are its associated contact).
+    assert.equal(deal.name, 'Analytical Engines – Ada Lovelace');
+    const deals = page.getByRole('region', { name: 'Deals' });
+    assert.equal(await deals.getByRole('link', { name: 'Analytical Engines – Ada Lovelace' }).getAttribute('href'), `/deals/${conversion.deal_id}`);
+    assert.equal(await deals.getByText('No deals yet.').count(), 0);
 
     // The lead's note moves to the new records in the background; once the API shows it there, so does the page.
     await until(async () => (await api('GET', `/v2/notes?resource_type=contact&resource_id=${conversion.individual_id}`)).body.items.length === 1);
@@ -113,9 +118,11 @@ describe('leads', () => {
 
   it('opens the deal made from the lead', async () => {
     await page.getByRole('region', { name: 'Lead conversion' }).getByText('Deal:').getByRole('link').click();
-    // The deal is named after the organization and belongs to it.
-    await page.getByRole('heading', { name: 'Analytical Engines' }).waitFor();
-    await page.getByRole('link', { name: 'Analytical Engines' }).first().waitFor();
+    // The deal belongs to the organization, with the person associated with it.
+    await page.getByRole('heading', { name: 'Analytical Engines – Ada Lovelace', exact: true }).waitFor();
+    const contacts = page.getByRole('region', { name: 'Associated contacts' });
+    await contacts.getByRole('link', { name: 'Analytical Engines', exact: true }).waitFor();
+    await contacts.getByRole('link', { name: 'Ada Lovelace', exact: true }).waitFor();
     assert.match(new URL(page.url()).pathname, /^\/deals\/\d+$/);
     await screenshot(page, '65-deal-from-lead');
 

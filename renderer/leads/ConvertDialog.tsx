@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client.js';
 import { useRouter } from '../router/routerStore.js';
 import { useUsers } from '../collaborators/useUsers.js';
-import { leadDisplayName, type Lead, type LeadConversion } from '../../shared/resources/lead.js';
+import { dealNameOfLead, leadDisplayName, type Lead, type LeadConversion } from '../../shared/resources/lead.js';
 import { refusalText } from '../api/formErrors.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
 
@@ -52,6 +52,8 @@ export function ConvertDialog({ lead, onClose }: { lead: Lead; onClose(): void }
         <label className="check">
           <input type="checkbox" checked={createDeal} onChange={(e) => setCreateDeal(e.target.checked)} /> Create a deal
         </label>
+        {/* The name the hub gives it (the same function names it there), so the rep knows what to look for. */}
+        {createDeal && <p className="muted deal-name">The deal: {dealNameOfLead(lead)}</p>}
         {errors._ && <p className="form-error" role="alert">{errors._}</p>}
         <div className="actions">
           <button type="submit" className="primary" disabled={saving}>{saving ? 'Converting…' : 'Convert'}</button>

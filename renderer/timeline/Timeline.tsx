@@ -79,7 +79,7 @@ const outcomeName = (list: Outcome[], id: number | null) => (id === null ? null 
 /** Facts of an entry after its kind, separated by dots ("Interested · 4 min 30 s"). */
 function Facts({ items }: { items: (string | null | undefined | false)[] }) {
   const shown = items.filter(Boolean);
-  return shown.length > 0 ? <span className="facts">{shown.join(' · ')}</span> : null;
+  return shown.length > 0 ? <span className="facts">· {shown.join(' · ')}</span> : null;
 }
 
 function Entry({ entry, outcomes, summaries, onChanged }: { entry: TimelineEntry; outcomes: Outcomes; summaries: Map<string, RecordSummary>; onChanged(): void }) {
