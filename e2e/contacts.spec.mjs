@@ -62,7 +62,9 @@ describe('contacts', () => {
     await page.getByLabel('Phone').fill('+1 303 555 0199');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Quinn Marlowe' }).waitFor();
-    await page.getByRole('link', { name: 'Zephyr Outfitters' }).waitFor();
+    // The organization is in the person's details, and in the header beside how to reach them.
+    await page.getByRole('region', { name: 'Details' }).getByRole('link', { name: 'Zephyr Outfitters' }).waitFor();
+    await page.locator('.record-header').getByRole('link', { name: 'Zephyr Outfitters' }).waitFor();
     await screenshot(page, '04-person-page');
 
     await page.goto(orgUrl);

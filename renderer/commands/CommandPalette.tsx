@@ -5,6 +5,7 @@ import { listedShortcut, matchingCommands, PALETTE_SHORTCUT, shortcutLabel, type
 import { useCommands } from './commandStore.js';
 import { useModalDialog } from './useModalDialog.js';
 import { useRecordSearch, type RecordSearchState } from './useRecordSearch.js';
+import { phoneOrText } from '../records/phoneFormat.js';
 
 /** One line of the list: a record to open or a command to run. */
 interface Option {
@@ -134,7 +135,7 @@ function paletteGroups(text: string, results: SearchResult[], openRecord: (r: Se
   for (const result of typed === '' ? [] : results) {
     let group = records.find((g) => g.id === `palette-${result.type}`);
     if (!group) records.push((group = { id: `palette-${result.type}`, label: TYPE_LABELS[result.type], options: [] }));
-    group.options.push({ id: `palette-${result.type}-${result.id}`, label: result.name || '(no name)', detail: result.detail, run: () => openRecord(result) });
+    group.options.push({ id: `palette-${result.type}-${result.id}`, label: result.name || '(no name)', detail: result.detail && phoneOrText(result.detail), run: () => openRecord(result) });
   }
   const commands = matchingCommands(typed).map((command) => ({
     id: `palette-command-${command.id}`, label: command.title, detail: shortcutText(listedShortcut(command)), run: () => runCommand(command),

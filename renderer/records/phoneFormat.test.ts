@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homeCountry, showPhone } from './phoneFormat.js';
+import { homeCountry, phoneOrText, showPhone } from './phoneFormat.js';
 
 describe('showPhone', () => {
   it('shows every way of typing a number in one international format, and dials it in E.164', () => {
@@ -41,5 +41,17 @@ describe('homeCountry', () => {
     // Intl's likely subtags: German is most likely written in Germany.
     expect(homeCountry(['de'])).toBe('DE');
     expect(homeCountry([])).toBeNull();
+  });
+});
+
+describe('phoneOrText', () => {
+  it('formats a text that is a phone number, and leaves any other text alone', () => {
+    expect(phoneOrText('(475) 462-0767', 'US')).toBe('+1 475 462 0767');
+    expect(phoneOrText('+44 20 7946 0018', 'US')).toBe('+44 20 7946 0018');
+    expect(phoneOrText('someone@example.com', 'US')).toBe('someone@example.com');
+    expect(phoneOrText('Bernhard LLC · 12500 USD', 'US')).toBe('Bernhard LLC · 12500 USD');
+    expect(phoneOrText('1234', 'US')).toBe('1234');
+    // Without a home country a national number cannot be read: as typed.
+    expect(phoneOrText('(475) 462-0767', null)).toBe('(475) 462-0767');
   });
 });

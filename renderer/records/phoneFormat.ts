@@ -40,3 +40,14 @@ export function showPhone(typed: string, country: CountryCode | null = HOME): Sh
   const digits = trimmed.replace(/(?!^\+)[^\d]/g, '');
   return { text: trimmed, href: /\d/.test(digits) ? `tel:${digits}` : null };
 }
+
+/**
+ * A text that may be a phone number (the palette's second line is an email,
+ * a phone or an organization): in the one format when it is written only with
+ * a phone's characters and can be one, else as it is.
+ */
+export function phoneOrText(text: string, country: CountryCode | null = HOME): string {
+  if (!/^\+?[\d\s().\-/]+(?:\s*(?:x|ext\.?)\s*\d+)?$/i.test(text.trim())) return text;
+  const shown = showPhone(text, country);
+  return shown.href?.startsWith('tel:+') ? shown.text : text;
+}
