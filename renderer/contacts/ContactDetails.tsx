@@ -21,7 +21,7 @@ export function ContactDetails({ contact }: { contact: Contact }) {
   const customFields = Object.entries(contact.custom_fields);
   return (
     <RecordSection title="Details" count={rows.length + filledContactFields(contact).length + addresses + customFields.length} className="details-section">
-      <dl className="details" aria-label="Details">
+      <dl className="details">
         {rows}
         <ContactFieldRows record={contact} />
         <DetailRow label="Address"><AddressText address={contact.address} /></DetailRow>

@@ -89,7 +89,7 @@ export function DealPage({ id }: { id: number }) {
         </div>
         <aside className="record-side" aria-label={`About ${deal.name}`}>
           <RecordSection title="Details" count={details} className="details-section">
-            <dl className="details" aria-label="Details">
+            <dl className="details">
               <DetailRow label="Stage">{stage ? `${stage.name} (${stage.likelihood}%)` : '…'}</DetailRow>
               {deal.contact_id !== null && <DetailRow label="Contact">{contactLink(deal.contact_id)}</DetailRow>}
               {deal.organization_id !== null && <DetailRow label="Organization">{contactLink(deal.organization_id)}</DetailRow>}

@@ -60,7 +60,7 @@ export function LeadPage({ id }: { id: number }) {
         </div>
         <aside className="record-side" aria-label={`About ${leadDisplayName(lead) || 'this lead'}`}>
           <RecordSection title="Details" count={details} className="details-section">
-            <dl className="details" aria-label="Details">
+            <dl className="details">
               {lead.first_name && <DetailRow label="First name">{lead.first_name}</DetailRow>}
               {lead.last_name && <DetailRow label="Last name">{lead.last_name}</DetailRow>}
               {lead.organization_name && <DetailRow label="Organization">{lead.organization_name}</DetailRow>}
