@@ -293,7 +293,7 @@ describe('custom objects', () => {
   });
 
   it('deletes a record after asking', async () => {
-    await agent.getByRole('link', { name: 'Records: Vehicles' }).click();
+    await agent.getByRole('link', { name: 'Open Vehicles' }).click();
     await agent.getByRole('button', { name: 'Delete Bus 01' }).click();
     const confirm = agent.getByRole('group', { name: 'Confirm deleting Bus 01' });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
