@@ -75,6 +75,8 @@ describe('the main hub', () => {
     await page.waitForTimeout(4500);
     assert.equal(await page.getByRole('status', { name: 'Sync status' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Sync now' }).count(), 0);
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await page.getByRole('banner').getByRole('status', { name: 'Sync status' }).count(), 0, 'nor in the phone\'s top bar');
     // One look at /v2/replica/status (a 404 on a hub), then no more polling.
     const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/v2/replica/status')).length);
     assert.equal(asked, 1);
@@ -256,8 +258,15 @@ describe('a replica', () => {
     assert.doesNotMatch(await status.getAttribute('title'), /ECONN|fetch failed|socket/i);
     await screenshot(page, '58-replica-offline-edit-pending');
     await page.setViewportSize({ width: 390, height: 844 });
+    // On a phone the state is in the top bar, in sight with the navigation drawer shut.
+    const header = page.getByRole('banner');
+    await header.getByRole('status', { name: 'Sync status' }).filter({ hasText: 'Offline · 1 pending' }).waitFor(WAIT);
+    // The drawer shut (the sidebar slides out of sight as the window narrows), the state still in sight.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Leads' }).waitFor({ state: 'hidden' });
+    assert.equal(await header.getByRole('status', { name: 'Sync status' }).isVisible(), true);
     await screenshot(page, '58-replica-offline-edit-pending-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
+    assert.equal(await header.getByRole('status', { name: 'Sync status' }).isVisible(), false, 'on a laptop the sidebar says it, once');
 
     // Someone signing in to the replica meanwhile is told the hub is out of reach, not that the password is wrong.
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -52,7 +52,7 @@ export function ObjectsAdminScreen() {
             label: 'Links', kind: 'actions', cell: (o) => (
               <div className="row-actions">
                 <Link to={adminObjectPath(o.key)} aria-label={`${isAdmin ? 'Edit' : 'View'} ${o.title} and its fields`}>{isAdmin ? 'Edit' : 'Fields'}</Link>
-                <Link to={recordsPath(o.key)} aria-label={`Open ${o.title_pluralized}`}>Records</Link>
+                <Link to={recordsPath(o.key)} aria-label={`Records: ${o.title_pluralized}`}>Records</Link>
               </div>
             ),
           },

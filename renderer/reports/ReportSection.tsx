@@ -60,10 +60,14 @@ export function ChartBox({ caption, children }: { caption: string; children: Rea
   );
 }
 
-/** A report's table, scrolling sideways in its own box (never the page) when a phone is too narrow for it. */
+/**
+ * A report's table, scrolling sideways in its own box (never the page) when a phone is too narrow for it.
+ * The box takes the keyboard's focus, so arrow keys scroll it (its cells have nothing else to focus), and
+ * is a named region ("Table: …", apart from its report's own region), so a screen reader says what the focus landed on.
+ */
 export function ReportTable({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="report-table-wrap">
+    <div className="report-table-wrap" tabIndex={0} role="region" aria-label={`Table: ${label}`}>
       <table className="report-table" aria-label={label}>{children}</table>
     </div>
   );

@@ -4,7 +4,7 @@ import { useRouter } from '../router/routerStore.js';
 import { Link } from '../router/Link.js';
 import { isDesktop } from '../api/client.js';
 import { followReplicaStatus } from '../sync/replicaStore.js';
-import { SyncIndicator } from '../sync/SyncIndicator.js';
+import { HeaderSyncState, SyncIndicator } from '../sync/SyncIndicator.js';
 import { CustomObjectsNav } from '../customObjects/CustomObjectsNav.js';
 import { CommandLayer, PaletteButton } from '../commands/CommandLayer.js';
 import { NotificationBell } from '../reminders/NotificationBell.js';
@@ -33,10 +33,11 @@ export function AppShell({ children }: { children: ReactNode }) {
   const drawer = useNavDrawer(path);
   return (
     <div className={`shell${drawer.open ? ' nav-open' : ''}`}>
-      {/* Above the navigation on wide windows; the phone's top bar, with the menu button, on narrow ones. */}
+      {/* Above the navigation on wide windows; the phone's top bar, with the menu button and a replica's sync state, on narrow ones. */}
       <header className="topbar">
         <MenuButton drawer={drawer} />
         <div className="brand">Outpost</div>
+        <HeaderSyncState />
         <NotificationBell />
       </header>
       <nav className="sidebar" id="main-nav" aria-label="Main">

@@ -1,7 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
-import { useReplica } from '../sync/replicaStore.js';
 import { usePhone } from './usePhone.js';
-import { attentionText } from '../sync/SyncIndicator.js';
 
 const MENU_BUTTON_ID = 'menu-button';
 
@@ -42,25 +40,14 @@ export function useNavDrawer(path: string): NavDrawer {
   return { open, toggle: () => setOpenOn(open ? null : path), close };
 }
 
-/**
- * The top bar's menu button (phones only); a dot on it tells a replica's
- * offline or waiting changes while the drawer is shut, and a red one
- * conflicts or sync issues to settle (the drawer links to them).
- */
+/** The top bar's menu button (phones only); a replica's sync state shows beside it (sync/SyncIndicator.tsx, HeaderSyncState). */
 export function MenuButton({ drawer }: { drawer: NavDrawer }) {
-  const { kind, status, syncing } = useReplica();
-  const replica = kind === 'replica' && status ? status : null;
-  const attention = replica ? attentionText(replica) : '';
-  const state = replica ? (attention ? 'attention' : syncing ? 'syncing' : replica.state) : null;
-  const title = [replica ? (syncing ? 'syncing' : replica.state).replace(/_/g, ' ') : '', attention].filter(Boolean).join(' · ');
   return (
-    <button id={MENU_BUTTON_ID} type="button" className="menu-button" aria-controls="main-nav" aria-expanded={drawer.open} onClick={drawer.toggle}
-      title={title ? `Menu · ${title}` : 'Menu'}>
+    <button id={MENU_BUTTON_ID} type="button" className="menu-button" aria-controls="main-nav" aria-expanded={drawer.open} onClick={drawer.toggle} title="Menu">
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
         <path fill="currentColor" d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" />
       </svg>
-      <span className="visually-hidden">Menu{attention ? ` (${attention})` : ''}</span>
-      {state && state !== 'up_to_date' && <span className={`menu-sync-dot ${state}`} aria-hidden="true" />}
+      <span className="visually-hidden">Menu</span>
     </button>
   );
 }

@@ -31,17 +31,46 @@ export function attentionText(status: Pick<ReplicaStatus, 'conflicts' | 'issues'
   return parts.join(' · ');
 }
 
-/** On a replica only: how its sync stands, its conflicts and sync issues (to settle in Sync issues), and "Sync now". */
+/** The state in a few words ("Offline · 2 pending"), announced as it changes, with the longer story as its tooltip. */
+function SyncState({ status, syncing }: { status: ReplicaStatus; syncing: boolean }) {
+  const state = syncing ? 'syncing' : status.state;
+  return <p role="status" aria-label="Sync status" title={details(status)} className={`sync-state ${state}`}>{label(status, syncing)}</p>;
+}
+
+/** "1 conflict · 2 sync issues", a link to Sync issues where they are settled; nothing when there are none. */
+function AttentionLink({ status }: { status: ReplicaStatus }) {
+  const attention = attentionText(status);
+  return attention ? <Link to="/sync-issues" className="sync-issues-link" title="Changes that need your attention">{attention}</Link> : null;
+}
+
+/**
+ * On a replica only: how its sync stands, its conflicts and sync issues (to settle in Sync issues), and "Sync now".
+ * The sidebar's; on a phone the state and the link show in the top bar instead (HeaderSyncState), the button stays in the drawer.
+ */
 export function SyncIndicator() {
   const { kind, status, syncing, syncNow } = useReplica();
   if (kind !== 'replica' || !status) return null;
-  const state = syncing ? 'syncing' : status.state;
-  const attention = attentionText(status);
   return (
     <div className="sync">
-      <p role="status" aria-label="Sync status" title={details(status)} className={`sync-state ${state}`}>{label(status, syncing)}</p>
-      {attention && <Link to="/sync-issues" className="sync-issues-link" title="Changes that need your attention">{attention}</Link>}
+      <SyncState status={status} syncing={syncing} />
+      <AttentionLink status={status} />
       <button type="button" className="link" disabled={syncing} onClick={() => void syncNow()}>Sync now</button>
+    </div>
+  );
+}
+
+/**
+ * The phone's top bar: the replica's state and what needs attention, always in sight while the
+ * navigation drawer is shut (styles.css shows it below the phone width only, where the sidebar's is hidden).
+ * Nothing on a hub's web page, which has no replica.
+ */
+export function HeaderSyncState() {
+  const { kind, status, syncing } = useReplica();
+  if (kind !== 'replica' || !status) return null;
+  return (
+    <div className="topbar-sync">
+      <SyncState status={status} syncing={syncing} />
+      <AttentionLink status={status} />
     </div>
   );
 }

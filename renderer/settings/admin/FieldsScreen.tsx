@@ -96,7 +96,7 @@ function NewFieldForm({ path, records, onAdded }: { path: string; records: strin
 
   return (
     <form className="admin-subform new-field" aria-label={`New ${records} field`} onSubmit={submit} noValidate>
-      <h3>New {records} field</h3>
+      <h2>New {records} field</h2>
       <div className="grid">
         <FormField label={LABELS.name} error={errors.name}>
           <input type="text" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(errors.name)} />
