@@ -1,6 +1,8 @@
 import type { Deal } from '../../shared/resources/deal.js';
 import { useSession } from '../session/sessionStore.js';
-import { FormActions, FormField } from '../leads/FormField.js';
+import { FormActions, FormField } from '../forms/FormField.js';
+import { AmountInput, amountText, amountWarning, apiAmount } from '../forms/AmountInput.js';
+import { DateField } from '../forms/DateField.js';
 import { useRecordForm } from '../leads/useRecordForm.js';
 import { OwnerField, SourceField } from '../leads/PickerFields.js';
 import { ContactPicker } from './ContactPicker.js';
@@ -10,7 +12,7 @@ import { ReasonField } from './ReasonField.js';
 
 interface Draft {
   name: string;
-  /** Kept as typed: the API takes the decimal string as it is, so nothing is rounded on the way. */
+  /** Kept as typed ("12,500"), read as the API's exact decimal text when sent: nothing is rounded on the way. */
   value: string;
   currency: string;
   hot: boolean;
@@ -34,7 +36,7 @@ export const DEAL_FORM_LABELS = {
 function draftOf(deal: Deal | null, defaults: { currency: string; stageId: number | null; contactId: number | null }): Draft {
   return {
     name: deal?.name ?? '',
-    value: deal?.value ?? '',
+    value: amountText(deal?.value),
     currency: deal?.currency ?? defaults.currency,
     hot: deal?.hot ?? false,
     stage_id: deal?.stage_id ?? defaults.stageId,
@@ -52,7 +54,7 @@ function draftOf(deal: Deal | null, defaults: { currency: string; stageId: numbe
 function payloadOf(draft: Draft): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     name: draft.name.trim(),
-    value: draft.value.trim() || '0',
+    value: apiAmount(draft.value) || '0',
     currency: draft.currency.trim().toUpperCase(),
     hot: draft.hot,
     contact_id: draft.contact_id,
@@ -92,8 +94,8 @@ export function DealForm({ id }: { id: number | null }) {
           <FormField label="Name *" error={errors.name}>
             <input type="text" value={draft.name} aria-invalid={Boolean(errors.name)} onChange={(e) => change({ name: e.target.value })} />
           </FormField>
-          <FormField label="Value" error={errors.value}>
-            <input type="text" inputMode="decimal" placeholder="0.00" value={draft.value} aria-invalid={Boolean(errors.value)} onChange={(e) => change({ value: e.target.value })} />
+          <FormField label="Value" error={errors.value} warning={amountWarning(draft.value, 'the value')}>
+            <AmountInput placeholder="0.00" value={draft.value} onChange={(value) => change({ value })} />
           </FormField>
           <FormField label="Currency" error={errors.currency}>
             <input type="text" maxLength={3} value={draft.currency} aria-invalid={Boolean(errors.currency)} onChange={(e) => change({ currency: e.target.value })} />
@@ -108,9 +110,8 @@ export function DealForm({ id }: { id: number | null }) {
           <ContactPicker organizationsOnly label="Organization" value={draft.organization_id} error={errors.organization_id} onChange={(organization_id) => change({ organization_id })} />
           <OwnerField value={draft.owner_id} error={errors.owner_id} onChange={(owner_id) => change({ owner_id })} />
           <SourceField path="/v2/deal_sources" value={draft.source_id} error={errors.source_id} onChange={(source_id) => change({ source_id })} />
-          <FormField label="Expected close date" error={errors.estimated_close_date}>
-            <input type="date" value={draft.estimated_close_date} onChange={(e) => change({ estimated_close_date: e.target.value })} />
-          </FormField>
+          <DateField label="Expected close date" value={draft.estimated_close_date} error={errors.estimated_close_date}
+            onChange={(estimated_close_date) => change({ estimated_close_date })} />
           <label className="check"><input type="checkbox" checked={draft.hot} onChange={(e) => change({ hot: e.target.checked })} /> Hot deal</label>
         </div>
         <FormActions error={errors._} saving={saving} />

@@ -1,7 +1,8 @@
 import type { Address } from '../../shared/resources/address.js';
 import { AddressFields, EMPTY_ADDRESS } from '../records/AddressFields.js';
 import { CONTACT_FIELD_LABELS } from '../records/ContactFieldRows.js';
-import { FormActions, FormField } from './FormField.js';
+import { FormActions, FormField } from '../forms/FormField.js';
+import { checkOf, inputTypeOf } from '../forms/checks.js';
 import { useRecordForm } from './useRecordForm.js';
 import { OwnerField, SourceField } from './PickerFields.js';
 import { CONVERTED_LEAD_STATUS, DEFAULT_LEAD_STATUS, LEAD_STATUSES, type Lead } from '../../shared/resources/lead.js';
@@ -48,7 +49,7 @@ function payloadOf(draft: Draft): Record<string, unknown> {
   return payload;
 }
 
-/** Create and edit a lead; the API's field errors (a lead needs a last name or an organization name) show by their fields. */
+/** Create and edit a lead; the API's field errors (a lead needs a last name or an organization name) show by their fields, in words; email, website and phone are checked as typed. */
 export function LeadForm({ id }: { id: number | null }) {
   const { draft, setDraft, errors, saving, submit } = useRecordForm<Lead, Draft>({ apiPath: '/v2/leads', pagePath: '/leads', noun: 'lead', labels: LEAD_FORM_LABELS, id, draftOf, payloadOf });
 
@@ -57,10 +58,10 @@ export function LeadForm({ id }: { id: number | null }) {
   const setText = (field: TextField, value: string) => change({ text: { ...draft.text, [field]: value } });
 
   const textField = (field: TextField) => (
-    <FormField key={field} label={LABELS[field]} error={errors[field]}>
+    <FormField key={field} label={LABELS[field]} error={errors[field]} warning={checkOf(field, draft.text[field])}>
       {field === 'description'
         ? <textarea value={draft.text[field]} onChange={(e) => setText(field, e.target.value)} />
-        : <input type={field === 'email' ? 'email' : 'text'} value={draft.text[field]} aria-invalid={Boolean(errors[field])} onChange={(e) => setText(field, e.target.value)} />}
+        : <input type={inputTypeOf(field)} value={draft.text[field]} onChange={(e) => setText(field, e.target.value)} />}
     </FormField>
   );
 
