@@ -23,6 +23,8 @@ export interface FormSubmit<A extends unknown[]> {
   errors: FormErrors;
   /** Errors the form finds itself (before asking the API): shown as a failure's are, the first brought into view. */
   setErrors(errors: FormErrors): void;
+  /** Drops a field's error once the rep changes the field (what was refused is no longer there); nothing is focused. */
+  clearError(field: string): void;
   /** Runs the action (saving on meanwhile); answers whether it succeeded. */
   run(...args: A): Promise<boolean>;
   /** A form's `onSubmit`: no page load, then `run`. */
@@ -64,10 +66,17 @@ export function useFormSubmit<A extends unknown[] = []>(options: FailureWords & 
     setErrorsNow(found);
     if (Object.keys(found).length > 0) setFailures((n) => n + 1);
   }, []);
+  const clearError = useCallback((field: string) => {
+    setErrorsNow((now) => {
+      if (!(field in now)) return now;
+      const { [field]: _dropped, ...rest } = now;
+      return rest;
+    });
+  }, []);
   const submit = (event: FormEvent, ...args: A) => {
     event.preventDefault();
     if (event.currentTarget instanceof HTMLFormElement) form.current = event.currentTarget;
     void run(...args);
   };
-  return { saving, errors, setErrors, run, submit };
+  return { saving, errors, setErrors, clearError, run, submit };
 }

@@ -36,7 +36,7 @@ export function TaskForm({ resource, onCreated }: Props) {
   const [about, setAbout] = useState<SearchResult | null>(null);
   const target: RecordRef | null = resource ?? (about ? { type: about.type, id: about.id } : null);
 
-  const { saving, errors, submit } = useFormSubmit({ labels: TASK_LABELS, failure: 'The task could not be saved.', fieldOf, stays: true }, async () => {
+  const { saving, errors, clearError, submit } = useFormSubmit({ labels: TASK_LABELS, failure: 'The task could not be saved.', fieldOf, stays: true }, async () => {
     const task = await api.create<Task>('/v2/tasks', {
       content,
       due_date: localInputToIso(due),
@@ -55,10 +55,12 @@ export function TaskForm({ resource, onCreated }: Props) {
   return (
     <form className="inline-form task-form" onSubmit={submit} aria-label="New task" noValidate>
       <FormField label="Task" error={errors.content} className="grow">
-        <input type="text" value={content} onChange={(e) => setContent(e.target.value)} placeholder="What needs doing?" />
+        <input type="text" value={content} onChange={(e) => { setContent(e.target.value); clearError('content'); }} placeholder="What needs doing?" />
       </FormField>
-      <DateField label="Due" kind="datetime-local" value={due} onChange={setDue} error={errors.due_date} />
-      <DateField label="Reminder" kind="datetime-local" value={remind} onChange={setRemind} error={errors.remind_at}
+      <DateField label="Due" kind="datetime-local" value={due} error={errors.due_date}
+        onChange={(value) => { setDue(value); clearError('due_date'); clearError('remind_at'); }} />
+      <DateField label="Reminder" kind="datetime-local" value={remind} error={errors.remind_at}
+        onChange={(value) => { setRemind(value); clearError('remind_at'); }}
         warning={reminderWarning(due, remind, new Date())} />
       {!resource && (
         <div className="task-about">
