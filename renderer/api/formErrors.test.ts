@@ -44,8 +44,10 @@ describe('formErrorsOf: API refusals in a rep’s words', () => {
       last_name: 'Enter the person’s last name.',
       email: 'The email address is too long: at most 255 characters.',
     });
-    const lead = refused('lead', ['/organization_name', 'missing', 'organization_name is required.']);
-    expect(formErrorsOf(lead, { organization_name: 'Organization name' }, 'failed')).toEqual({ organization_name: 'Enter the organization name.' });
+    const lead = refused('lead', ['/last_name', 'missing', 'A lead needs a last_name or an organization_name.']);
+    expect(formErrorsOf(lead, { last_name: 'Last name' }, 'failed')).toEqual({ last_name: 'Enter a last name or an organization name.' });
+    const product = refused('product', ['/name', 'missing', 'name is required.']);
+    expect(formErrorsOf(product, { name: 'Name *' }, 'failed')).toEqual({ name: 'Enter the name.' });
   });
 
   it('words a missing record, an inactive owner, a date and a choice', () => {

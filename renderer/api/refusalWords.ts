@@ -43,6 +43,7 @@ const FIELD_SENTENCES: Record<string, string | Say> = {
   'currency.missing': 'Choose a currency.',
   'contact.name.blank': 'Enter the organization’s name.',
   'contact.last_name.blank': 'Enter the person’s last name.',
+  'lead.last_name': 'Enter a last name or an organization name.',
 };
 
 /** What the API's messages say within a code, in rep words; the first that matches the message wins. */
