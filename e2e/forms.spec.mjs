@@ -17,6 +17,7 @@ let browser;
 let page;
 let contact;
 let multiField;
+let dealNumberField;
 
 const api = (method, path, data) => pageApi(page, method, path, data);
 /** A call to the custom-objects interface (/api/v2), whose bodies are not in the /v2 envelope. */
@@ -51,10 +52,12 @@ before(async () => {
   const field = await api('POST', '/v2/contact/custom_fields', { name: `Interests ${MARK}`, type: 'multi_select_list', choices: [{ name: 'Boats' }, { name: 'Bikes' }, { name: 'Cars' }] });
   assert.ok(field.status < 300, JSON.stringify(field.body));
   multiField = field.body.data;
+  dealNumberField = (await api('POST', '/v2/deal/custom_fields', { name: `Fleet ${MARK}`, type: 'number' })).body.data;
 });
 
 after(async () => {
   if (multiField) await api('DELETE', `/v2/contact/custom_fields/${multiField.id}`);
+  if (dealNumberField) await api('DELETE', `/v2/deal/custom_fields/${dealNumberField.id}`);
   await browser?.close();
 });
 
@@ -136,11 +139,15 @@ describe('forms in a rep’s words', () => {
     await value.fill('12,500');
     await value.blur();
     assert.equal(await value.inputValue(), '12,500', 'written back in the rep’s way');
+    // A number custom field of deals is typed the same way.
+    await page.getByLabel(`Fleet ${MARK}`, { exact: true }).fill('1,250.5');
     await screenshot(page, 'forms-02-deal-value');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: `Harbour fit-out ${MARK}` }).waitFor();
     const id = Number(new URL(page.url()).pathname.split('/').pop());
-    assert.equal((await api('GET', `/v2/deals/${id}`)).body.data.value, '12500');
+    const deal = (await api('GET', `/v2/deals/${id}`)).body.data;
+    assert.equal(deal.value, '12500');
+    assert.equal(deal.custom_fields[`Fleet ${MARK}`], 1250.5);
   });
 
   it('reads amounts the German way in a German browser', async () => {
@@ -182,6 +189,14 @@ describe('forms in a rep’s words', () => {
     const saved = (await api('GET', `/v2/contacts/${id}`)).body.data;
     assert.equal(saved.email, 'pat at example');
     assert.equal(saved.website, 'example');
+  });
+
+  it('saves at the first press of Save straight from a field with a warning (the warning moves nothing from under the press)', async () => {
+    await page.goto(new URL('/contacts/new', page.url()).href);
+    await page.getByLabel('Last name *').fill(`Hasty ${MARK}`);
+    await page.getByLabel('Phone', { exact: true }).fill('555');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: `Hasty ${MARK}` }).waitFor();
   });
 
   it('shows a multi-select custom field as checkboxes, and saves what is ticked', async () => {

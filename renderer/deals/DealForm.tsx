@@ -3,6 +3,9 @@ import { useSession } from '../session/sessionStore.js';
 import { FormActions, FormField } from '../forms/FormField.js';
 import { AmountInput, amountText, amountWarning, apiAmount } from '../forms/AmountInput.js';
 import { DateField } from '../forms/DateField.js';
+import { CustomFieldInputs, customFieldLabels, customFieldOf, customFieldsPayload } from '../forms/CustomFieldInputs.js';
+import { useCustomFieldDefinitions } from '../contacts/useCustomFieldDefinitions.js';
+import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resources/customField.js';
 import { useRecordForm } from '../leads/useRecordForm.js';
 import { OwnerField, SourceField } from '../leads/PickerFields.js';
 import { ContactPicker } from './ContactPicker.js';
@@ -24,6 +27,7 @@ interface Draft {
   estimated_close_date: string;
   loss_reason_id: number | null;
   unqualified_reason_id: number | null;
+  custom_fields: Record<string, CustomFieldValue>;
 }
 
 /** The form's fields by API name, in its words (a refusal's problems and a sync conflict's field are named so). */
@@ -47,11 +51,12 @@ function draftOf(deal: Deal | null, defaults: { currency: string; stageId: numbe
     estimated_close_date: deal?.estimated_close_date ?? '',
     loss_reason_id: deal?.loss_reason_id ?? null,
     unqualified_reason_id: deal?.unqualified_reason_id ?? null,
+    custom_fields: (deal?.custom_fields ?? {}) as Record<string, CustomFieldValue>,
   };
 }
 
 /** What the form sends: an empty value is 0; the owner and stage only once chosen (the API defaults them). */
-function payloadOf(draft: Draft): Record<string, unknown> {
+function payloadOf(draft: Draft, definitions: CustomFieldDefinition[]): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     name: draft.name.trim(),
     value: apiAmount(draft.value) || '0',
@@ -63,6 +68,7 @@ function payloadOf(draft: Draft): Record<string, unknown> {
     estimated_close_date: draft.estimated_close_date || null,
     loss_reason_id: draft.loss_reason_id,
     unqualified_reason_id: draft.unqualified_reason_id,
+    custom_fields: customFieldsPayload(definitions, draft.custom_fields),
   };
   if (draft.stage_id !== null) payload.stage_id = draft.stage_id;
   if (draft.owner_id !== null) payload.owner_id = draft.owner_id;
@@ -77,8 +83,10 @@ export function DealForm({ id }: { id: number | null }) {
   const params = new URLSearchParams(window.location.search);
   const stageParam = Number(params.get('stage_id')) || null;
   const contactParam = Number(params.get('contact_id')) || null;
+  const definitions = useCustomFieldDefinitions('deal');
   const { draft, setDraft, errors, saving, submit } = useRecordForm<Deal, Draft>({
-    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', labels: DEAL_FORM_LABELS, id, payloadOf,
+    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', labels: { ...DEAL_FORM_LABELS, ...customFieldLabels(definitions) }, fieldOf: customFieldOf, id,
+    payloadOf: (edited) => payloadOf(edited, definitions),
     draftOf: (deal) => draftOf(deal, { currency: account?.currency ?? 'USD', stageId: stageParam, contactId: contactParam }),
   });
 
@@ -114,6 +122,7 @@ export function DealForm({ id }: { id: number | null }) {
             onChange={(estimated_close_date) => change({ estimated_close_date })} />
           <label className="check"><input type="checkbox" checked={draft.hot} onChange={(e) => change({ hot: e.target.checked })} /> Hot deal</label>
         </div>
+        <CustomFieldInputs definitions={definitions} values={draft.custom_fields} errors={errors} onChange={(custom_fields) => change({ custom_fields })} />
         <FormActions error={errors._} saving={saving} />
       </form>
     </section>

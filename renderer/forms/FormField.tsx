@@ -1,4 +1,4 @@
-import { Children, cloneElement, isValidElement, useId, useState, type ReactElement, type ReactNode } from 'react';
+import { Children, cloneElement, isValidElement, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import './forms.css';
 
 /** Components that take the field's aria-invalid and aria-describedby as an input does (AmountInput). */
@@ -23,6 +23,13 @@ interface FieldProps {
   children: ReactNode;
 }
 
+/**
+ * How long after the rep leaves a field its warning appears: after the click
+ * that left it is over, so the warning's line, pushing what is below down,
+ * never moves Save from under a press (the press would miss it).
+ */
+const WARNING_AFTER_LEAVING_MS = 250;
+
 const CONTROL_TAGS = new Set(['input', 'select', 'textarea']);
 
 const isControl = (child: ReactElement) => (typeof child.type === 'string' ? CONTROL_TAGS.has(child.type) : Boolean((child.type as FormControlMark).formControl));
@@ -46,10 +53,17 @@ function described(children: ReactNode, invalid: boolean, describedBy: string | 
 export function FormField({ label, error, warning, live, after, className, children }: FieldProps) {
   const id = useId();
   const [left, setLeft] = useState(false);
+  const leaving = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(leaving.current), []);
+  const leave = () => {
+    if (left || !warning) return;
+    clearTimeout(leaving.current);
+    leaving.current = setTimeout(() => setLeft(true), WARNING_AFTER_LEAVING_MS);
+  };
   const shownWarning = !error && warning && (live || left) ? warning : null;
   const describedBy = error ? `${id}-error` : shownWarning ? `${id}-warning` : undefined;
   return (
-    <div className={['field', error && 'invalid', shownWarning && 'warned', className].filter(Boolean).join(' ')} onBlur={() => setLeft(true)}>
+    <div className={['field', error && 'invalid', shownWarning && 'warned', className].filter(Boolean).join(' ')} onBlur={leave}>
       <label>
         {label}
         {described(children, Boolean(error), describedBy)}
