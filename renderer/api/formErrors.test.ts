@@ -64,6 +64,11 @@ describe('formErrorsOf: API refusals in a rep’s words', () => {
     });
   });
 
+  it('keeps the reason of a value refused for a reason of its own, in the form’s words', () => {
+    const err = refused('user', ['/password', 'incorrect_value', 'password must be at least 8 characters.']);
+    expect(formErrorsOf(err, { password: 'Password' }, 'failed')).toEqual({ password: 'Password must be at least 8 characters.' });
+  });
+
   it('names a nested field by its label and the part refused', () => {
     const err = refused('contact', ['/address/city', 'incorrect_value', 'city is too long (maximum is 100 characters).']);
     expect(formErrorsOf(err, { address: 'Billing address' }, 'failed')).toEqual({ address: 'The billing address city is too long: at most 100 characters.' });

@@ -59,7 +59,7 @@ const MESSAGE_SENTENCES: { match: RegExp; say: Say }[] = [
   { match: /date-time|must be a date|YYYY-MM-DD/, say: (label) => `Enter ${label} as a date.` },
   { match: /must be earlier than (\w+)/, say: (label, p) => `${cap(label)} must be before ${wordsOf(/earlier than (\w+)/.exec(p.message)?.[1] ?? '')}.` },
   { match: /must be one of|must be a list of/, say: (label) => `Choose ${label} from the list.` },
-  { match: /must be a string of at most (\d+) characters/, say: (label, p) => tooLong(label, p.message) },
+  { match: /must be (?:a string of )?at most (\d+) characters/, say: (label, p) => tooLong(label, p.message) },
   { match: /is too long|TooLong/, say: (label, p) => tooLong(label, p.message) },
   { match: /^There is no ([\w ]+) with id/, say: (_, p) => `The ${/^There is no ([\w ]+) with id/.exec(p.message)?.[1]} chosen no longer exists: choose another.` },
   { match: /is not an active user/, say: (label) => `Choose an active user as ${label}.` },
@@ -70,15 +70,18 @@ const MESSAGE_SENTENCES: { match: RegExp; say: Say }[] = [
   { match: /must be an email address/, say: (label) => `Enter ${label} as an email address, such as name@example.com.` },
 ];
 
-/** The generic sentence of each code, when neither a field nor the message has one. */
+/**
+ * The generic sentence of each code, when neither a field nor the message has
+ * one. A value refused for a reason of its own (`incorrect_value`,
+ * `InvalidValue`…) has none: the API's message says why, and is shown with
+ * its names in the form's words ("password must be at least 8 characters"
+ * → "Password must be at least 8 characters."), which no generic sentence
+ * could say better.
+ */
 const CODE_SENTENCES: Record<string, Say> = {
   blank: enter,
   missing: enter,
   BlankValue: enter,
-  invalid_type: (label) => `${cap(label)} is not in a form Outpost can read: check it and try again.`,
-  InvalidValue: (label) => `${cap(label)} is not a value Outpost can take: check it and try again.`,
-  InvalidFormat: (label) => `${cap(label)} is not written as it should be: check it and try again.`,
-  incorrect_value: (label) => `${cap(label)} is not a value Outpost can take: check it and try again.`,
   too_long: (label, p) => tooLong(label, p.message),
   TooLong: (label, p) => tooLong(label, p.message),
   already_exists: (label) => `${cap(label)} is already taken: choose another.`,
