@@ -89,8 +89,10 @@ describe('contacts', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     const error = page.locator('.field.invalid').filter({ hasText: 'Last name' }).getByRole('alert');
     await error.waitFor();
-    // The field by its label ("Last name", not the API's last_name), once: no summary repeats it under the form.
-    assert.match(await error.textContent(), /^Last name can't be blank/);
+    // In a rep's words, naming the field (not the API's "last_name can't be blank"), once: no summary repeats it under the form.
+    assert.equal(await error.textContent(), 'Enter the person’s last name.');
+    // The failed save brings the rep to it.
+    assert.equal(await page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('[role=alert]')?.textContent), 'Enter the person’s last name.');
     assert.equal(await page.locator('.form-error').count(), 0);
     await screenshot(page, '07-validation-error');
   });

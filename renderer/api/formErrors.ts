@@ -1,6 +1,8 @@
 import { ApiFailure } from './client.js';
 import { SupportFailure } from './supportClient.js';
 import { humanized } from '../shell/words.js';
+import { isErrorEnvelope } from '../../shared/errors.js';
+import { repSentence, type FieldProblem } from './refusalWords.js';
 
 /** A form's errors by field name; `_` holds what no field of the form shows (a refusal, a field the form lacks). */
 export type FormErrors = Record<string, string>;
@@ -28,30 +30,70 @@ export function inWords(message: string, labels: FieldLabels = {}): string {
   return worded.charAt(0).toUpperCase() + worded.slice(1);
 }
 
+/** The form's name for a field the API names (`custom_object_fields.color` → `field:color`), given its pointer's segments too. */
+export type FieldOf = (name: string, path: string[]) => string;
+
+/** One refused field of a failure, with the form's name for it (`fieldOf`) and the sub-field a pointer names (`/address/city` → `city`). */
+interface Refused extends FieldProblem {
+  sub: string | null;
+  /** The pointer's segments (`/custom_fields/Size` → `custom_fields`, `Size`). */
+  path: string[];
+}
+
+/** The refused fields of an API or custom-objects failure, each with its code; none for any other failure. */
+export function problemsOf(err: unknown): Refused[] {
+  if (err instanceof ApiFailure) {
+    return (isErrorEnvelope(err.body) ? err.body.errors : []).map(({ error }) => {
+      const path = error.field.replace(/^\/(data\/)?/, '').split('/');
+      const sub = path.slice(1).reverse().find((segment) => segment !== '' && !/^\d+$/.test(segment)) ?? null;
+      return { resource: error.resource, field: path[0] || '_', code: error.code, message: error.message, sub, path };
+    });
+  }
+  if (err instanceof SupportFailure) {
+    return Object.entries(err.body?.details ?? {}).flatMap(([field, details]) =>
+      details.map((d) => ({ resource: 'custom_object', field, code: d.error, message: d.description, sub: null, path: [field] })));
+  }
+  return [];
+}
+
+/** A refused field in a rep's words: the table's sentence (refusalWords.ts), naming the field by the form's label; else the API's message with its names in words. */
+function sentenceOf(problem: Refused, label: string | undefined, labels: FieldLabels): string {
+  if (problem.field === '_') return inWords(problem.message, labels);
+  const named = label && problem.sub ? `${label.replace(/ \*$/, '')} ${humanized(problem.sub).toLowerCase()}` : label;
+  return repSentence(problem, named) ?? inWords(problem.message, labels);
+}
+
 /**
  * Splits a refusal between the form's fields and the message below it:
- * a problem with a field the form shows goes by that field, in the form's
- * words, and only there (so "Last name can't be blank" shows once); every
- * other problem (a field the form does not show, the record as a whole)
- * goes below the form; a refusal about no field at all (403, 404) shows
- * its message there. `fieldOf` maps the API's field name to the form's.
+ * a problem with a field the form shows goes by that field, in a rep's
+ * words naming it by its label, and only there (so "Enter the last name."
+ * shows once); every other problem (a field the form does not show, the
+ * record as a whole) goes below the form; a refusal about no field at all
+ * (403, 404) shows its message there. `fieldOf` maps the API's field name
+ * to the form's.
  */
-export function formErrorsOf(err: unknown, labels: FieldLabels, fallback: string, fieldOf: (name: string) => string = (name) => name): FormErrors {
+export function formErrorsOf(err: unknown, labels: FieldLabels, fallback: string, fieldOf: FieldOf = (name) => name): FormErrors {
   if (!(err instanceof ApiFailure) && !(err instanceof SupportFailure)) return { _: fallback };
   const errors: FormErrors = {};
   const others: string[] = [];
-  for (const [name, message] of Object.entries(err.fieldErrors)) {
-    const field = fieldOf(name);
-    const text = inWords(message, labels);
-    if (field in labels) errors[field] = errors[field] ? `${errors[field]} ${text}` : text;
-    else others.push(text);
+  for (const problem of problemsOf(err)) {
+    const field = fieldOf(problem.field, problem.path);
+    // A field the form shows by a part of its own (a custom field) is named by that part's label alone.
+    const text = sentenceOf(field === problem.field ? problem : { ...problem, sub: null }, labels[field], labels);
+    if (field in labels) errors[field] = joined(errors[field], text);
+    else if (!others.includes(text)) others.push(text);
   }
   if (others.length > 0) errors._ = others.join(' ');
   else if (Object.keys(errors).length === 0) errors._ = inWords(err.message, labels);
   return errors;
 }
 
-/** What to tell about a refused request: the API's message in words (no `outbound_sequences`), or `fallback` for any other failure. */
+/** Sentences about one field, each once. */
+const joined = (before: string | undefined, text: string) => (!before ? text : before.includes(text) ? before : `${before} ${text}`);
+
+/** What to tell about a refused request in a rep's words (each refused field as a sentence, else the API's message without its names), or `fallback` for any other failure. */
 export function refusalText(err: unknown, fallback: string): string {
-  return err instanceof ApiFailure || err instanceof SupportFailure ? inWords(err.message) : fallback;
+  if (!(err instanceof ApiFailure) && !(err instanceof SupportFailure)) return fallback;
+  const sentences = [...new Set(problemsOf(err).map((p) => sentenceOf(p, undefined, {})))];
+  return sentences.length > 0 ? sentences.join(' ') : inWords(err.message);
 }

@@ -9,6 +9,7 @@ function recorder(stays?: boolean) {
     setSaving: (saving: boolean) => log.push({ saving }),
     setErrors: (errors: FormErrors) => log.push({ errors }),
     errorsOf: (err: unknown) => ({ _: `worded: ${(err as Error).message}` }),
+    showErrors: () => log.push('shown'),
     stays,
   };
   return { log, steps };
@@ -28,12 +29,12 @@ describe('runSubmit', () => {
     expect(log).toEqual([{ saving: true }, 'action', { errors: {} }, { saving: false }]);
   });
 
-  it('words a failure as the form does and turns saving off, whether or not the form stays', async () => {
+  it('words a failure as the form does, turns saving off and shows the first error, whether or not the form stays', async () => {
     for (const stays of [false, true]) {
       const { log, steps } = recorder(stays);
       const ok = await runSubmit(steps, () => Promise.reject(new Error('last_name is required')));
       expect(ok).toBe(false);
-      expect(log).toEqual([{ saving: true }, { errors: { _: 'worded: last_name is required' } }, { saving: false }]);
+      expect(log).toEqual([{ saving: true }, { errors: { _: 'worded: last_name is required' } }, { saving: false }, 'shown']);
     }
   });
 

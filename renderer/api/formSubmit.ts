@@ -5,6 +5,8 @@ export interface SubmitSteps {
   setSaving(saving: boolean): void;
   setErrors(errors: FormErrors): void;
   errorsOf(err: unknown): FormErrors;
+  /** After a failure's errors are set: bring the first of them into view (useFormSubmit focuses it once it shows). */
+  showErrors?(): void;
   /**
    * The form stays after a success (it empties, or shows what was saved):
    * saving goes off and its errors are cleared. Without it the form is
@@ -14,8 +16,8 @@ export interface SubmitSteps {
 }
 
 /**
- * One submit: saving on, the action; a failure's errors in the form's words
- * and saving off; after a success, if the form stays, no errors and saving
+ * One submit: saving on, the action; a failure's errors in the form's words,
+ * saving off and the first error brought into view; after a success, if the form stays, no errors and saving
  * off. Answers whether the action succeeded. (The state of `useFormSubmit`,
  * kept apart from React to be tested without a DOM.)
  */
@@ -26,6 +28,7 @@ export async function runSubmit(steps: SubmitSteps, action: () => Promise<unknow
   } catch (err) {
     steps.setErrors(steps.errorsOf(err));
     steps.setSaving(false);
+    steps.showErrors?.();
     return false;
   }
   if (steps.stays) {

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { formErrorsOf, type FieldLabels, type FormErrors } from './formErrors.js';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { formErrorsOf, type FieldLabels, type FieldOf, type FormErrors } from './formErrors.js';
 import { runSubmit } from './formSubmit.js';
+import { focusFirstError } from '../forms/firstError.js';
 
 /**
  * How a form words a failed save: by its fields' labels (`formErrorsOf`,
@@ -8,7 +9,7 @@ import { runSubmit } from './formSubmit.js';
  * its own (one message for the whole form, a field renamed).
  */
 export type FailureWords =
-  | { labels: FieldLabels; failure: string; fieldOf?(name: string): string }
+  | { labels: FieldLabels; failure: string; fieldOf?: FieldOf }
   | { errorsOf(err: unknown): FormErrors };
 
 export interface FormSubmitOptions {
@@ -20,7 +21,10 @@ export interface FormSubmit<A extends unknown[]> {
   saving: boolean;
   /** The failure's errors by field name, in the form's words; `_` what no field shows. */
   errors: FormErrors;
+  /** Errors the form finds itself (before asking the API): shown as a failure's are, the first brought into view. */
   setErrors(errors: FormErrors): void;
+  /** Drops a field's error once the rep changes the field (what was refused is no longer there); nothing is focused. */
+  clearError(field: string): void;
   /** Runs the action (saving on meanwhile); answers whether it succeeded. */
   run(...args: A): Promise<boolean>;
   /** A form's `onSubmit`: no page load, then `run`. */
@@ -29,9 +33,10 @@ export interface FormSubmit<A extends unknown[]> {
 
 /**
  * The submit every form repeats: `saving` while the action runs; a failure's
- * errors in the form's words (see `FailureWords`) and saving off; after a
- * success, saving stays on as the form leaves, or with `stays` goes off and
- * the errors are cleared.
+ * errors in the form's words (see `FailureWords`), saving off, and the first
+ * error focused and scrolled into view (on a phone it may be a screen above
+ * Save); after a success, saving stays on as the form leaves, or with
+ * `stays` goes off and the errors are cleared.
  *
  *     const { saving, errors, submit } = useFormSubmit({ labels, failure: 'The task could not be saved.' }, async () => {
  *       await api.create('/v2/tasks', payload);
@@ -40,12 +45,38 @@ export interface FormSubmit<A extends unknown[]> {
  */
 export function useFormSubmit<A extends unknown[] = []>(options: FailureWords & FormSubmitOptions, action: (...args: A) => Promise<unknown>): FormSubmit<A> {
   const [saving, setSaving] = useState(false);
-  const [errors, setErrors] = useState<FormErrors>({});
+  const [errors, setErrorsNow] = useState<FormErrors>({});
+  // The form being saved (the one submitted, else the one holding the focus), and how many failures it has shown.
+  const form = useRef<HTMLFormElement | null>(null);
+  const [failures, setFailures] = useState(0);
+  const showErrors = () => setFailures((n) => n + 1);
+
+  useEffect(() => {
+    // After the render that shows the errors: they are in the page to focus.
+    if (failures > 0) focusFirstError(form.current?.isConnected ? form.current : document);
+  }, [failures]);
+
   const errorsOf = 'errorsOf' in options ? options.errorsOf : (err: unknown) => formErrorsOf(err, options.labels, options.failure, options.fieldOf);
-  const run = (...args: A) => runSubmit({ setSaving, setErrors, errorsOf, stays: options.stays }, () => action(...args));
+  const run = (...args: A) => {
+    form.current ??= document.activeElement?.closest('form') ?? null;
+    return runSubmit({ setSaving, setErrors: setErrorsNow, errorsOf, showErrors, stays: options.stays }, () => action(...args));
+  };
+  // Stable, as the state setter it stands for: forms list it among an effect's dependencies.
+  const setErrors = useCallback((found: FormErrors) => {
+    setErrorsNow(found);
+    if (Object.keys(found).length > 0) setFailures((n) => n + 1);
+  }, []);
+  const clearError = useCallback((field: string) => {
+    setErrorsNow((now) => {
+      if (!(field in now)) return now;
+      const { [field]: _dropped, ...rest } = now;
+      return rest;
+    });
+  }, []);
   const submit = (event: FormEvent, ...args: A) => {
     event.preventDefault();
+    if (event.currentTarget instanceof HTMLFormElement) form.current = event.currentTarget;
     void run(...args);
   };
-  return { saving, errors, setErrors, run, submit };
+  return { saving, errors, setErrors, clearError, run, submit };
 }

@@ -6,7 +6,9 @@ import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resou
 import { api } from '../api/client.js';
 import { changedFields } from '../api/changedFields.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
-import { FormField } from '../leads/FormField.js';
+import { FormField, FormMessage } from '../forms/FormField.js';
+import { checkOf, inputTypeOf } from '../forms/checks.js';
+import { CustomFieldInputs, customFieldLabels, customFieldOf, customFieldsPayload } from '../forms/CustomFieldInputs.js';
 import { capitalized } from '../shell/words.js';
 import { CONTACT_FIELD_LABELS } from '../records/ContactFieldRows.js';
 import { useRouter } from '../router/routerStore.js';
@@ -47,7 +49,7 @@ function draftOf(contact: Contact | null, organizationId: number | null): Draft 
 }
 
 /** What the form sends: the fields that apply to the kind, empty text as null. */
-function payloadOf(draft: Draft, creating: boolean): ContactInput {
+function payloadOf(draft: Draft, creating: boolean, definitions: CustomFieldDefinition[]): ContactInput {
   const kindFields = draft.is_organization ? ['name'] : ['first_name', 'last_name'];
   const shared = ['title', 'email', 'phone', 'mobile', 'website', 'industry', 'description'];
   const hasStatus = draft.customer_status !== 'none' || draft.prospect_status !== 'none';
@@ -63,12 +65,12 @@ function payloadOf(draft: Draft, creating: boolean): ContactInput {
     billing_address: hasStatus ? draft.billing_address : null,
     shipping_address: hasStatus ? draft.shipping_address : null,
     tags: draft.tags.split(',').map((t) => t.trim()).filter(Boolean),
-    custom_fields: draft.custom_fields,
+    custom_fields: customFieldsPayload(definitions, draft.custom_fields),
   });
   return payload as ContactInput;
 }
 
-/** Create and edit: shows the API's field errors next to the fields they are about. */
+/** Create and edit: shows the API's field errors next to the fields they are about, in words, and warnings as email, website and phone are typed. */
 export function ContactForm({ id }: { id: number | null }) {
   const navigate = useRouter((s) => s.navigate);
   const definitions = useCustomFieldDefinitions();
@@ -83,13 +85,14 @@ export function ContactForm({ id }: { id: number | null }) {
    * nothing changed there is nothing to send.
    */
   const save = async (edited: Draft): Promise<number> => {
-    if (id === null) return (await api.create<Contact>('/v2/contacts', payloadOf(edited, true))).id;
-    const changes = changedFields(initialPayload, payloadOf(edited, false));
+    if (id === null) return (await api.create<Contact>('/v2/contacts', payloadOf(edited, true, definitions))).id;
+    const changes = changedFields(initialPayload, payloadOf(edited, false, definitions));
     if (Object.keys(changes).length > 0) await api.update<Contact>(`/v2/contacts/${id}`, changes);
     return id;
   };
 
-  const { saving, errors, setErrors, submit } = useFormSubmit({ labels: CONTACT_FORM_LABELS, failure: 'The contact could not be saved.' }, async (edited: Draft) => {
+  const labels = { ...CONTACT_FORM_LABELS, ...customFieldLabels(definitions) };
+  const { saving, errors, setErrors, submit } = useFormSubmit({ labels, failure: 'The contact could not be saved.', fieldOf: customFieldOf }, async (edited: Draft) => {
     navigate(`/contacts/${await save(edited)}`);
   });
 
@@ -98,7 +101,7 @@ export function ContactForm({ id }: { id: number | null }) {
     const loaded = (contact: Contact) => {
       const loadedDraft = draftOf(contact, null);
       setDraft(loadedDraft);
-      setInitialPayload(payloadOf(loadedDraft, false));
+      setInitialPayload(payloadOf(loadedDraft, false, []));
     };
     api.get<Contact>(`/v2/contacts/${id}`).then(loaded, () => setErrors({ _: 'The contact could not be loaded.' }));
   }, [id, setErrors]);
@@ -108,11 +111,10 @@ export function ContactForm({ id }: { id: number | null }) {
   const hasStatus = draft.customer_status !== 'none' || draft.prospect_status !== 'none';
 
   const textField = (field: (typeof TEXT_FIELDS)[number], options: { required?: boolean; multiline?: boolean } = {}) => (
-    <FormField key={field} label={LABELS[field] + (options.required ? ' *' : '')} error={errors[field]}>
+    <FormField key={field} label={LABELS[field] + (options.required ? ' *' : '')} error={errors[field]} warning={checkOf(field, draft.text[field])}>
       {options.multiline
         ? <textarea value={draft.text[field]} onChange={(e) => change({ text: { ...draft.text, [field]: e.target.value } })} />
-        : <input type={field === 'email' ? 'email' : 'text'} value={draft.text[field]} aria-invalid={Boolean(errors[field])}
-            onChange={(e) => change({ text: { ...draft.text, [field]: e.target.value } })} />}
+        : <input type={inputTypeOf(field)} value={draft.text[field]} onChange={(e) => change({ text: { ...draft.text, [field]: e.target.value } })} />}
     </FormField>
   );
 
@@ -148,49 +150,15 @@ export function ContactForm({ id }: { id: number | null }) {
         <AddressFields legend="Address" value={draft.address} error={errors.address} onChange={(address) => change({ address })} />
         {hasStatus && <AddressFields legend="Billing address" value={draft.billing_address} error={errors.billing_address} onChange={(billing_address) => change({ billing_address })} />}
         {hasStatus && <AddressFields legend="Shipping address" value={draft.shipping_address} error={errors.shipping_address} onChange={(shipping_address) => change({ shipping_address })} />}
-        <CustomFieldInputs definitions={definitions} isOrganization={draft.is_organization} values={draft.custom_fields} error={errors.custom_fields}
-          onChange={(custom_fields) => change({ custom_fields })} />
+        <CustomFieldInputs definitions={definitions.filter((d) => (draft.is_organization ? d.for_organization : d.for_contact))}
+          values={draft.custom_fields} errors={errors} onChange={(custom_fields) => change({ custom_fields })} />
         {textField('description', { multiline: true })}
-        {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+        <FormMessage error={errors._} />
         <div className="actions">
           <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save'}</button>
           <button type="button" onClick={() => window.history.back()}>Cancel</button>
         </div>
       </form>
     </section>
-  );
-}
-
-function CustomFieldInputs({ definitions, isOrganization, values, error, onChange }: {
-  definitions: CustomFieldDefinition[]; isOrganization: boolean; values: Record<string, CustomFieldValue>; error?: string;
-  onChange(values: Record<string, CustomFieldValue>): void;
-}) {
-  const applicable = definitions.filter((d) => (isOrganization ? d.for_organization : d.for_contact));
-  if (applicable.length === 0) return null;
-  const set = (name: string, value: CustomFieldValue) => onChange({ ...values, [name]: value === '' ? null : value });
-  return (
-    <fieldset className="custom-fields">
-      <legend>Custom fields</legend>
-      <div className="grid">
-        {applicable.map((d) => (
-          <label key={d.id}>
-            {d.name}
-            {d.type === 'list' ? (
-              <select value={(values[d.name] as string) ?? ''} onChange={(e) => set(d.name, e.target.value)}>
-                <option value="">—</option>
-                {d.choices?.map((c) => <option key={c.id} value={c.name}>{c.name}</option>)}
-              </select>
-            ) : d.type === 'multi_select_list' ? (
-              <select multiple value={(values[d.name] as string[]) ?? []} onChange={(e) => set(d.name, [...e.target.selectedOptions].map((o) => o.value))}>
-                {d.choices?.map((c) => <option key={c.id} value={c.name}>{c.name}</option>)}
-              </select>
-            ) : (
-              <input type={d.type === 'number' ? 'number' : 'text'} value={(values[d.name] as string | number | null) ?? ''} onChange={(e) => set(d.name, e.target.value)} />
-            )}
-          </label>
-        ))}
-      </div>
-      {error && <span className="field-error" role="alert">{error}</span>}
-    </fieldset>
   );
 }

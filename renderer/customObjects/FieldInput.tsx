@@ -1,4 +1,7 @@
-import { FormField } from '../leads/FormField.js';
+import { FormField } from '../forms/FormField.js';
+import { AmountInput, amountWarning } from '../forms/AmountInput.js';
+import { ChoiceChecks } from '../forms/ChoiceChecks.js';
+import { DateField } from '../forms/DateField.js';
 import { useCustomObjects } from './customObjectsStore.js';
 import { LookupPicker } from './LookupPicker.js';
 import type { DraftValue } from './recordDraft.js';
@@ -13,11 +16,10 @@ interface Props {
 
 /**
  * The form control for one field of a record, by the field's type. Numbers
- * are number inputs whose text goes to the interface as typed (decimals stay
- * exact), so a number of the wrong kind (2.5 for a whole number) is refused
- * there and shows by the field, as every other type's refusal. Text the
- * browser cannot read as a number at all is caught by the form
- * (`unreadableNumbers`), since the input then reports no value.
+ * are typed as people type amounts ("12,500.50"; a warning while it is no
+ * number) and go to the interface exactly (recordDraft.ts), so a number of
+ * the wrong kind (2.5 for a whole number) is refused there and shows by the
+ * field, as every other type's refusal.
  */
 export function FieldInput({ field, value, error, onChange }: Props) {
   const label = field.title;
@@ -36,18 +38,13 @@ export function FieldInput({ field, value, error, onChange }: Props) {
     case 'integer':
     case 'decimal':
       return (
-        <FormField label={label} error={error}>
-          <input type="number" step={field.type === 'integer' ? 1 : 'any'} inputMode={field.type === 'integer' ? 'numeric' : 'decimal'} value={text}
-            data-field-key={field.key} aria-invalid={invalid} onChange={(e) => onChange(e.target.value)} />
-          {hint}
+        <FormField label={label} error={error} warning={amountWarning(text, `the ${label.toLowerCase()}`)} after={hint}>
+          <AmountInput value={text} onChange={onChange} />
         </FormField>
       );
     case 'date':
       return (
-        <FormField label={label} error={error}>
-          <input type="date" value={text} aria-invalid={invalid} onChange={(e) => onChange(e.target.value)} />
-          {hint}
-        </FormField>
+        <DateField label={label} value={text} error={error} onChange={onChange} />
       );
     case 'checkbox':
       return (
@@ -86,21 +83,10 @@ export function FieldInput({ field, value, error, onChange }: Props) {
   }
 }
 
-/** Several choices, as a group of checkboxes (easier to use than a multiple select). */
+/** Several choices, as a group of checkboxes (the same as a contact's multi-select custom field). */
 function MultiSelect({ field, chosen, error, onChange }: { field: CustomObjectField; chosen: string[]; error?: string; onChange(value: string[]): void }) {
-  const toggle = (v: string, on: boolean) => onChange(on ? [...chosen, v] : chosen.filter((c) => c !== v));
-  return (
-    <fieldset className={`field choice multiselect${error ? ' invalid' : ''}`} aria-invalid={Boolean(error)}>
-      <legend>{field.title}</legend>
-      {(field.custom_field_options ?? []).map((o) => (
-        <label key={o.id} className="check">
-          <input type="checkbox" checked={chosen.includes(o.value)} onChange={(e) => toggle(o.value, e.target.checked)} />
-          {o.name}
-        </label>
-      ))}
-      {error && <span className="field-error" role="alert">{error}</span>}
-    </fieldset>
-  );
+  const choices = (field.custom_field_options ?? []).map((o) => ({ value: o.value, label: o.name }));
+  return <ChoiceChecks legend={field.title} choices={choices} chosen={chosen} error={error} onChange={onChange} />;
 }
 
 function LookupField({ field, value, error, onChange }: { field: CustomObjectField; value: string; error?: string; onChange(value: string): void }) {
@@ -110,11 +96,4 @@ function LookupField({ field, value, error, onChange }: { field: CustomObjectFie
   const objectKey = targetObjectKey(target);
   const noun = crm ? `${crm.label.toLowerCase()}s` : (objects.find((o) => o.key === objectKey)?.title_pluralized ?? 'records').toLowerCase();
   return <LookupPicker label={field.title} target={target} value={value || null} error={error} noun={noun} onChange={(id) => onChange(id ?? '')} />;
-}
-
-/** The keys of number fields whose text the browser cannot read as a number (it then reports an empty value). */
-export function unreadableNumbers(form: HTMLFormElement): string[] {
-  return [...form.querySelectorAll<HTMLInputElement>('input[type="number"][data-field-key]')]
-    .filter((input) => input.validity.badInput)
-    .map((input) => input.dataset.fieldKey ?? '');
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
-import { FormField } from '../leads/FormField.js';
+import { FormField, FormMessage } from '../forms/FormField.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
 import type { CustomObject } from './types.js';
 
@@ -74,7 +74,7 @@ export function ObjectForm({ object, onSaved, onCancel }: { object: CustomObject
       <FormField label="Description" error={errors.description}>
         <textarea rows={2} value={draft.description} onChange={(e) => change({ description: e.target.value })} />
       </FormField>
-      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <FormMessage error={errors._} />
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : creating ? 'Create object' : 'Save object'}</button>
         {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}

@@ -1,11 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { objectPath, supportApi } from '../api/supportClient.js';
-import { FormField } from '../leads/FormField.js';
+import { FormField, FormMessage } from '../forms/FormField.js';
 import { Link } from '../router/Link.js';
 import { useRouter } from '../router/routerStore.js';
 import { ConfirmDelete } from '../shell/ConfirmDelete.js';
 import { useCustomObject, useCustomObjects } from './customObjectsStore.js';
-import { FieldInput, unreadableNumbers } from './FieldInput.js';
+import { FieldInput } from './FieldInput.js';
 import { refusalText } from '../api/formErrors.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
 import { recordsPath } from './paths.js';
@@ -79,22 +79,12 @@ function RecordForm({ object, fields, record }: FormProps) {
   const keys = shown.map((f) => f.key);
   const labels = { name: standardTitle('standard::name', 'Name'), external_id: standardTitle('standard::external_id', 'External ID'), ...Object.fromEntries(shown.map((f) => [`field:${f.key}`, f.title])) };
 
-  const { saving, errors, setErrors, run } = useFormSubmit({ labels, failure: 'The record could not be saved.', fieldOf: formFieldOf(keys) }, async () => {
+  const { saving, errors, submit } = useFormSubmit({ labels, failure: 'The record could not be saved.', fieldOf: formFieldOf(keys) }, async () => {
     const body = recordPayloadOf(shown, initial, draft);
     if (record) await supportApi.patch(objectPath(object.key, 'records', record.id), body);
     else await supportApi.post(objectPath(object.key, 'records'), body);
     navigate(recordsPath(object.key));
   });
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const unreadable = unreadableNumbers(event.currentTarget);
-    if (unreadable.length > 0) {
-      setErrors(Object.fromEntries(unreadable.map((key) => [`field:${key}`, 'Enter a number.'])));
-      return;
-    }
-    void run();
-  };
 
   const remove = async () => {
     if (!record) return;
@@ -126,7 +116,7 @@ function RecordForm({ object, fields, record }: FormProps) {
           ))}
         </div>
         {shown.length === 0 && <p className="muted">{object.title} has no fields of its own yet: an administrator adds them in Settings → Custom objects.</p>}
-        {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+        <FormMessage error={errors._} />
         <div className="actions">
           <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : `Save ${object.title.toLowerCase()}`}</button>
           <button type="button" onClick={() => navigate(recordsPath(object.key))}>Cancel</button>

@@ -1,5 +1,7 @@
 import type { CustomObjectField, CustomObjectRecord, FieldValue } from './types.js';
 import { formatDay } from '../tasks/taskDates.js';
+import { amountText } from '../forms/AmountInput.js';
+import { parseAmount } from '../forms/amount.js';
 
 /**
  * A field's value as its form control holds it: text for text-like, number,
@@ -18,6 +20,7 @@ function draftValueOf(field: CustomObjectField, value: FieldValue | undefined): 
   if (field.type === 'checkbox') return typeof value === 'boolean' ? value : null;
   if (field.type === 'multiselect') return Array.isArray(value) ? value : [];
   if (value === null || value === undefined) return '';
+  if (field.type === 'integer' || field.type === 'decimal') return amountText(String(value));
   return Array.isArray(value) ? value.join(', ') : String(value);
 }
 
@@ -28,18 +31,21 @@ export function recordDraftOf(fields: readonly CustomObjectField[], record: Cust
 }
 
 /**
- * What the interface gets for a field: whole numbers as numbers (anything
- * else as typed, for the interface to refuse by the field), decimals as
- * typed (exact decimal strings), dates as YYYY-MM-DD, lookups as the
- * target's id; an emptied field as null, which clears it.
+ * What the interface gets for a field: numbers read as the rep types them
+ * ("12,500.50"), whole numbers as numbers and decimals as exact decimal
+ * strings (anything else as typed, for the interface to refuse by the
+ * field), dates as YYYY-MM-DD, lookups as the target's id; an emptied field
+ * as null, which clears it.
  */
 function wireValueOf(field: CustomObjectField, value: DraftValue): FieldValue {
   if (typeof value === 'boolean' || value === null) return value;
   if (Array.isArray(value)) return value.length > 0 ? value : null;
   const text = field.type === 'textarea' || field.type === 'text' ? value : value.trim();
   if (text.trim() === '') return null;
-  if (field.type === 'integer' && /^-?\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text))) return Number(text);
-  return text;
+  if (field.type !== 'integer' && field.type !== 'decimal') return text;
+  const number = parseAmount(text);
+  if (!number.ok) return text;
+  return field.type === 'integer' && /^-?\d+$/.test(number.value) && Number.isSafeInteger(Number(number.value)) ? Number(number.value) : number.value;
 }
 
 const same = (a: FieldValue, b: FieldValue) => JSON.stringify(a) === JSON.stringify(b);

@@ -1,6 +1,11 @@
 import type { Deal } from '../../shared/resources/deal.js';
 import { useSession } from '../session/sessionStore.js';
-import { FormActions, FormField } from '../leads/FormField.js';
+import { FormActions, FormField } from '../forms/FormField.js';
+import { AmountInput, amountText, amountWarning, apiAmount } from '../forms/AmountInput.js';
+import { DateField } from '../forms/DateField.js';
+import { CustomFieldInputs, customFieldLabels, customFieldOf, customFieldsPayload } from '../forms/CustomFieldInputs.js';
+import { useCustomFieldDefinitions } from '../contacts/useCustomFieldDefinitions.js';
+import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resources/customField.js';
 import { useRecordForm } from '../leads/useRecordForm.js';
 import { OwnerField, SourceField } from '../leads/PickerFields.js';
 import { ContactPicker } from './ContactPicker.js';
@@ -10,7 +15,7 @@ import { ReasonField } from './ReasonField.js';
 
 interface Draft {
   name: string;
-  /** Kept as typed: the API takes the decimal string as it is, so nothing is rounded on the way. */
+  /** Kept as typed ("12,500"), read as the API's exact decimal text when sent: nothing is rounded on the way. */
   value: string;
   currency: string;
   hot: boolean;
@@ -22,6 +27,7 @@ interface Draft {
   estimated_close_date: string;
   loss_reason_id: number | null;
   unqualified_reason_id: number | null;
+  custom_fields: Record<string, CustomFieldValue>;
 }
 
 /** The form's fields by API name, in its words (a refusal's problems and a sync conflict's field are named so). */
@@ -34,7 +40,7 @@ export const DEAL_FORM_LABELS = {
 function draftOf(deal: Deal | null, defaults: { currency: string; stageId: number | null; contactId: number | null }): Draft {
   return {
     name: deal?.name ?? '',
-    value: deal?.value ?? '',
+    value: amountText(deal?.value),
     currency: deal?.currency ?? defaults.currency,
     hot: deal?.hot ?? false,
     stage_id: deal?.stage_id ?? defaults.stageId,
@@ -45,14 +51,15 @@ function draftOf(deal: Deal | null, defaults: { currency: string; stageId: numbe
     estimated_close_date: deal?.estimated_close_date ?? '',
     loss_reason_id: deal?.loss_reason_id ?? null,
     unqualified_reason_id: deal?.unqualified_reason_id ?? null,
+    custom_fields: (deal?.custom_fields ?? {}) as Record<string, CustomFieldValue>,
   };
 }
 
 /** What the form sends: an empty value is 0; the owner and stage only once chosen (the API defaults them). */
-function payloadOf(draft: Draft): Record<string, unknown> {
+function payloadOf(draft: Draft, definitions: CustomFieldDefinition[]): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     name: draft.name.trim(),
-    value: draft.value.trim() || '0',
+    value: apiAmount(draft.value) || '0',
     currency: draft.currency.trim().toUpperCase(),
     hot: draft.hot,
     contact_id: draft.contact_id,
@@ -61,6 +68,7 @@ function payloadOf(draft: Draft): Record<string, unknown> {
     estimated_close_date: draft.estimated_close_date || null,
     loss_reason_id: draft.loss_reason_id,
     unqualified_reason_id: draft.unqualified_reason_id,
+    custom_fields: customFieldsPayload(definitions, draft.custom_fields),
   };
   if (draft.stage_id !== null) payload.stage_id = draft.stage_id;
   if (draft.owner_id !== null) payload.owner_id = draft.owner_id;
@@ -75,8 +83,10 @@ export function DealForm({ id }: { id: number | null }) {
   const params = new URLSearchParams(window.location.search);
   const stageParam = Number(params.get('stage_id')) || null;
   const contactParam = Number(params.get('contact_id')) || null;
+  const definitions = useCustomFieldDefinitions('deal');
   const { draft, setDraft, errors, saving, submit } = useRecordForm<Deal, Draft>({
-    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', labels: DEAL_FORM_LABELS, id, payloadOf,
+    apiPath: '/v2/deals', pagePath: '/deals', noun: 'deal', labels: { ...DEAL_FORM_LABELS, ...customFieldLabels(definitions) }, fieldOf: customFieldOf, id,
+    payloadOf: (edited) => payloadOf(edited, definitions),
     draftOf: (deal) => draftOf(deal, { currency: account?.currency ?? 'USD', stageId: stageParam, contactId: contactParam }),
   });
 
@@ -92,8 +102,8 @@ export function DealForm({ id }: { id: number | null }) {
           <FormField label="Name *" error={errors.name}>
             <input type="text" value={draft.name} aria-invalid={Boolean(errors.name)} onChange={(e) => change({ name: e.target.value })} />
           </FormField>
-          <FormField label="Value" error={errors.value}>
-            <input type="text" inputMode="decimal" placeholder="0.00" value={draft.value} aria-invalid={Boolean(errors.value)} onChange={(e) => change({ value: e.target.value })} />
+          <FormField label="Value" error={errors.value} warning={amountWarning(draft.value, 'the value')}>
+            <AmountInput placeholder="0.00" value={draft.value} onChange={(value) => change({ value })} />
           </FormField>
           <FormField label="Currency" error={errors.currency}>
             <input type="text" maxLength={3} value={draft.currency} aria-invalid={Boolean(errors.currency)} onChange={(e) => change({ currency: e.target.value })} />
@@ -108,11 +118,11 @@ export function DealForm({ id }: { id: number | null }) {
           <ContactPicker organizationsOnly label="Organization" value={draft.organization_id} error={errors.organization_id} onChange={(organization_id) => change({ organization_id })} />
           <OwnerField value={draft.owner_id} error={errors.owner_id} onChange={(owner_id) => change({ owner_id })} />
           <SourceField path="/v2/deal_sources" value={draft.source_id} error={errors.source_id} onChange={(source_id) => change({ source_id })} />
-          <FormField label="Expected close date" error={errors.estimated_close_date}>
-            <input type="date" value={draft.estimated_close_date} onChange={(e) => change({ estimated_close_date: e.target.value })} />
-          </FormField>
+          <DateField label="Expected close date" value={draft.estimated_close_date} error={errors.estimated_close_date}
+            onChange={(estimated_close_date) => change({ estimated_close_date })} />
           <label className="check"><input type="checkbox" checked={draft.hot} onChange={(e) => change({ hot: e.target.checked })} /> Hot deal</label>
         </div>
+        <CustomFieldInputs definitions={definitions} values={draft.custom_fields} errors={errors} onChange={(custom_fields) => change({ custom_fields })} />
         <FormActions error={errors._} saving={saving} />
       </form>
     </section>

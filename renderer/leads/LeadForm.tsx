@@ -1,7 +1,11 @@
 import type { Address } from '../../shared/resources/address.js';
 import { AddressFields, EMPTY_ADDRESS } from '../records/AddressFields.js';
 import { CONTACT_FIELD_LABELS } from '../records/ContactFieldRows.js';
-import { FormActions, FormField } from './FormField.js';
+import { FormActions, FormField } from '../forms/FormField.js';
+import { checkOf, inputTypeOf } from '../forms/checks.js';
+import { CustomFieldInputs, customFieldLabels, customFieldOf, customFieldsPayload } from '../forms/CustomFieldInputs.js';
+import { useCustomFieldDefinitions } from '../contacts/useCustomFieldDefinitions.js';
+import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resources/customField.js';
 import { useRecordForm } from './useRecordForm.js';
 import { OwnerField, SourceField } from './PickerFields.js';
 import { CONVERTED_LEAD_STATUS, DEFAULT_LEAD_STATUS, LEAD_STATUSES, type Lead } from '../../shared/resources/lead.js';
@@ -24,6 +28,7 @@ interface Draft {
   owner_id: number | null;
   source_id: number | null;
   address: Address;
+  custom_fields: Record<string, CustomFieldValue>;
 }
 
 function draftOf(lead: Lead | null): Draft {
@@ -33,34 +38,40 @@ function draftOf(lead: Lead | null): Draft {
     owner_id: lead?.owner_id ?? null,
     source_id: lead?.source_id ?? null,
     address: lead?.address ?? EMPTY_ADDRESS,
+    custom_fields: lead?.custom_fields ?? {},
   };
 }
 
 /** What the form sends: empty text as null, and the owner only once chosen (the API defaults it to the creator). */
-function payloadOf(draft: Draft): Record<string, unknown> {
+function payloadOf(draft: Draft, definitions: CustomFieldDefinition[]): Record<string, unknown> {
   const payload: Record<string, unknown> = Object.fromEntries(
     TEXT_FIELDS.map((f) => [f, draft.text[f].trim() === '' ? null : draft.text[f].trim()]),
   );
   payload.status = draft.status;
   payload.source_id = draft.source_id;
   payload.address = draft.address;
+  payload.custom_fields = customFieldsPayload(definitions, draft.custom_fields);
   if (draft.owner_id !== null) payload.owner_id = draft.owner_id;
   return payload;
 }
 
-/** Create and edit a lead; the API's field errors (a lead needs a last name or an organization name) show by their fields. */
+/** Create and edit a lead; the API's field errors (a lead needs a last name or an organization name) show by their fields, in words; email, website and phone are checked as typed. */
 export function LeadForm({ id }: { id: number | null }) {
-  const { draft, setDraft, errors, saving, submit } = useRecordForm<Lead, Draft>({ apiPath: '/v2/leads', pagePath: '/leads', noun: 'lead', labels: LEAD_FORM_LABELS, id, draftOf, payloadOf });
+  const definitions = useCustomFieldDefinitions('lead');
+  const { draft, setDraft, errors, saving, submit } = useRecordForm<Lead, Draft>({
+    apiPath: '/v2/leads', pagePath: '/leads', noun: 'lead', labels: { ...LEAD_FORM_LABELS, ...customFieldLabels(definitions) }, fieldOf: customFieldOf, id, draftOf,
+    payloadOf: (edited) => payloadOf(edited, definitions),
+  });
 
   if (!draft) return <section className="screen"><p className="muted">{errors._ ?? 'Loading…'}</p></section>;
   const change = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
   const setText = (field: TextField, value: string) => change({ text: { ...draft.text, [field]: value } });
 
   const textField = (field: TextField) => (
-    <FormField key={field} label={LABELS[field]} error={errors[field]}>
+    <FormField key={field} label={LABELS[field]} error={errors[field]} warning={checkOf(field, draft.text[field])}>
       {field === 'description'
         ? <textarea value={draft.text[field]} onChange={(e) => setText(field, e.target.value)} />
-        : <input type={field === 'email' ? 'email' : 'text'} value={draft.text[field]} aria-invalid={Boolean(errors[field])} onChange={(e) => setText(field, e.target.value)} />}
+        : <input type={inputTypeOf(field)} value={draft.text[field]} onChange={(e) => setText(field, e.target.value)} />}
     </FormField>
   );
 
@@ -83,6 +94,7 @@ export function LeadForm({ id }: { id: number | null }) {
           <OwnerField value={draft.owner_id} error={errors.owner_id} onChange={(owner_id) => change({ owner_id })} />
         </div>
         <AddressFields legend="Address" value={draft.address} error={errors.address} onChange={(address) => change({ address })} />
+        <CustomFieldInputs definitions={definitions} values={draft.custom_fields} errors={errors} onChange={(custom_fields) => change({ custom_fields })} />
         {textField('description')}
         <FormActions error={errors._} saving={saving} />
       </form>

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
 import { changedFields } from '../api/changedFields.js';
-import type { FieldLabels } from '../api/formErrors.js';
+import type { FieldLabels, FieldOf } from '../api/formErrors.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
 import { useRouter } from '../router/routerStore.js';
 
@@ -22,6 +22,8 @@ interface Options<T, D> {
   noun: string;
   /** The form's fields by API name, as labelled: their errors show by them, in these words. */
   labels: FieldLabels;
+  /** The form's name for a field the API names, where they differ (a custom field's `custom_fields.Size`). */
+  fieldOf?: FieldOf;
   id: number | null;
   draftOf(record: T | null): D;
   payloadOf(draft: D): Record<string, unknown>;
@@ -32,7 +34,7 @@ interface Options<T, D> {
  * payload or PUTs what changed in it, opens the saved record's page, or
  * keeps the API's field errors for the form to show by its fields.
  */
-export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, noun, labels, id, draftOf, payloadOf }: Options<T, D>): RecordForm<D> {
+export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, noun, labels, fieldOf, id, draftOf, payloadOf }: Options<T, D>): RecordForm<D> {
   const navigate = useRouter((s) => s.navigate);
   const [draft, setDraft] = useState<D | null>(() => (id === null ? draftOf(null) : null));
   // The payload of the record as loaded: an edit sends only what differs from it.
@@ -55,7 +57,7 @@ export function useRecordForm<T extends { id: number }, D>({ apiPath, pagePath, 
     return id;
   };
 
-  const { saving, errors, setErrors, run } = useFormSubmit({ labels, failure: `The ${noun} could not be saved.` }, async (edited: D) => {
+  const { saving, errors, setErrors, run } = useFormSubmit({ labels, fieldOf, failure: `The ${noun} could not be saved.` }, async (edited: D) => {
     navigate(`${pagePath}/${await save(edited)}`);
   });
 

@@ -3,7 +3,9 @@ import type { Product } from '../../shared/resources/product.js';
 import { api } from '../api/client.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
 import { fetchPages } from '../leads/usePagedList.js';
-import { FormField } from '../leads/FormField.js';
+import { FormField, FormMessage } from '../forms/FormField.js';
+import { AmountInput, amountWarning, apiPercent } from '../forms/AmountInput.js';
+import { parseAmount } from '../forms/amount.js';
 import { formatMoney } from '../deals/money.js';
 
 const PRODUCTS_PER_PAGE = 100;
@@ -44,7 +46,7 @@ export function LineItemForm({ orderId, onAdded }: { orderId: number; onAdded():
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const product = products.find((p) => String(p.id) === draft.productId) ?? null;
   const price = product?.prices.find((p) => p.currency === draft.currency) ?? null;
-  const variationValid = /^[+-]?\d+(\.\d+)?$/.test(draft.variation.trim());
+  const variation = parseAmount(draft.variation);
 
   const chooseProduct = (productId: string) => {
     const chosen = products.find((p) => String(p.id) === productId);
@@ -56,8 +58,8 @@ export function LineItemForm({ orderId, onAdded }: { orderId: number; onAdded():
       product_id: Number(draft.productId),
       currency: draft.currency,
       quantity: Number(draft.quantity),
-      // A percent, not money: sent as the API's other percents are, a number.
-      variation: variationValid ? Number(draft.variation) : draft.variation,
+      // A percent, not money: sent as the API's other percents are, a number (as the rep typed it: "2,5" in Germany).
+      variation: apiPercent(draft.variation),
     });
     setDraft(EMPTY);
     onAdded();
@@ -81,17 +83,17 @@ export function LineItemForm({ orderId, onAdded }: { orderId: number; onAdded():
         <FormField label="Quantity" error={errors.quantity}>
           <input type="number" min={1} step={1} value={draft.quantity} onChange={(e) => setDraft({ ...draft, quantity: e.target.value })} />
         </FormField>
-        <FormField label="Variation %" error={errors.variation}>
-          <input type="text" inputMode="decimal" value={draft.variation} onChange={(e) => setDraft({ ...draft, variation: e.target.value })} />
+        <FormField label="Variation %" error={errors.variation} warning={amountWarning(draft.variation, 'the variation')}>
+          <AmountInput value={draft.variation} onChange={(text) => setDraft({ ...draft, variation: text })} />
         </FormField>
         <button type="submit" className="primary" disabled={saving || !product}>{saving ? 'Adding…' : 'Add line item'}</button>
       </div>
-      {price && variationValid && (
+      {price && variation.ok && (
         <p className="muted">
           Unit price {formatMoney(price.amount, price.currency)}, {draft.variation.trim() || '0'}% variation: the line’s value is worked out by the hub when it is added.
         </p>
       )}
-      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <FormMessage error={errors._} />
     </form>
   );
 }

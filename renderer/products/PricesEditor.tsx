@@ -1,11 +1,14 @@
+import { AmountInput } from '../forms/AmountInput.js';
+
 export interface PriceDraft {
   amount: string;
   currency: string;
 }
 
 /**
- * A product's prices as rows of amount and currency. The API replaces the
- * whole list whenever prices are sent, so the rows here are the list.
+ * A product's prices as rows of amount (typed as people type amounts) and
+ * currency. The API replaces the whole list whenever prices are sent, so
+ * the rows here are the list.
  */
 export function PricesEditor({ prices, onChange, error }: { prices: PriceDraft[]; onChange(prices: PriceDraft[]): void; error?: string }) {
   const setRow = (index: number, patch: Partial<PriceDraft>) => onChange(prices.map((p, i) => (i === index ? { ...p, ...patch } : p)));
@@ -18,8 +21,8 @@ export function PricesEditor({ prices, onChange, error }: { prices: PriceDraft[]
           <li key={index} className="inline-form price-row">
             <label>
               Amount
-              <input type="text" inputMode="decimal" aria-label={`Price ${index + 1} amount`} placeholder="0.00" value={price.amount}
-                onChange={(e) => setRow(index, { amount: e.target.value })} />
+              <AmountInput aria-label={`Price ${index + 1} amount`} placeholder="0.00" value={price.amount}
+                onChange={(amount) => setRow(index, { amount })} />
             </label>
             <label>
               Currency

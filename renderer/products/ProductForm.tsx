@@ -3,7 +3,8 @@ import type { Product } from '../../shared/resources/product.js';
 import { api } from '../api/client.js';
 import { changedFields } from '../api/changedFields.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
-import { FormField } from '../leads/FormField.js';
+import { FormField, FormMessage } from '../forms/FormField.js';
+import { AmountInput, amountText, amountWarning, apiAmount, apiPercent } from '../forms/AmountInput.js';
 import { PricesEditor, type PriceDraft } from './PricesEditor.js';
 
 interface Draft {
@@ -29,17 +30,18 @@ function draftOf(product: Product | null): Draft {
     description: product?.description ?? '',
     sku: product?.sku ?? '',
     active: product?.active ?? true,
-    max_discount: String(product?.max_discount ?? ''),
-    max_markup: String(product?.max_markup ?? ''),
-    cost: product?.cost ?? '',
+    max_discount: amountText(product?.max_discount),
+    max_markup: amountText(product?.max_markup),
+    cost: amountText(product?.cost),
     cost_currency: product?.cost_currency ?? '',
-    prices: product?.prices.map((p) => ({ amount: p.amount, currency: p.currency })) ?? [{ amount: '', currency: '' }],
+    prices: product?.prices.map((p) => ({ amount: amountText(p.amount), currency: p.currency })) ?? [{ amount: '', currency: '' }],
   };
 }
 
-/** Empty text is no value; percents are numbers (not money); money stays a decimal string. */
+/** Empty text is no value; percents are numbers (not money); money stays a decimal string; both read as the rep types them. */
 const optionalText = (text: string) => text.trim() || null;
-const optionalPercent = (text: string) => (text.trim() === '' ? null : Number.isFinite(Number(text)) ? Number(text) : text.trim());
+const optionalPercent = (text: string) => (text.trim() === '' ? null : apiPercent(text));
+const optionalAmount = (text: string) => (text.trim() === '' ? null : apiAmount(text));
 
 function payloadOf(draft: Draft): Record<string, unknown> {
   return {
@@ -49,10 +51,10 @@ function payloadOf(draft: Draft): Record<string, unknown> {
     active: draft.active,
     max_discount: optionalPercent(draft.max_discount),
     max_markup: optionalPercent(draft.max_markup),
-    cost: optionalText(draft.cost),
+    cost: optionalAmount(draft.cost),
     cost_currency: optionalText(draft.cost_currency),
     // Rows left entirely blank are dropped; half-filled ones go to the API, which says what is wrong.
-    prices: draft.prices.filter((p) => p.amount.trim() || p.currency.trim()).map((p) => ({ amount: p.amount.trim(), currency: p.currency.trim() })),
+    prices: draft.prices.filter((p) => p.amount.trim() || p.currency.trim()).map((p) => ({ amount: apiAmount(p.amount), currency: p.currency.trim() })),
   };
 }
 
@@ -90,14 +92,14 @@ export function ProductForm({ product, onSaved, onCancel }: { product: Product |
         <FormField label="SKU" error={errors.sku}>
           <input type="text" value={draft.sku} onChange={(e) => change({ sku: e.target.value })} />
         </FormField>
-        <FormField label="Max discount %" error={errors.max_discount}>
-          <input type="text" inputMode="decimal" value={draft.max_discount} onChange={(e) => change({ max_discount: e.target.value })} />
+        <FormField label="Max discount %" error={errors.max_discount} warning={amountWarning(draft.max_discount, 'the max discount')}>
+          <AmountInput value={draft.max_discount} onChange={(max_discount) => change({ max_discount })} />
         </FormField>
-        <FormField label="Max markup %" error={errors.max_markup}>
-          <input type="text" inputMode="decimal" value={draft.max_markup} onChange={(e) => change({ max_markup: e.target.value })} />
+        <FormField label="Max markup %" error={errors.max_markup} warning={amountWarning(draft.max_markup, 'the max markup')}>
+          <AmountInput value={draft.max_markup} onChange={(max_markup) => change({ max_markup })} />
         </FormField>
-        <FormField label="Cost" error={errors.cost}>
-          <input type="text" inputMode="decimal" placeholder="0.00" value={draft.cost} onChange={(e) => change({ cost: e.target.value })} />
+        <FormField label="Cost" error={errors.cost} warning={amountWarning(draft.cost, 'the cost')}>
+          <AmountInput placeholder="0.00" value={draft.cost} onChange={(cost) => change({ cost })} />
         </FormField>
         <FormField label="Cost currency" error={errors.cost_currency}>
           <input type="text" maxLength={3} placeholder="USD" value={draft.cost_currency} onChange={(e) => change({ cost_currency: e.target.value.toUpperCase() })} />
@@ -111,7 +113,7 @@ export function ProductForm({ product, onSaved, onCancel }: { product: Product |
         Active (can be added to orders)
       </label>
       <PricesEditor prices={draft.prices} onChange={(prices) => change({ prices })} error={errors.prices} />
-      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <FormMessage error={errors._} />
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save product'}</button>
         <button type="button" onClick={onCancel}>Cancel</button>

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { ADDRESS_KEYS, type Address, type AddressKey } from '../../shared/resources/address.js';
 
 /** An address's keys as its fields are labelled (a sync conflict on one key says "Address: City"). */
@@ -7,8 +8,10 @@ export const EMPTY_ADDRESS: Address = { line1: null, city: null, postal_code: nu
 
 /** An address as five labelled fields in a group named `legend` (a contact's and a lead's forms); its error under them. */
 export function AddressFields({ legend, value, error, onChange }: { legend: string; value: Address; error?: string; onChange(address: Address): void }) {
+  const id = useId();
   return (
-    <fieldset className="address">
+    // Marked invalid with its error, so a failed save focuses its first field and the error is read with it.
+    <fieldset className="address" aria-invalid={Boolean(error)} aria-describedby={error ? `${id}-error` : undefined}>
       <legend>{legend}</legend>
       <div className="grid">
         {ADDRESS_KEYS.map((key) => (
@@ -18,7 +21,7 @@ export function AddressFields({ legend, value, error, onChange }: { legend: stri
           </label>
         ))}
       </div>
-      {error && <span className="field-error" role="alert">{error}</span>}
+      {error && <span id={`${id}-error`} className="field-error" role="alert">{error}</span>}
     </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import type { Task } from '../../shared/resources/task.js';
-import { ApiFailure } from '../api/client.js';
+import { refusalText } from '../api/formErrors.js';
 import { useSession } from '../session/sessionStore.js';
 import { useRouter } from '../router/routerStore.js';
 import { Link } from '../router/Link.js';
@@ -66,7 +66,7 @@ export function NotificationPanel({ anchor, onClose }: { anchor: RefObject<HTMLE
   useDismissal(panel, anchor, onClose);
 
   const act = (action: () => Promise<string>) => {
-    action().then(setStatus, (err) => setStatus(err instanceof ApiFailure ? err.message : 'That did not work. Try again.'));
+    action().then(setStatus, (err) => setStatus(refusalText(err, 'That did not work. Try again.')));
   };
 
   return (

@@ -1,56 +1,49 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useOutcomes } from './useOutcomes.js';
 import { api } from '../api/client.js';
-import { formErrorsOf } from '../api/formErrors.js';
+import { useFormSubmit } from '../api/useFormSubmit.js';
+import { warningFor } from '../forms/checks.js';
+import { FormField, FormMessage } from '../forms/FormField.js';
 
-/** Log a call inline: number (prefilled from the contact), summary, outcome, direction. */
+const CALL_LABELS = { phone_number: 'Phone number', summary: 'Summary', outcome_id: 'Outcome' };
+
+/** Log a call inline: number (prefilled from the contact, checked as typed), summary, outcome, direction. */
 export function CallForm({ resource, phone, onSaved }: { resource: { type: string; id: number }; phone: string; onSaved(): void }) {
   const [phoneNumber, setPhoneNumber] = useState(phone);
   const [summary, setSummary] = useState('');
   const [outcomeId, setOutcomeId] = useState('');
   const [incoming, setIncoming] = useState(false);
   const outcomes = useOutcomes('/v2/call_outcomes');
-  const [errors, setErrors] = useState<Record<string, string>>({});
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      // A call is about a lead or contact; a deal's calls name it among their associated deals.
-      const about = resource.type === 'deal' ? { associated_deal_ids: [resource.id] } : { resource_type: resource.type, resource_id: resource.id };
-      await api.create('/v2/calls', {
-        ...about, phone_number: phoneNumber, summary: summary || null,
-        outcome_id: outcomeId ? Number(outcomeId) : null, incoming,
-      });
-      setSummary('');
-      setOutcomeId('');
-      setErrors({});
-      onSaved();
-    } catch (err) {
-      setErrors(formErrorsOf(err, { phone_number: 'Phone number' }, 'The call could not be saved.'));
-    }
-  };
+  const { saving, errors, submit } = useFormSubmit({ labels: CALL_LABELS, failure: 'The call could not be saved.', stays: true }, async () => {
+    // A call is about a lead or contact; a deal's calls name it among their associated deals.
+    const about = resource.type === 'deal' ? { associated_deal_ids: [resource.id] } : { resource_type: resource.type, resource_id: resource.id };
+    await api.create('/v2/calls', {
+      ...about, phone_number: phoneNumber, summary: summary || null,
+      outcome_id: outcomeId ? Number(outcomeId) : null, incoming,
+    });
+    setSummary('');
+    setOutcomeId('');
+    onSaved();
+  });
 
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Log a call">
-      <label>
-        Phone number
-        <input type="tel" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} aria-invalid={Boolean(errors.phone_number)} />
-        {errors.phone_number && <span className="field-error" role="alert">{errors.phone_number}</span>}
-      </label>
-      <label className="grow">
-        Summary
+    <form className="inline-form" onSubmit={submit} aria-label="Log a call" noValidate>
+      <FormField label="Phone number" error={errors.phone_number} warning={warningFor('phone', phoneNumber)}>
+        <input type="tel" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} />
+      </FormField>
+      <FormField label="Summary" error={errors.summary} className="grow">
         <input type="text" value={summary} onChange={(e) => setSummary(e.target.value)} />
-      </label>
-      <label>
-        Outcome
+      </FormField>
+      <FormField label="Outcome" error={errors.outcome_id}>
         <select value={outcomeId} onChange={(e) => setOutcomeId(e.target.value)}>
           <option value="">—</option>
           {outcomes.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
         </select>
-      </label>
+      </FormField>
       <label className="check"><input type="checkbox" checked={incoming} onChange={(e) => setIncoming(e.target.checked)} /> Incoming</label>
-      <button type="submit" className="primary">Log call</button>
-      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <button type="submit" className="primary" disabled={saving}>Log call</button>
+      <FormMessage error={errors._} />
     </form>
   );
 }
