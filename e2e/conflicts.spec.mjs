@@ -277,7 +277,7 @@ describe('a replica whose link to the hub is cut', () => {
     await title.getByRole('button', { name: 'Use this value' }).click();
     const refused = title.getByRole('alert');
     await refused.waitFor(WAIT);
-    assert.match(await refused.textContent(), /^Title is too long/);
+    assert.match(await refused.textContent(), /^The title is too long: at most \d+ characters\.$/);
     await bothWidths(page, '62-conflict-other-value-refused', email);
     await input.fill('Agreed title');
     await title.getByRole('button', { name: 'Use this value' }).click();

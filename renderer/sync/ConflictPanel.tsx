@@ -3,7 +3,7 @@ import type { SyncConflict } from '../../shared/resources/replica.js';
 import type { CustomFieldDefinition } from '../../shared/resources/customField.js';
 import type { Address } from '../../shared/resources/address.js';
 import { api, ApiFailure } from '../api/client.js';
-import { inWords } from '../api/formErrors.js';
+import { formErrorsOf } from '../api/formErrors.js';
 import { formatDay, formatWhen } from '../tasks/taskDates.js';
 import { useSession } from '../session/sessionStore.js';
 import { addressLine, fieldKind, fieldLabel, fieldLabels, inputOf, isEmpty, valueOf, type FieldKind } from './conflictFields.js';
@@ -68,7 +68,7 @@ function useChangedBy(userId: number | null): string {
 /** What a refused choice says, by the field's input: the field's validation message in the form's words. */
 function refusalOf(err: unknown, type: string, field: string): string {
   if (!(err instanceof ApiFailure)) return 'Your choice could not be saved. Try again.';
-  return inWords(err.message, fieldLabels(type, field));
+  return Object.values(formErrorsOf(err, fieldLabels(type, field), 'Your choice could not be saved. Try again.')).join(' ');
 }
 
 /**

@@ -7,9 +7,8 @@ import { api, ApiFailure } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { formatWhen } from '../tasks/taskDates.js';
 import { useReplica } from './replicaStore.js';
-import { inWords } from '../api/formErrors.js';
 import { ListCount } from '../lists/ListCount.js';
-import { refusalText } from '../api/formErrors.js';
+import { inWords, refusalText } from '../api/formErrors.js';
 import { humanized } from '../shell/words.js';
 import { formatMoney } from '../deals/money.js';
 import { ConflictList, FieldValue } from './ConflictPanel.js';
@@ -30,7 +29,8 @@ function describeIssue(issue: SyncIssue): string {
 
 /** The hub's reason, from its error envelope (or the device's own, shaped alike), in words (no `last_name`). */
 function reasonOf(error: unknown): string {
-  if (isErrorEnvelope(error) && error.errors.length > 0) return error.errors.map((e) => inWords(e.error.message)).join(' ');
+  // Worded as a form words a refusal (each refused field a rep's sentence), from the envelope the hub answered.
+  if (isErrorEnvelope(error) && error.errors.length > 0) return refusalText(new ApiFailure(422, error), 'The hub refused this change.');
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? inWords(message) : 'The hub refused this change.';
 }
