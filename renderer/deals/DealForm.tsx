@@ -1,6 +1,7 @@
 import type { Deal } from '../../shared/resources/deal.js';
 import { useSession } from '../session/sessionStore.js';
 import { FormActions, FormField } from '../leads/FormField.js';
+import { CurrencySelect } from '../money/CurrencySelect.js';
 import { useRecordForm } from '../leads/useRecordForm.js';
 import { OwnerField, SourceField } from '../leads/PickerFields.js';
 import { ContactPicker } from './ContactPicker.js';
@@ -96,7 +97,7 @@ export function DealForm({ id }: { id: number | null }) {
             <input type="text" inputMode="decimal" placeholder="0.00" value={draft.value} aria-invalid={Boolean(errors.value)} onChange={(e) => change({ value: e.target.value })} />
           </FormField>
           <FormField label="Currency" error={errors.currency}>
-            <input type="text" maxLength={3} value={draft.currency} aria-invalid={Boolean(errors.currency)} onChange={(e) => change({ currency: e.target.value })} />
+            <CurrencySelect value={draft.currency} invalid={Boolean(errors.currency)} onChange={(currency) => change({ currency })} />
           </FormField>
           <div className={`field${errors.stage_id ? ' invalid' : ''}`}>
             <StageSelect label="Stage" value={draft.stage_id} onChange={(stage_id) => change({ stage_id })} {...pipelines} />
