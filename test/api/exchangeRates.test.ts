@@ -100,3 +100,31 @@ describe('currencies are ISO 4217 codes in use', () => {
     expect(fields(answer).sort()).toEqual(['/cost_currency', '/prices/0/currency']);
   });
 });
+
+describe('reports in the account currency', () => {
+  it('answer each money field also converted, with what had no rate apart, and the CSV says both', async () => {
+    const stage = (await call(hub, 'GET', '/v2/stages', { token: hub.agentToken })).body.items.map((i: any) => i.data).find((s: any) => s.name === 'Quote');
+    const deal = (data: Record<string, unknown>) => call(hub, 'POST', '/v2/deals', { token: hub.agentToken, data: { contact_id: contactId, stage_id: stage.id, ...data } });
+    const before = await call(hub, 'GET', '/v2/reports/pipeline', { token: hub.agentToken });
+    const quoteBefore = before.body.items.map((i: any) => i.data).find((r: any) => r.stage_id === stage.id);
+    expect(quoteBefore.converted_value).toEqual({ currency: 'USD', amount: '0.00', unconverted: {} });
+    await setRate('EUR', { rate: '1.1' });
+    await deal({ name: 'Dollars', value: '100.50', currency: 'USD' });
+    await deal({ name: 'Euros', value: '200.05', currency: 'EUR' });
+    await deal({ name: 'Francs', value: '1200', currency: 'CHF' });
+    const report = await call(hub, 'GET', '/v2/reports/pipeline', { token: hub.agentToken });
+    const quote = report.body.items.map((i: any) => i.data).find((r: any) => r.stage_id === stage.id);
+    expect(quote.values).toEqual({ CHF: '1200.00', EUR: '200.05', USD: '100.50' });
+    // 100.50 + 200.05 × 1.1 = 320.555 → 320.56; CHF has no rate.
+    expect(quote.converted_value).toEqual({ currency: 'USD', amount: '320.56', unconverted: { CHF: '1200.00' } });
+    // Weighted at the stage's likelihood, per currency, then converted.
+    const weighted = quote.weighted_values;
+    expect(quote.converted_weighted_value.unconverted).toEqual({ CHF: weighted.CHF });
+    const csv = await fetch(`${hub.url}/v2/reports/pipeline/export.csv`, { headers: { authorization: `Bearer ${hub.agentToken}` } });
+    const lines = (await csv.text()).split('\r\n');
+    expect(lines[0]).toContain('Value in USD');
+    expect(lines[0]).toContain('Value without an exchange rate');
+    expect(lines.find((l) => l.startsWith('Quote'))).toContain('320.56');
+    expect(lines.find((l) => l.startsWith('Quote'))).toContain('CHF 1200.00');
+  });
+});
