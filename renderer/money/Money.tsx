@@ -11,9 +11,14 @@ export function originalsText(total: ConvertedTotal): string {
   return total.originals.map((o) => formatMoney(o.amount, o.currency)).join(' + ');
 }
 
-/** "+ CHF 1,200.00 without an exchange rate": what a converted total leaves out, in words. */
-export function unconvertedText(total: ConvertedTotal): string {
-  return total.unconverted.map((u) => `+ ${formatMoney(u.amount, u.currency)}`).join(' ') + ' without an exchange rate';
+/**
+ * What a converted total leaves out, in words: "+ CHF 1,200.00 without an
+ * exchange rate" after a total, or "CHF 1,200.00 without an exchange rate"
+ * when nothing could be converted.
+ */
+export function unconvertedText(total: ConvertedTotal, afterTotal: boolean): string {
+  const amounts = total.unconverted.map((u) => formatMoney(u.amount, u.currency)).join(' + ');
+  return `${afterTotal ? '+ ' : ''}${amounts} without an exchange rate`;
 }
 
 /**
@@ -41,7 +46,7 @@ export function ConvertedMoney({ total, rates, className }: { total: ConvertedTo
           </ul>
         </details>
       ) : main}
-      {total.unconverted.length > 0 && <span className="money-unconverted">{converted ? ' ' : ''}{unconvertedText(total)}</span>}
+      {total.unconverted.length > 0 && <span className="money-unconverted">{converted ? ' ' : ''}{unconvertedText(total, converted)}</span>}
     </span>
   );
 }
