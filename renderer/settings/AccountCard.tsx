@@ -72,7 +72,7 @@ export function AccountCard({ account }: { account: Account }) {
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save plan and features'}</button>
         {saved && <span className="muted" role="status">Saved.</span>}
-"      </div>
+      </div>
     </form>
     </>
   );
