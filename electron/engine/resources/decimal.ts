@@ -122,5 +122,10 @@ export function currencyCode(input: unknown): string | null {
 
 /** The field error of a code currencyCode refused. */
 export function currencyCodeProblem(field: string, input: unknown): string {
-  return `${field} must be an ISO 4217 currency code in use (e.g. USD, EUR)${typeof input === 'string' ? `; ${JSON.stringify(input.trim())} is not one` : ''}.`;
+  return `${field} must be an ISO 4217 currency code in use (e.g. USD, EUR)${typeof input === 'string' ? `; ${quoted(input.trim())} is not one` : ''}.`;
+}
+
+/** A sent value in a message, cut short: it may be kilobytes. */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > 20 ? `${text.slice(0, 20)}…` : text);
 }

@@ -2,6 +2,7 @@ import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, problem } from '../problems.js';
 import { jsonObject } from './sqlJson.js';
+import { quoted } from './decimal.js';
 import type { SyncSource } from '../sync/sources.js';
 import { isCurrency } from '../../../shared/currencies.js';
 import { normalizeRate, type RateTable } from '../../../shared/money.js';
@@ -35,7 +36,7 @@ export class ExchangeRates {
 
   json(currency: string): string {
     const json = this.ctx.statements.get(`SELECT ${RATE_JSON} FROM exchange_rates x WHERE x.currency = ?`).pluck().get(currency) as string | undefined;
-    if (json === undefined) throw problem('not_found', `The account has no exchange rate for ${currency}.`, '/currency', 'exchange_rate');
+    if (json === undefined) throw problem('not_found', `The account has no exchange rate for ${quoted(currency)}.`, '/currency', 'exchange_rate');
     return json;
   }
 
@@ -71,7 +72,7 @@ export class ExchangeRates {
   delete(currencyInput: string, actorId: number): void {
     const currency = currencyInput.toUpperCase();
     const id = this.ctx.statements.get('SELECT id FROM exchange_rates WHERE currency = ?').pluck().get(currency) as number | undefined;
-    if (id === undefined) throw problem('not_found', `The account has no exchange rate for ${currency}.`, '/currency', 'exchange_rate');
+    if (id === undefined) throw problem('not_found', `The account has no exchange rate for ${quoted(currency)}.`, '/currency', 'exchange_rate');
     this.ctx.db.transaction(() => {
       this.ctx.db.prepare('DELETE FROM exchange_rates WHERE id = ?').run(id);
       this.ctx.changes.record('exchange_rate', id, 'deleted', actorId);
@@ -88,7 +89,7 @@ export class ExchangeRates {
   private checkedCurrency(input: string): string {
     const currency = input.toUpperCase();
     if (!isCurrency(currency)) {
-      throw problem('incorrect_value', `${JSON.stringify(input)} is not an ISO 4217 currency code in use (e.g. EUR).`, '/currency', 'exchange_rate');
+      throw problem('incorrect_value', `${quoted(input)} is not an ISO 4217 currency code in use (e.g. EUR).`, '/currency', 'exchange_rate');
     }
     const own = this.ctx.statements.get('SELECT currency FROM account WHERE id = 1').pluck().get() as string;
     if (currency === own) {
