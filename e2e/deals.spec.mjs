@@ -288,7 +288,7 @@ describe('money in one currency', () => {
     assert.equal(await won.getByRole('button', { name: 'Hide deals' }).getAttribute('aria-expanded'), 'true');
     const wonDeals = await dealsIn('Won');
     await won.getByRole('listitem', { name: wonDeals[0].name, exact: true }).first().waitFor();
-    await screenshot(page, 'money-board-1280');
+    await screenshot(page, 'money-board-won-shown-1280');
     // The strip's text stays on one line per stage and reads as a sentence: "Won 12 deals · $…".
     const box = await column('Lost').locator('.board-column-head').boundingBox();
     assert.ok(box.height < 60, `Lost's head is one or two lines (${box.height}px)`);
