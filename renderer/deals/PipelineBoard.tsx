@@ -48,9 +48,11 @@ function findDeal(columns: Map<number, Column>, id: number): Deal | undefined {
 }
 
 /**
- * A pipeline's stages as columns of deal cards, each with its count and total
- * value. A deal moves by drag and drop or with its card's stage select; both
- * PUT the new `stage_id`, showing the move at once and the saved state after.
+ * A pipeline's open stages as columns of deal cards, its won, lost and
+ * unqualified stages in a strip above them; each with its count and total in
+ * the account's currency. A deal moves by drag and drop or with its card's
+ * stage menu; both PUT the new `stage_id`, showing the move at once and the
+ * saved state after.
  */
 export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; pipelines: Pipelines }) {
   const stages = useMemo(() => pipelines.stages.filter((s) => s.pipeline_id === pipelineId), [pipelines.stages, pipelineId]);

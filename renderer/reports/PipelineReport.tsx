@@ -40,7 +40,7 @@ function PipelineView({ rows }: { rows: PipelineReportRow[] }) {
   return (
     <>
       <div className="report-figure">
-        <p className="report-headline"><span className="muted">Forecast</span> <ConvertedMoney total={money.convert(forecast)} rates={money.rates} /></p>
+        <div className="report-headline"><span className="muted">Forecast</span> <ConvertedMoney total={money.convert(forecast)} rates={money.rates} /></div>
         <ChartBox caption={moneyCaption(money, converted.flatMap((c) => [c.value, c.weighted]))}>
           <ResponsiveContainer width="100%" height={280}>
             <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
