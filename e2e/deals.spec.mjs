@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launch, screenshot, signIn, pageApi } from './browser.mjs';
 
 let browser;
@@ -186,5 +187,176 @@ describe('deals', () => {
     const calls = (await api('GET', `/v2/calls?associated_deal_id=${dealId}`)).body.items.map((i) => i.data);
     assert.deepEqual(calls.map((c) => [c.summary, c.associated_deal_ids, c.resource_type]), [['Agreed the renewal date', [dealId], null]]);
     await screenshot(page, '78-deal-timeline');
+  });
+});
+
+/**
+ * What a total in several currencies should read, computed here apart from the app: each currency's sum in
+ * cents × its rate (ten decimals), added, rounded half up to the cent once, formatted by the page's own Intl.
+ */
+async function convertedText(amounts, currency, rates) {
+  const cents = {};
+  for (const a of amounts) cents[a.currency] = (cents[a.currency] ?? 0n) + BigInt(a.value.replace(/^(\d+)(?:\.(\d*))?$/, (_, w, f = '') => w + f.padEnd(2, '0')));
+  const scaled = (rate) => BigInt(rate.replace(/^(\d+)(?:\.(\d*))?$/, (_, w, f = '') => w + f.padEnd(10, '0')));
+  const withRate = Object.entries(cents).filter(([c]) => c === currency || rates[c]);
+  const exact = withRate.reduce((sum, [c, v]) => sum + v * scaled(c === currency ? '1' : rates[c]), 0n);
+  const total = String((exact + 5_000_000_000n) / 10_000_000_000n);
+  const originals = Object.fromEntries(Object.entries(cents).map(([c, v]) => [c, String(v)]));
+  return page.evaluate(({ total, currency, originals }) => {
+    const format = (cents, c) => new Intl.NumberFormat(undefined, { style: 'currency', currency: c }).format(`${BigInt(cents) / 100n}.${String(BigInt(cents) % 100n).padStart(2, '0')}`);
+    return { total: format(total, currency), originals: Object.entries(originals).map(([c, v]) => format(v, c)) };
+  }, { total, currency, originals });
+}
+
+describe('money in one currency', () => {
+  let stages;
+  let account;
+  let rates;
+  const stageId = (name) => stages.find((s) => s.name === name).id;
+  const dealsIn = async (name) => {
+    const deals = [];
+    for (let p = 1; ; p++) {
+      const items = (await api('GET', `/v2/deals?stage_id=${stageId(name)}&per_page=100&page=${p}`)).body.items.map((i) => i.data);
+      deals.push(...items);
+      if (items.length < 100) return deals;
+    }
+  };
+
+  before(async () => {
+    stages = (await api('GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
+    account = (await api('GET', '/v2/accounts/self')).body.data;
+    rates = Object.fromEntries((await api('GET', '/v2/exchange_rates')).body.items.map((i) => [i.data.currency, i.data.rate]));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('link', { name: 'Deals', exact: true }).click();
+    await column('Incoming').getByRole('heading', { name: 'Incoming' }).waitFor();
+  });
+
+  it('totals a column of several currencies in the account\'s currency, the originals on a closer look', async () => {
+    const open = stages.filter((s) => s.pipeline_id === stages[0].pipeline_id && ['incoming', 'in_progress'].includes(s.category));
+    let mixed;
+    for (const stage of open) {
+      const deals = await dealsIn(stage.name);
+      if (new Set(deals.map((d) => d.currency)).size > 1) {
+        mixed = { stage, deals };
+        break;
+      }
+    }
+    assert.ok(mixed, 'the demo board has a column of several currencies');
+    const expected = await convertedText(mixed.deals, account.currency, rates);
+    const total = column(mixed.stage.name).locator('.deal-total');
+    await total.locator('summary').filter({ hasText: expected.total }).waitFor();
+    assert.equal((await total.locator('summary .money').innerText()).trim(), expected.total);
+    // One amount, never "$… + £…".
+    assert.doesNotMatch(await total.locator('summary').innerText(), /\+/);
+    await total.locator('summary').click();
+    const originals = await total.getByRole('list', { name: 'Original amounts' }).locator('.money').allInnerTexts();
+    assert.deepEqual(originals.sort(), expected.originals.sort());
+    await screenshot(page, 'money-board-originals');
+    await total.locator('summary').click();
+  });
+
+  it('leaves a currency without a rate out of a total, and says so next to it', async () => {
+    assert.equal(rates.CHF, undefined, 'the demo has no rate for CHF');
+    const contactId = (await api('GET', '/v2/contacts?per_page=1')).body.items[0].data.id;
+    const chf = (await api('POST', '/v2/deals', { name: 'Zurich pilot', value: '1200', currency: 'CHF', contact_id: contactId, stage_id: stageId('Incoming') })).body.data;
+    try {
+      await page.reload();
+      const deals = await dealsIn('Incoming');
+      const expected = await convertedText(deals, account.currency, rates);
+      const francs = await page.evaluate(() => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'CHF' }).format('1200'));
+      const total = column('Incoming').locator('.deal-total');
+      await total.getByText(`+ ${francs} without an exchange rate`).waitFor();
+      assert.equal((await total.locator('.money').first().innerText()).trim(), expected.total, 'the francs are not in the total');
+      await screenshot(page, 'money-board-unconverted');
+    } finally {
+      await api('DELETE', `/v2/deals/${chf.id}`);
+    }
+  });
+
+  it('shows won, lost and unqualified readable in a strip, with their counts and totals, their deals on demand', async () => {
+    await page.reload();
+    for (const name of ['Won', 'Lost', 'Unqualified']) {
+      const deals = await dealsIn(name);
+      const stage = column(name);
+      await stage.locator('.deal-count').filter({ hasText: `${deals.length} ${deals.length === 1 ? 'deal' : 'deals'}` }).waitFor();
+      const expected = await convertedText(deals, account.currency, rates);
+      assert.equal((await stage.locator('.deal-total .money').first().innerText()).trim(), expected.total, `${name} total`);
+      assert.equal(await stage.getByRole('listitem').count(), 0, `${name}'s cards wait for Show deals`);
+    }
+    const won = column('Won');
+    await won.getByRole('button', { name: 'Show deals' }).click();
+    assert.equal(await won.getByRole('button', { name: 'Hide deals' }).getAttribute('aria-expanded'), 'true');
+    const wonDeals = await dealsIn('Won');
+    await won.getByRole('listitem', { name: wonDeals[0].name, exact: true }).first().waitFor();
+    await screenshot(page, 'money-board-won-shown-1280');
+    // The strip's text stays on one line per stage and reads as a sentence: "Won 12 deals · $…".
+    const box = await column('Lost').locator('.board-column-head').boundingBox();
+    assert.ok(box.height < 60, `Lost's head is one or two lines (${box.height}px)`);
+    await won.getByRole('button', { name: 'Hide deals' }).click();
+  });
+
+  it('names each card by its visible name (axe finds no accessible-name mismatch on the board)', async () => {
+    await column('Won').getByRole('button', { name: 'Show deals' }).click();
+    const results = await new AxeBuilder({ page }).include('.closed-strip').include('.board')
+      .withRules(['label-content-name-mismatch', 'color-contrast', 'aria-allowed-attr', 'aria-prohibited-attr', 'button-name', 'link-name', 'nested-interactive', 'list', 'listitem'])
+      .analyze();
+    assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), []);
+    const cardName = await page.locator('.deal-card').first().evaluate((card) => {
+      const named = document.getElementById(card.getAttribute('aria-labelledby'));
+      return { name: named.textContent, visible: card.innerText };
+    });
+    assert.ok(cardName.visible.startsWith(cardName.name), `"${cardName.visible}" starts with "${cardName.name}"`);
+    await column('Won').getByRole('button', { name: 'Hide deals' }).click();
+  });
+
+  it('keeps every amount on the board whole: no amount breaks across lines, at 1280 and 390 px', async () => {
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await column('Incoming').locator('.deal-card').first().waitFor();
+      await page.waitForTimeout(400); // the navigation drawer slides out of sight at phone width
+      const broken = await page.locator('.deal-card .money, .deal-total .money').evaluateAll((els) => els
+        .filter((el) => el.getClientRects().length > 1 || el.getBoundingClientRect().height > parseFloat(getComputedStyle(el).lineHeight || '20') * 1.5)
+        .map((el) => el.textContent));
+      assert.deepEqual(broken, [], `${width}px`);
+      await screenshot(page, `money-board-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('shows Home\'s pipeline in the account\'s currency, its currencies on a closer look', async () => {
+    const me = (await api('GET', '/v2/users/self')).body.data;
+    const summary = (await api('GET', `/v2/deals/summary?owner_id=${me.id}`)).body.data.stages;
+    const openIds = new Set(stages.filter((s) => ['incoming', 'in_progress'].includes(s.category) && s.pipeline_id === stages[0].pipeline_id).map((s) => s.id));
+    const amounts = summary.filter((s) => openIds.has(s.stage_id)).flatMap((s) => s.totals.map((t) => ({ currency: t.currency, value: t.value })));
+    const expected = await convertedText(amounts, account.currency, rates);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Today' }).click();
+    const foot = page.getByRole('table', { name: 'Sales Pipeline' }).locator('tfoot td').last();
+    await foot.locator('.money').first().filter({ hasText: expected.total }).waitFor();
+    assert.equal((await foot.locator('.money').first().innerText()).trim(), expected.total);
+    if (expected.originals.length > 1) {
+      await foot.locator('summary').click();
+      assert.deepEqual((await foot.getByRole('list', { name: 'Original amounts' }).locator('.money').allInnerTexts()).sort(), expected.originals.sort());
+    }
+    await screenshot(page, 'money-home-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await foot.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400); // the navigation drawer slides out of sight at phone width
+    await screenshot(page, 'money-home-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('takes a deal\'s currency from the ISO 4217 list only: the form has no "XYZ", the API answers 422', async () => {
+    await page.goto(new URL('/deals/new', page.url()).toString());
+    const currency = page.getByLabel('Currency', { exact: true });
+    await currency.waitFor();
+    assert.equal(await currency.evaluate((el) => el.tagName), 'SELECT');
+    assert.equal(await currency.locator('option[value="XYZ"]').count(), 0);
+    assert.equal(await currency.locator('option:checked').textContent(), `${account.currency} — ${(await currency.locator(`option[value="${account.currency}"]`).textContent()).split(' — ')[1]}`);
+    await currency.selectOption('EUR');
+    assert.equal(await currency.locator('option:checked').textContent(), 'EUR — Euro');
+    const contactId = (await api('GET', '/v2/contacts?per_page=1')).body.items[0].data.id;
+    const refused = await api('POST', '/v2/deals', { name: 'Odd money', currency: 'XYZ', contact_id: contactId });
+    assert.equal(refused.status, 422);
+    assert.deepEqual(refused.body.errors.map((e) => e.error.field), ['/currency']);
   });
 });

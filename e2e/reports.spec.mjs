@@ -68,14 +68,18 @@ function tableText(page, label, part = 'tbody') {
 
 /**
  * What the screen should show for cells: formatted in the page, so by the
- * browser's own Intl as the app formats them (money one currency a line).
+ * browser's own Intl as the app formats them (money in the account's currency).
  */
 function formatted(page, rows) {
   return page.evaluate((rows) => {
-    const money = (values) => {
-      const entries = Object.entries(values);
-      if (entries.length === 0) return '—';
-      return entries.map(([c, v]) => new Intl.NumberFormat(undefined, { style: 'currency', currency: c, maximumFractionDigits: 20 }).format(v)).join('\n');
+    const format = (v, c) => new Intl.NumberFormat(undefined, { style: 'currency', currency: c, maximumFractionDigits: 20 }).format(v);
+    // One amount in the account's currency (the hub's converted_* field); what had no rate follows it, in words.
+    const money = ([values, converted]) => {
+      if (Object.keys(values).length === 0) return '—';
+      const apart = Object.entries(converted.unconverted).map(([c, v]) => format(v, c)).join(' + ');
+      const some = Object.keys(values).some((c) => !(c in converted.unconverted));
+      if (!apart) return format(converted.amount, converted.currency);
+      return some ? `${format(converted.amount, converted.currency)} + ${apart} without an exchange rate` : `${apart} without an exchange rate`;
     };
     const rate = (r) => (r === null ? '—' : new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 }).format(Number(r)));
     const cell = ([kind, v]) => (kind === 'count' ? v.toLocaleString() : kind === 'money' ? money(v) : kind === 'rate' ? rate(v) : String(v));
@@ -99,11 +103,13 @@ async function expectTable(page, label, expected, part = 'tbody') {
 
 /** The numbers of each report's table (the row header aside), from the API's rows. */
 const EXPECTED = {
-  pipeline: (rows) => rows.map((r) => [['count', r.deals_count], ['money', r.values], ['money', r.weighted_values]]),
-  won_lost: (rows) => rows.map((r) => [['count', r.won_count], ['money', r.won_values], ['count', r.lost_count], ['money', r.lost_values], ['rate', r.win_rate]]),
-  loss_reasons: (rows) => rows.map((r) => [['count', r.deals_count], ['money', r.values]]),
+  pipeline: (rows) => rows.map((r) => [['count', r.deals_count], ['money', [r.values, r.converted_value]], ['money', [r.weighted_values, r.converted_weighted_value]]]),
+  won_lost: (rows) => rows.map((r) => [
+    ['count', r.won_count], ['money', [r.won_values, r.converted_won_value]], ['count', r.lost_count], ['money', [r.lost_values, r.converted_lost_value]], ['rate', r.win_rate],
+  ]),
+  loss_reasons: (rows) => rows.map((r) => [['count', r.deals_count], ['money', [r.values, r.converted_value]]]),
   lead_conversion: (rows) => rows.map((r) => [['count', r.leads_count], ['count', r.converted_count], ['rate', r.conversion_rate]]),
-  product_sales: (rows) => rows.map((r) => [['count', r.quantity], ['count', r.deals_count], ['money', r.values]]),
+  product_sales: (rows) => rows.map((r) => [['count', r.quantity], ['count', r.deals_count], ['money', [r.values, r.converted_value]]]),
 };
 const KINDS = ['calls', 'notes', 'tasks_completed', 'visits', 'emails_sent'];
 /** Activities: per rep over the period for several reps, per period for one. */
@@ -166,6 +172,31 @@ describe('Reports (admin)', () => {
     const [foot] = await tableText(admin, 'Pipeline by stage', 'tfoot');
     assert.equal(foot[0], 'Open deals (forecast)');
     assert.equal(foot[1], (await formatted(admin, [[['count', open.reduce((n, r) => n + r.deals_count, 0)]]]))[0][0]);
+  });
+
+  it('shows the forecast as one amount in the account\'s currency, the currencies it was made of on a closer look', async () => {
+    const { currency } = (await pageApi(admin, 'GET', '/v2/accounts/self')).body.data;
+    const rates = Object.fromEntries((await pageApi(admin, 'GET', '/v2/exchange_rates')).body.items.map((i) => [i.data.currency, i.data.rate]));
+    const open = (await rowsOf(admin, 'pipeline', { pipeline_id: pipelineId })).filter((r) => ['incoming', 'in_progress'].includes(r.category));
+    // Per currency in cents, each × its rate (ten decimals), added, rounded half up to the cent once.
+    const cents = {};
+    for (const r of open) for (const [c, v] of Object.entries(r.weighted_values)) cents[c] = (cents[c] ?? 0n) + BigInt(v.replace('.', ''));
+    const scaled = (rate) => BigInt(rate.replace(/^(\d+)(?:\.(\d*))?$/, (_, w, f = '') => w + f.padEnd(10, '0')));
+    const exact = Object.entries(cents).reduce((sum, [c, v]) => sum + v * scaled(c === currency ? '1' : rates[c]), 0n);
+    const total = (exact + 5_000_000_000n) / 10_000_000_000n;
+    const text = await admin.evaluate(({ cents, currency }) => new Intl.NumberFormat(undefined, { style: 'currency', currency })
+      .format(`${BigInt(cents) / 100n}.${String(BigInt(cents) % 100n).padStart(2, '0')}`), { cents: String(total), currency });
+    const headline = section(admin, 'pipeline').locator('.report-headline');
+    assert.equal((await headline.locator('.money').first().innerText()).trim(), text);
+    assert.ok(Object.keys(cents).length > 1, 'the seeded forecast is in several currencies');
+    // A closer look: the original amounts, each in its currency.
+    await headline.locator('summary').click();
+    const originals = await headline.getByRole('list', { name: 'Original amounts' }).locator('.money').allInnerTexts();
+    const expected = await admin.evaluate((cents) => Object.entries(cents).map(([c, v]) => new Intl.NumberFormat(undefined, { style: 'currency', currency: c })
+      .format(`${BigInt(v) / 100n}.${String(BigInt(v) % 100n).padStart(2, '0')}`)), Object.fromEntries(Object.entries(cents).map(([c, v]) => [c, String(v)])));
+    assert.deepEqual(originals.sort(), expected.sort());
+    await screenshot(admin, 'reports-desktop-forecast-originals');
+    await headline.locator('summary').click();
   });
 
   it('offers the whole team and each user, and follows the owner, pipeline, period and interval chosen', async () => {

@@ -289,3 +289,100 @@ describe('sequences without a mail server', () => {
     assert.equal(await warning(agent).getByRole('link').count(), 0);
   });
 });
+
+describe('Exchange rates', () => {
+  const card = (page) => page.getByRole('region', { name: 'Exchange rates' });
+  let before;
+
+  it('lets an admin add, change and remove a rate in Settings, each with when it was set, and the board converts with it', async () => {
+    before = (await api(admin, 'GET', '/v2/exchange_rates')).body.items.map((i) => i.data);
+    const { currency } = (await api(admin, 'GET', '/v2/accounts/self')).body.data;
+    assert.ok(!before.some((r) => r.currency === 'CHF'), 'no CHF rate yet');
+    await visit(admin, '/settings', 'Settings');
+    const rates = card(admin);
+    await rates.getByRole('heading', { name: 'Exchange rates' }).waitFor();
+    // Add one: the currency from the list, the rate typed.
+    const add = rates.getByRole('form', { name: 'Add an exchange rate' });
+    await add.getByLabel('Currency', { exact: true }).selectOption('CHF');
+    await add.getByLabel(`1 CHF in ${currency}`).fill('abc');
+    await add.getByRole('button', { name: 'Add rate' }).click();
+    await add.getByRole('alert').filter({ hasText: 'A positive number' }).waitFor();
+    await add.getByLabel(`1 CHF in ${currency}`).fill('1.1325');
+    await add.getByRole('button', { name: 'Add rate' }).click();
+    await rates.getByRole('status').filter({ hasText: 'Added the rate of CHF.' }).waitFor();
+    const row = rates.getByRole('listitem', { name: 'CHF' });
+    assert.equal(await row.getByLabel(`Rate of CHF in ${currency}`).inputValue(), '1.1325');
+    const saved = (await api(admin, 'GET', '/v2/exchange_rates/CHF')).body.data;
+    assert.equal(saved.rate, '1.1325');
+    // When it was set, in the user's own words for a date.
+    const setOn = await admin.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), saved.set_at);
+    await row.getByText(`Set ${setOn}`).waitFor();
+    await screenshot(admin, 'settings-exchange-rates-1280');
+
+    // Change it.
+    await row.getByLabel(`Rate of CHF in ${currency}`).fill('1.14');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await rates.getByRole('status').filter({ hasText: 'Saved the rate of CHF.' }).waitFor();
+    assert.equal((await api(admin, 'GET', '/v2/exchange_rates/CHF')).body.data.rate, '1.14');
+
+    // A deal in francs now counts in its column's total, at that rate.
+    const stages = (await api(admin, 'GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
+    const incoming = stages.find((st) => st.name === 'Incoming');
+    const contactId = (await api(admin, 'GET', '/v2/contacts?per_page=1')).body.items[0].data.id;
+    const deal = (await api(admin, 'POST', '/v2/deals', { name: `Francs ${RUN}`, value: '1000', currency: 'CHF', contact_id: contactId, stage_id: incoming.id })).body.data;
+    try {
+      await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Deals', exact: true }).click();
+      const total = admin.getByRole('region', { name: 'Incoming', exact: true }).locator('.deal-total');
+      await total.locator('summary').click();
+      const francs = await admin.evaluate((c) => `${new Intl.NumberFormat(undefined, { style: 'currency', currency: 'CHF' }).format('1000')} (× 1.14 ${c})`, currency);
+      await total.getByRole('list', { name: 'Original amounts' }).getByText(francs).waitFor();
+      assert.equal(await total.getByText('without an exchange rate').count(), 0);
+    } finally {
+      await api(admin, 'DELETE', `/v2/deals/${deal.id}`);
+    }
+
+    // Remove it.
+    await visit(admin, '/settings', 'Settings');
+    await card(admin).getByRole('listitem', { name: 'CHF' }).getByRole('button', { name: 'Remove the rate of CHF' }).click();
+    await card(admin).getByRole('status').filter({ hasText: 'Removed the rate of CHF.' }).waitFor();
+    assert.equal((await api(admin, 'GET', '/v2/exchange_rates/CHF')).status, 404);
+
+    await admin.setViewportSize(PHONE);
+    await card(admin).scrollIntoViewIfNeeded();
+    await admin.waitForTimeout(400); // the navigation drawer slides out of sight at phone width
+    await screenshot(admin, 'settings-exchange-rates-390');
+    assert.equal(await scrollsSideways(admin), false);
+    await admin.setViewportSize(DESKTOP);
+  });
+
+  it('shows agents the rates read only, and the API refuses their changes with 403', async () => {
+    await visit(agent, '/settings', 'Settings');
+    const rates = card(agent);
+    await rates.getByRole('heading', { name: 'Exchange rates' }).waitFor();
+    const first = before[0];
+    await rates.getByRole('listitem', { name: first.currency }).waitFor();
+    assert.equal(await rates.getByRole('textbox').count(), 0);
+    assert.equal(await rates.getByRole('button').count(), 0);
+    const refused = await api(agent, 'PUT', `/v2/exchange_rates/${first.currency}`, { rate: '9' });
+    assert.equal(refused.status, 403);
+    await screenshot(agent, 'settings-exchange-rates-agent');
+  });
+
+  it('sets the account currency from the ISO 4217 list, saying the rates go with a change', async () => {
+    await visit(admin, '/settings', 'Settings');
+    const form = admin.getByRole('form', { name: 'Account currency' });
+    const select = form.getByLabel('Account currency', { exact: true });
+    assert.equal(await select.locator('option[value="XYZ"]').count(), 0);
+    const { currency } = (await api(admin, 'GET', '/v2/accounts/self')).body.data;
+    assert.equal(await select.inputValue(), currency);
+    await select.selectOption('JPY');
+    await form.getByRole('note').filter({ hasText: `Changing the currency removes the ${before.length} exchange rates` }).waitFor();
+    await screenshot(admin, 'settings-account-currency');
+    // Not saved: the other specs' hub keeps its currency and rates.
+    await select.selectOption(currency);
+    assert.equal(await form.getByRole('note').count(), 0);
+    const refused = await api(admin, 'PUT', '/v2/accounts/self', { currency: 'XYZ' });
+    assert.equal(refused.status, 422);
+  });
+});
+

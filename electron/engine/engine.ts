@@ -51,6 +51,7 @@ import { WrittenAt } from './writtenAt.js';
 import { SyncSessions } from './sync/sessions.js';
 import { SyncSources } from './sync/sources.js';
 import { ACCOUNT_SYNC } from './resources/account.js';
+import { ExchangeRates, EXCHANGE_RATE_SYNC } from './resources/exchangeRates.js';
 import { USER_SYNC } from './resources/users.js';
 import { TAG_SYNC } from './resources/tags.js';
 import { TASK_SYNC } from './resources/tasks.js';
@@ -90,6 +91,7 @@ export interface Engine {
   clock: Clock;
   users: Users;
   accounts: Accounts;
+  exchangeRates: ExchangeRates;
   contacts: Contacts;
   customFields: CustomFields;
   tokens: Tokens;
@@ -156,7 +158,8 @@ export function openEngine(options: EngineOptions): Engine {
   const products = new Products(ctx);
   const orders = new Orders(ctx, deals);
   const emailTemplates = new EmailTemplates(ctx);
-  const accounts = new Accounts(ctx);
+  const exchangeRates = new ExchangeRates(ctx);
+  const accounts = new Accounts(ctx, exchangeRates);
   const customObjectFields = new CustomObjectFields(ctx, accounts);
   // Every type a device can read; the change log's other types (none today) would be reported as failed objects.
   const syncSources = new SyncSources(db, [
@@ -165,6 +168,7 @@ export function openEngine(options: EngineOptions): Engine {
     dealUnqualifiedReasons.syncSource, leadUnqualifiedReasons.syncSource, sources.syncSource, COLLABORATION_SYNC,
     LEAD_SYNC, LEAD_CONVERSION_SYNC, PIPELINE_SYNC, STAGE_SYNC, DEAL_SYNC, ASSOCIATED_CONTACT_SYNC,
     PRODUCT_SYNC, ORDER_SYNC, LINE_ITEM_SYNC, EMAIL_TEMPLATE_SYNC, SEQUENCE_SYNC, ENROLLMENT_SYNC,
+    EXCHANGE_RATE_SYNC,
   ]);
   const sync = new SyncSessions(ctx, syncSources, new Acknowledgements(db));
   const engine: Engine = {
@@ -173,6 +177,7 @@ export function openEngine(options: EngineOptions): Engine {
     clock,
     users,
     accounts,
+    exchangeRates,
     customFields,
     contacts,
     tokens: new Tokens(ctx),

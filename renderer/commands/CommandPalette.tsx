@@ -4,6 +4,7 @@ import type { SearchResult, SearchResultType } from '../../shared/resources/reco
 import { listedShortcut, matchingCommands, PALETTE_SHORTCUT, shortcutLabel, type Command, type Shortcut } from './commands.js';
 import { useCommands } from './commandStore.js';
 import { useModalDialog } from './useModalDialog.js';
+import { formatMoney } from '../../shared/money.js';
 import { useRecordSearch, type RecordSearchState } from './useRecordSearch.js';
 import { phoneOrText } from '../records/phoneFormat.js';
 
@@ -123,6 +124,12 @@ export function CommandPalette() {
   );
 }
 
+/** A result's second line; a deal's amount formatted as every other screen has it ("Northwind Traders · €12,500.50"). */
+function detailOf(result: SearchResult): string | null {
+  const amount = result.amount ? formatMoney(result.amount.value, result.amount.currency) : null;
+  return [result.detail && phoneOrText(result.detail), amount].filter(Boolean).join(' · ') || null;
+}
+
 /**
  * The options under their headings. Records keep the server's ranking:
  * each type's group comes where its best record ranks, so Enter opens the
@@ -135,7 +142,7 @@ function paletteGroups(text: string, results: SearchResult[], openRecord: (r: Se
   for (const result of typed === '' ? [] : results) {
     let group = records.find((g) => g.id === `palette-${result.type}`);
     if (!group) records.push((group = { id: `palette-${result.type}`, label: TYPE_LABELS[result.type], options: [] }));
-    group.options.push({ id: `palette-${result.type}-${result.id}`, label: result.name || '(no name)', detail: result.detail && phoneOrText(result.detail), run: () => openRecord(result) });
+    group.options.push({ id: `palette-${result.type}-${result.id}`, label: result.name || '(no name)', detail: detailOf(result), run: () => openRecord(result) });
   }
   const commands = matchingCommands(typed).map((command) => ({
     id: `palette-command-${command.id}`, label: command.title, detail: shortcutText(listedShortcut(command)), run: () => runCommand(command),

@@ -6,6 +6,7 @@ import { DateField } from '../forms/DateField.js';
 import { CustomFieldInputs, customFieldLabels, customFieldOf, customFieldsPayload } from '../forms/CustomFieldInputs.js';
 import { useCustomFieldDefinitions } from '../contacts/useCustomFieldDefinitions.js';
 import type { CustomFieldDefinition, CustomFieldValue } from '../../shared/resources/customField.js';
+import { CurrencySelect } from '../money/CurrencySelect.js';
 import { useRecordForm } from '../leads/useRecordForm.js';
 import { OwnerField, SourceField } from '../leads/PickerFields.js';
 import { ContactPicker } from './ContactPicker.js';
@@ -106,7 +107,7 @@ export function DealForm({ id }: { id: number | null }) {
             <AmountInput placeholder="0.00" value={draft.value} onChange={(value) => change({ value })} />
           </FormField>
           <FormField label="Currency" error={errors.currency}>
-            <input type="text" maxLength={3} value={draft.currency} aria-invalid={Boolean(errors.currency)} onChange={(e) => change({ currency: e.target.value })} />
+            <CurrencySelect value={draft.currency} invalid={Boolean(errors.currency)} onChange={(currency) => change({ currency })} />
           </FormField>
           <div className={`field${errors.stage_id ? ' invalid' : ''}`}>
             <StageSelect label="Stage" value={draft.stage_id} onChange={(stage_id) => change({ stage_id })} {...pipelines} />

@@ -3,10 +3,11 @@ import type { Deal, Stage } from '../../shared/resources/deal.js';
 import { api } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
-import { useSession } from '../session/sessionStore.js';
 import { fetchPages } from '../leads/usePagedList.js';
 import { DEAL_DRAG_TYPE, DealCard } from './DealCard.js';
-import { formatMoney, totalsByCurrency } from './money.js';
+import { convertTotal } from '../../shared/money.js';
+import { ConvertedMoney } from '../money/Money.js';
+import { useExchangeRates } from '../money/useExchangeRates.js';
 import { useContactNames } from './useContactNames.js';
 import type { Pipelines } from './usePipelines.js';
 import { useSideScroll } from './useSideScroll.js';
@@ -47,13 +48,16 @@ function findDeal(columns: Map<number, Column>, id: number): Deal | undefined {
 }
 
 /**
- * A pipeline's stages as columns of deal cards, each with its count and total
- * value. A deal moves by drag and drop or with its card's stage select; both
- * PUT the new `stage_id`, showing the move at once and the saved state after.
+ * A pipeline's open stages as columns of deal cards, its won, lost and
+ * unqualified stages in a strip above them; each with its count and total in
+ * the account's currency. A deal moves by drag and drop or with its card's
+ * stage menu; both PUT the new `stage_id`, showing the move at once and the
+ * saved state after.
  */
 export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; pipelines: Pipelines }) {
   const stages = useMemo(() => pipelines.stages.filter((s) => s.pipeline_id === pipelineId), [pipelines.stages, pipelineId]);
-  const currency = useSession((s) => s.account?.currency ?? 'USD');
+  const money = useExchangeRates();
+  const [shownClosed, setShownClosed] = useState<number | null>(null);
   const [columns, setColumns] = useState(new Map<number, Column>());
   const [version, setVersion] = useState(0);
   const [moving, setMoving] = useState<number | null>(null);
@@ -70,7 +74,7 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
     };
   }, [stages, version]);
 
-  const contactNames = useContactNames([...columns.values()].flatMap((c) => c.deals.map((d) => d.contact_id)));
+  const contactNames = useContactNames([...columns.values()].flatMap((c) => c.deals.flatMap((d) => [d.contact_id, d.organization_id])));
   const stageName = (id: number) => pipelines.stages.find((s) => s.id === id)?.name ?? 'another stage';
 
   const move = async (deal: Deal, stageId: number) => {
@@ -102,18 +106,25 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
   };
 
   const board: BoardContext = {
-    currency, contactNames, stages, moving, over,
+    money, contactNames, stages, moving, over,
     dragOver, drop, leave: () => setOver(null), move: (deal, stageId) => void move(deal, stageId),
   };
-  const column = (stage: Stage) => <StageColumn key={stage.id} stage={stage} column={columns.get(stage.id) ?? { deals: [], more: false }} board={board} />;
+  const columnOf = (stage: Stage) => columns.get(stage.id) ?? { deals: [], more: false };
   const closed = stages.filter((s) => CLOSED.includes(s.category));
   return (
     <>
       <p className={message?.failed ? 'form-error' : 'muted board-status'} role="status" aria-live="polite">{message?.text}</p>
+      {/* Won, lost and unqualified in a strip above the board: each readable with its count and total, its deals shown on demand. */}
+      {closed.length > 0 && (
+        <div className="closed-strip">
+          {closed.map((stage) => (
+            <StageColumn key={stage.id} stage={stage} column={columnOf(stage)} board={board}
+              expanded={shownClosed === stage.id} onToggle={() => setShownClosed((shown) => (shown === stage.id ? null : stage.id))} />
+          ))}
+        </div>
+      )}
       <BoardFrame>
-        {stages.filter((s) => !CLOSED.includes(s.category)).map(column)}
-        {/* Won, lost and unqualified stacked in one column: deals are dropped there more than read, and the whole board fits a laptop. */}
-        {closed.length > 0 && <div className="board-closed">{closed.map(column)}</div>}
+        {stages.filter((s) => !CLOSED.includes(s.category)).map((stage) => <StageColumn key={stage.id} stage={stage} column={columnOf(stage)} board={board} />)}
       </BoardFrame>
     </>
   );
@@ -123,7 +134,7 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
 const CLOSED: readonly string[] = ['won', 'lost', 'unqualified'];
 
 interface BoardContext {
-  currency: string;
+  money: ExchangeRatesView;
   contactNames: Map<number, string>;
   stages: Stage[];
   moving: number | null;
@@ -134,30 +145,57 @@ interface BoardContext {
   move(deal: Deal, stageId: number): void;
 }
 
-/** One stage: its count and total, its deals' cards (a drop target for others), and a way to add one. */
-function StageColumn({ stage, column, board }: { stage: Stage; column: Column; board: BoardContext }) {
-  const totals = totalsByCurrency(column.deals);
+type ExchangeRatesView = ReturnType<typeof useExchangeRates>;
+
+/** A stage's deals totalled in the account's currency, with their originals. */
+function stageTotal(deals: readonly Deal[], money: ExchangeRatesView) {
+  return convertTotal(deals.map((d) => ({ currency: d.currency, amount: d.value })), money.into, money.table);
+}
+
+/**
+ * One stage: its count and total (converted into the account's currency),
+ * its deals' cards (a drop target for others), and a way to add one. A closed
+ * stage (`onToggle` given) shows its cards only when expanded.
+ */
+function StageColumn({ stage, column, board, expanded, onToggle }: {
+  stage: Stage; column: Column; board: BoardContext; expanded?: boolean; onToggle?(): void;
+}) {
+  const total = stageTotal(column.deals, board.money);
+  const closed = onToggle !== undefined;
+  const cardsId = `stage-${stage.id}-deals`;
+  const showCards = !closed || expanded;
   return (
-    <section className={`board-column${board.over === stage.id ? ' over' : ''}`} aria-label={stage.name} data-stage-id={stage.id}
+    <section className={`board-column${closed ? ' closed-stage' : ''}${expanded ? ' expanded' : ''}${board.over === stage.id ? ' over' : ''}`}
+      aria-label={stage.name} data-stage-id={stage.id}
       onDragOver={(e) => board.dragOver(e, stage.id)} onDragLeave={board.leave} onDrop={(e) => board.drop(e, stage.id)}>
       <header className="board-column-head">
         <h2>{stage.name}</h2>
-        <p className="muted column-summary">
+        <div className="muted column-summary">
           <span className="deal-count">{column.deals.length}{column.more ? '+' : ''} {column.deals.length === 1 ? 'deal' : 'deals'}</span>
-          {' · '}
-          <span className="deal-total">{totals.length === 0 ? formatMoney('0', board.currency) : totals.map((t) => formatMoney(t.total, t.currency)).join(' + ')}</span>
-        </p>
+          <span aria-hidden="true"> · </span>
+          <ConvertedMoney className="deal-total" total={total} rates={board.money.table} />
+        </div>
+        {closed && column.deals.length > 0 && (
+          <button type="button" className="link closed-toggle" aria-expanded={expanded} aria-controls={cardsId} onClick={onToggle}>
+            {expanded ? 'Hide deals' : 'Show deals'}
+          </button>
+        )}
       </header>
-      <ul className="deal-cards">
-        {column.deals.map((deal) => (
-          <DealCard key={deal.id} deal={deal} contactName={deal.contact_id === null ? undefined : board.contactNames.get(deal.contact_id)}
-            stages={board.stages} moving={board.moving === deal.id} onMove={board.move} />
-        ))}
-      </ul>
-      <Link to={`/deals/new?stage_id=${stage.id}`} className="add-deal" aria-label={`New deal in ${stage.name}`}>+ Add a deal</Link>
+      {showCards && (
+        <ul className="deal-cards" id={cardsId}>
+          {column.deals.map((deal) => (
+            <DealCard key={deal.id} deal={deal} contactName={nameOf(board.contactNames, deal.contact_id)}
+              organizationName={nameOf(board.contactNames, deal.organization_id)}
+              stages={board.stages} moving={board.moving === deal.id} onMove={board.move} />
+          ))}
+        </ul>
+      )}
+      {!closed && <Link to={`/deals/new?stage_id=${stage.id}`} className="add-deal" aria-label={`Add a deal in ${stage.name}`}>+ Add a deal</Link>}
     </section>
   );
 }
+
+const nameOf = (names: Map<number, string>, id: number | null) => (id === null ? undefined : names.get(id));
 
 /** The board's columns, scrolling sideways inside it when they do not fit, with a visible hint and buttons that scroll. */
 function BoardFrame({ children }: { children: ReactNode }) {

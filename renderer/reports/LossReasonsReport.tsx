@@ -1,6 +1,8 @@
 import type { LossReasonReportRow } from '../../shared/resources/report.js';
 import type { QueryValue } from '../../shared/bridge.js';
-import { ChartBox, MoneyLines, ReportSection, ReportTable } from './ReportSection.js';
+import { ChartBox, ReportSection, ReportTable } from './ReportSection.js';
+import { ReportAmount } from './ReportMoney.js';
+import { useReportMoney } from './useReportMoney.js';
 import { useReport } from './useReport.js';
 import { formatCount } from './reportMoney.js';
 import { COLORS, countTick } from './chartTheme.js';
@@ -22,6 +24,7 @@ export function LossReasonsReport({ query }: { query: Record<string, QueryValue>
 }
 
 function LossReasonsView({ rows }: { rows: LossReasonReportRow[] }) {
+  const money = useReportMoney();
   const data = rows.map((r) => ({ label: r.name, value: r.deals_count }));
   return (
     <>
@@ -35,7 +38,7 @@ function LossReasonsView({ rows }: { rows: LossReasonReportRow[] }) {
             <tr key={r.loss_reason_id ?? 'none'}>
               <th scope="row">{r.name}</th>
               <td className="number">{formatCount(r.deals_count)}</td>
-              <td className="number"><MoneyLines values={r.values} /></td>
+              <td className="number"><ReportAmount values={r.values} money={money} /></td>
             </tr>
           ))}
         </tbody>

@@ -2,10 +2,12 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import type { PipelineReportRow } from '../../shared/resources/report.js';
 import type { QueryValue } from '../../shared/bridge.js';
 import { formatMoney } from '../deals/money.js';
-import { ChartBox, MoneyLines, ReportSection, ReportTable } from './ReportSection.js';
+import { ChartBox, ReportSection, ReportTable } from './ReportSection.js';
 import { useReport } from './useReport.js';
-import { useChartCurrency, currencyCaption } from './useChartCurrency.js';
-import { compactMoney, formatCount, plotted, sumValues } from './reportMoney.js';
+import { moneyCaption, plottedTotal, useReportMoney } from './useReportMoney.js';
+import { ReportAmount } from './ReportMoney.js';
+import { ConvertedMoney } from '../money/Money.js';
+import { compactMoney, formatCount, sumValues } from './reportMoney.js';
 import { COLORS, TICK, categoryTicks } from './chartTheme.js';
 import { usePhone } from '../shell/usePhone.js';
 
@@ -29,15 +31,17 @@ export function PipelineReport({ query, pipelineName }: { query: Record<string, 
 
 function PipelineView({ rows }: { rows: PipelineReportRow[] }) {
   const phone = usePhone();
-  const { currency, currencies } = useChartCurrency('pipeline', rows.flatMap((r) => [r.values, r.weighted_values]));
+  const money = useReportMoney();
+  const currency = money.into;
   const open = rows.filter((r) => OPEN.has(r.category));
   const forecast = sumValues(open.map((r) => r.weighted_values));
-  const data = rows.map((r) => ({ stage: r.stage_name, value: plotted(r.values, currency), weighted: plotted(r.weighted_values, currency), deals: r.deals_count }));
+  const converted = rows.map((r) => ({ value: money.convert(r.values), weighted: money.convert(r.weighted_values) }));
+  const data = rows.map((r, i) => ({ stage: r.stage_name, value: plottedTotal(converted[i].value), weighted: plottedTotal(converted[i].weighted), deals: r.deals_count }));
   return (
     <>
       <div className="report-figure">
-        <p className="report-headline"><span className="muted">Forecast</span> <MoneyLines values={forecast} /></p>
-        <ChartBox caption={currencyCaption(currency, currencies)}>
+        <div className="report-headline"><span className="muted">Forecast</span> <ConvertedMoney total={money.convert(forecast)} rates={money.rates} /></div>
+        <ChartBox caption={moneyCaption(money, converted.flatMap((c) => [c.value, c.weighted]))}>
           <ResponsiveContainer width="100%" height={280}>
             <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
               <CartesianGrid vertical={false} stroke={COLORS.grid} />
@@ -58,8 +62,8 @@ function PipelineView({ rows }: { rows: PipelineReportRow[] }) {
             <tr key={r.stage_id}>
               <th scope="row">{r.stage_name} <span className="muted report-note">{r.likelihood}%</span></th>
               <td className="number">{formatCount(r.deals_count)}</td>
-              <td className="number"><MoneyLines values={r.values} /></td>
-              <td className="number"><MoneyLines values={r.weighted_values} /></td>
+              <td className="number"><ReportAmount values={r.values} money={money} /></td>
+              <td className="number"><ReportAmount values={r.weighted_values} money={money} /></td>
             </tr>
           ))}
         </tbody>
@@ -67,8 +71,8 @@ function PipelineView({ rows }: { rows: PipelineReportRow[] }) {
           <tr>
             <th scope="row">Open deals (forecast)</th>
             <td className="number">{formatCount(open.reduce((n, r) => n + r.deals_count, 0))}</td>
-            <td className="number"><MoneyLines values={sumValues(open.map((r) => r.values))} /></td>
-            <td className="number"><MoneyLines values={forecast} /></td>
+            <td className="number"><ReportAmount values={sumValues(open.map((r) => r.values))} money={money} /></td>
+            <td className="number"><ReportAmount values={forecast} money={money} /></td>
           </tr>
         </tfoot>
       </ReportTable>

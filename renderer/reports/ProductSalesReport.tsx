@@ -1,10 +1,11 @@
 import type { ProductSalesReportRow } from '../../shared/resources/report.js';
 import type { QueryValue } from '../../shared/bridge.js';
 import { formatMoney } from '../deals/money.js';
-import { ChartBox, MoneyLines, ReportSection, ReportTable } from './ReportSection.js';
+import { ChartBox, ReportSection, ReportTable } from './ReportSection.js';
 import { useReport } from './useReport.js';
-import { useChartCurrency, currencyCaption } from './useChartCurrency.js';
-import { compactMoney, formatCount, plotted } from './reportMoney.js';
+import { moneyCaption, plottedTotal, useReportMoney } from './useReportMoney.js';
+import { ReportAmount } from './ReportMoney.js';
+import { compactMoney, formatCount } from './reportMoney.js';
 import { COLORS } from './chartTheme.js';
 import { HorizontalBars } from './HorizontalBars.js';
 
@@ -27,10 +28,12 @@ export function ProductSalesReport({ query }: { query: Record<string, QueryValue
 }
 
 function ProductSalesView({ rows }: { rows: ProductSalesReportRow[] }) {
-  const { currency, currencies } = useChartCurrency('product_sales', rows.map((r) => r.values));
-  const sorted = [...rows].sort((a, b) => plotted(b.values, currency) - plotted(a.values, currency));
-  const data = sorted.slice(0, CHART_TOP).map((r) => ({ label: r.product_name, value: plotted(r.values, currency) }));
-  const caption = `${rows.length > CHART_TOP ? `The ${CHART_TOP} best sellers. ` : ''}${currencyCaption(currency, currencies)}`;
+  const money = useReportMoney();
+  const currency = money.into;
+  const converted = rows.map((r) => ({ row: r, total: money.convert(r.values) }));
+  const sorted = [...converted].sort((a, b) => plottedTotal(b.total) - plottedTotal(a.total));
+  const data = sorted.slice(0, CHART_TOP).map(({ row, total }) => ({ label: row.product_name, value: plottedTotal(total) }));
+  const caption = `${rows.length > CHART_TOP ? `The ${CHART_TOP} best sellers. ` : ''}${moneyCaption(money, converted.map((c) => c.total))}`;
   return (
     <>
       <ChartBox caption={caption}>
@@ -45,7 +48,7 @@ function ProductSalesView({ rows }: { rows: ProductSalesReportRow[] }) {
               <th scope="row">{r.product_name}{r.sku && <div className="muted report-note">{r.sku}</div>}</th>
               <td className="number">{formatCount(r.quantity)}</td>
               <td className="number">{formatCount(r.deals_count)}</td>
-              <td className="number"><MoneyLines values={r.values} /></td>
+              <td className="number"><ReportAmount values={r.values} money={money} /></td>
             </tr>
           ))}
         </tbody>

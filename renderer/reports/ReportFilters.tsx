@@ -2,7 +2,6 @@ import { cloneElement, useId, useState, type ReactElement } from 'react';
 import type { Pipeline } from '../../shared/resources/deal.js';
 import type { User } from '../../shared/resources/user.js';
 import { REPORT_INTERVALS, type ReportInterval } from '../../shared/resources/report.js';
-import { useSession } from '../session/sessionStore.js';
 import { useReportFilters } from './reportsStore.js';
 import { PERIOD_PRESETS, PRESET_LABELS, type DateRange, type PeriodPreset } from './reportPeriod.js';
 
@@ -17,8 +16,6 @@ interface Props {
 /** Whose data, which pipeline, which period and how it is grouped: every report below follows these. */
 export function ReportFilters({ users, pipelines }: Props) {
   const filters = useReportFilters();
-  const home = useSession((s) => s.account?.currency ?? 'USD');
-  const currencies = [...new Set([home, ...Object.values(filters.seen).flat()])].sort();
   return (
     <div className="card report-filters" role="group" aria-label="Report filters">
       {users ? (
@@ -48,13 +45,6 @@ export function ReportFilters({ users, pipelines }: Props) {
           {REPORT_INTERVALS.map((i) => <option key={i} value={i}>{INTERVAL_LABELS[i]}</option>)}
         </select>
       </Field>
-      {currencies.length > 1 && (
-        <Field label="Chart currency">
-          <select value={filters.currency ?? home} onChange={(e) => filters.set({ currency: e.target.value })}>
-            {currencies.map((c) => <option key={c} value={c}>{c}</option>)}
-          </select>
-        </Field>
-      )}
     </div>
   );
 }

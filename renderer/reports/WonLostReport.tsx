@@ -1,7 +1,9 @@
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ReportInterval, WonLostReportRow } from '../../shared/resources/report.js';
 import type { QueryValue } from '../../shared/bridge.js';
-import { ChartBox, MoneyLines, ReportSection, ReportTable } from './ReportSection.js';
+import { ChartBox, ReportSection, ReportTable } from './ReportSection.js';
+import { ReportAmount } from './ReportMoney.js';
+import { useReportMoney } from './useReportMoney.js';
 import { useReport } from './useReport.js';
 import { formatCount, formatRate, rateOf, sumValues } from './reportMoney.js';
 import { periodLabel, periodSpan } from './reportPeriod.js';
@@ -25,6 +27,7 @@ export function WonLostReport({ query, interval }: { query: Record<string, Query
 }
 
 function WonLostView({ rows, interval }: { rows: WonLostReportRow[]; interval: ReportInterval }) {
+  const money = useReportMoney();
   const data = rows.map((r) => ({
     period: periodLabel(r.period_start, interval), won: r.won_count, lost: r.lost_count,
     rate: r.win_rate === null ? null : Math.round(Number(r.win_rate) * 100),
@@ -60,9 +63,9 @@ function WonLostView({ rows, interval }: { rows: WonLostReportRow[]; interval: R
             <tr key={r.period_start}>
               <th scope="row" className="nowrap" title={periodSpan(r.period_start, r.period_end)}>{periodLabel(r.period_start, interval, true)}</th>
               <td className="number">{formatCount(r.won_count)}</td>
-              <td className="number"><MoneyLines values={r.won_values} /></td>
+              <td className="number"><ReportAmount values={r.won_values} money={money} /></td>
               <td className="number">{formatCount(r.lost_count)}</td>
-              <td className="number"><MoneyLines values={r.lost_values} /></td>
+              <td className="number"><ReportAmount values={r.lost_values} money={money} /></td>
               <td className="number">{formatRate(r.win_rate)}</td>
             </tr>
           ))}
@@ -71,9 +74,9 @@ function WonLostView({ rows, interval }: { rows: WonLostReportRow[]; interval: R
           <tr>
             <th scope="row">Total</th>
             <td className="number">{formatCount(won)}</td>
-            <td className="number"><MoneyLines values={sumValues(rows.map((r) => r.won_values))} /></td>
+            <td className="number"><ReportAmount values={sumValues(rows.map((r) => r.won_values))} money={money} /></td>
             <td className="number">{formatCount(lost)}</td>
-            <td className="number"><MoneyLines values={sumValues(rows.map((r) => r.lost_values))} /></td>
+            <td className="number"><ReportAmount values={sumValues(rows.map((r) => r.lost_values))} money={money} /></td>
             <td className="number">{formatRate(rateOf(won, won + lost))}</td>
           </tr>
         </tfoot>

@@ -14,9 +14,6 @@ export function sumValues(values: readonly CurrencyValues[]): CurrencyValues {
   return sums;
 }
 
-/** A value as a chart plots it (a float is precise enough for a bar's length; tables show the exact text). */
-export const plotted = (values: CurrencyValues, currency: string) => Number(values[currency] ?? 0);
-
 /** "$1.2M": a money axis's tick. */
 export function compactMoney(amount: number, currency: string): string {
   try {

@@ -12,14 +12,9 @@ interface ReportFilters {
   preset: PeriodPreset;
   range: DateRange;
   interval: ReportInterval;
-  /** The currency the charts plot; null until chosen: the account's. */
-  currency: string | null;
-  /** Currencies each report's values came in, so the currency choice offers them all. */
-  seen: Record<string, string[]>;
-  set(change: Partial<Pick<ReportFilters, 'ownerId' | 'pipelineId' | 'interval' | 'currency'>>): void;
+  set(change: Partial<Pick<ReportFilters, 'ownerId' | 'pipelineId' | 'interval'>>): void;
   choosePreset(preset: PeriodPreset): void;
   setRange(range: DateRange): void;
-  noteCurrencies(report: string, currencies: string[]): void;
 }
 
 export const useReportFilters = create<ReportFilters>((set) => ({
@@ -28,16 +23,11 @@ export const useReportFilters = create<ReportFilters>((set) => ({
   preset: 'last_12_months',
   range: presetRange('last_12_months'),
   interval: 'month',
-  currency: null,
-  seen: {},
   set: (change) => set(change),
   // Custom keeps the dates shown, to be edited from there.
   choosePreset: (preset) => set((s) => ({ preset, range: preset === 'custom' ? s.range : presetRange(preset) })),
   setRange: (range) => set({ preset: 'custom', range }),
-  noteCurrencies: (report, currencies) => set((s) => (same(s.seen[report], currencies) ? s : { seen: { ...s.seen, [report]: currencies } })),
 }));
-
-const same = (a: string[] | undefined, b: string[]) => a !== undefined && a.length === b.length && a.every((c, i) => c === b[i]);
 
 /** What a report's request carries, by the parameters it takes. */
 export interface ReportQueryNeeds {

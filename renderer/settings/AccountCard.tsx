@@ -4,6 +4,8 @@ import { api } from '../api/client.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
 import { capitalized } from '../shell/words.js';
 import { useSession } from '../session/sessionStore.js';
+import { CurrencySelect } from '../money/CurrencySelect.js';
+import { useRatesStore } from '../money/useExchangeRates.js';
 
 interface Draft {
   plan: Plan;
@@ -41,6 +43,8 @@ export function AccountCard({ account }: { account: Account }) {
   });
 
   return (
+    <>
+    <AccountCurrencyForm account={account} />
     <form className="card account-settings" aria-label="Plan and features" onSubmit={submit} noValidate>
       <h2>Plan and features</h2>
       <div className={`field${errors.plan ? ' invalid' : ''}`}>
@@ -67,6 +71,51 @@ export function AccountCard({ account }: { account: Account }) {
       {errors._ && <p className="form-error" role="alert">{errors._}</p>}
       <div className="actions">
         <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save plan and features'}</button>
+        {saved && <span className="muted" role="status">Saved.</span>}
+      </div>
+    </form>
+    </>
+  );
+}
+
+/**
+ * The account's currency, chosen from the ISO 4217 list: every converted
+ * total is in it. The exchange rates say how much of it each other currency
+ * is worth, so changing it clears them (the hub does; this says so first).
+ */
+function AccountCurrencyForm({ account }: { account: Account }) {
+  const [currency, setCurrency] = useState(account.currency);
+  const [saved, setSaved] = useState(false);
+  const rateCount = useRatesStore((s) => s.rates?.length ?? 0);
+  const { saving, errors, submit } = useFormSubmit({ labels: { currency: 'Currency' }, failure: 'The currency could not be saved.', stays: true }, async () => {
+    const updated = await api.update<Account>('/v2/accounts/self', { currency });
+    useSession.setState({ account: updated });
+    await useRatesStore.getState().load();
+    setSaved(true);
+  });
+  const changing = currency !== account.currency;
+  return (
+    <form className="card account-settings" aria-label="Account currency" onSubmit={submit} noValidate>
+      <h2>Currency</h2>
+      <p className="muted">Totals on the board, on Home and in reports are converted into this currency.</p>
+      <div className={`field${errors.currency ? ' invalid' : ''}`}>
+        <label>
+          Account currency
+          <CurrencySelect label="Account currency" value={currency} invalid={Boolean(errors.currency)} onChange={(code) => {
+            setCurrency(code);
+            setSaved(false);
+          }} />
+        </label>
+        {errors.currency && <span className="field-error" role="alert">{errors.currency}</span>}
+      </div>
+      {changing && rateCount > 0 && (
+        <p className="form-warning" role="note">
+          Changing the currency removes the {rateCount} exchange {rateCount === 1 ? 'rate' : 'rates'}: they say what each currency is worth in {account.currency}.
+        </p>
+      )}
+      {errors._ && <p className="form-error" role="alert">{errors._}</p>}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={saving || !changing}>{saving ? 'Saving…' : 'Save currency'}</button>
         {saved && <span className="muted" role="status">Saved.</span>}
       </div>
     </form>

@@ -2,6 +2,7 @@ import { useSession } from '../session/sessionStore.js';
 import { OAuthClientsCard } from './OAuthClientsCard.js';
 import { HubConnectionCard } from './HubConnectionCard.js';
 import { AccountCard } from './AccountCard.js';
+import { ExchangeRatesCard } from './ExchangeRatesCard.js';
 import { isDesktop } from '../api/client.js';
 import { Link } from '../router/Link.js';
 import { CalendarFeedCard } from '../importExport/CalendarFeedCard.js';
@@ -30,6 +31,7 @@ export function SettingsScreen() {
         </dl>
       </div>
       {user?.role === 'admin' && account && <AccountCard account={account} />}
+      <ExchangeRatesCard />
       {user?.role === 'admin' && (
         <section className="card" aria-label="Team">
           <h2>Team</h2>

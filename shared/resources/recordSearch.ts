@@ -9,8 +9,10 @@ export interface SearchResult {
   type: SearchResultType;
   id: number;
   name: string;
-  /** A second line: the email, a phone, the organization, or a deal's organization and value. */
+  /** A second line: the email, a phone, the organization (a deal's: its organization). */
   detail: string | null;
+  /** Deals only: the deal's value, which the palette formats as every screen does ("€12,500.50"). */
+  amount?: { value: string; currency: string };
   path: string;
 }
 

@@ -8,6 +8,29 @@
 /** ISO 4217 code → decimal string with 2 decimals: `{"USD": "1200.50"}`. */
 export type CurrencyValues = Record<string, string>;
 
+/**
+ * Money of several currencies as one amount in the account's currency
+ * (issue 31): each currency's sum × its exchange rate, added exactly and
+ * rounded once to the currency's minor units. Currencies without a rate are
+ * not in `amount`: they are listed in `unconverted`, as they were.
+ */
+export interface ConvertedAmount {
+  /** The account's currency. */
+  currency: string;
+  /** Decimal text with the currency's minor units ("1200.50"; "1568" in JPY). */
+  amount: string;
+  /** The sums in currencies without an exchange rate; `{}` when every one had one. */
+  unconverted: CurrencyValues;
+}
+
+/** Where each money field of a report row is answered converted: `values` → `converted_value`. */
+export const CONVERTED_FIELDS = {
+  values: 'converted_value',
+  weighted_values: 'converted_weighted_value',
+  won_values: 'converted_won_value',
+  lost_values: 'converted_lost_value',
+} as const;
+
 export const REPORT_NAMES = ['pipeline', 'won_lost', 'loss_reasons', 'activities', 'lead_conversion', 'product_sales'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
@@ -44,6 +67,9 @@ export interface PipelineReportRow {
   values: CurrencyValues;
   /** Σ value × (customized_win_likelihood ?? stage likelihood) ÷ 100, per currency, rounded to cents after summing. */
   weighted_values: CurrencyValues;
+  converted_value: ConvertedAmount;
+  /** The stage's share of the forecast, in the account's currency. */
+  converted_weighted_value: ConvertedAmount;
 }
 
 /** Deals won and lost per period (by the day they entered their won/lost stage). */
@@ -52,6 +78,8 @@ export interface WonLostReportRow extends ReportPeriod {
   won_values: CurrencyValues;
   lost_count: number;
   lost_values: CurrencyValues;
+  converted_won_value: ConvertedAmount;
+  converted_lost_value: ConvertedAmount;
   /** won ÷ (won + lost), "0.67"; null when neither. */
   win_rate: string | null;
 }
@@ -64,6 +92,7 @@ export interface LossReasonReportRow {
   name: string;
   deals_count: number;
   values: CurrencyValues;
+  converted_value: ConvertedAmount;
 }
 
 /** One user's activity in one period; users by name, then periods. */
@@ -100,6 +129,7 @@ export interface ProductSalesReportRow {
   deals_count: number;
   /** Line items' totals (value × quantity, before the order's discount) per currency. */
   values: CurrencyValues;
+  converted_value: ConvertedAmount;
 }
 
 export interface ReportRows {

@@ -73,7 +73,7 @@ describe('GET /v2/search', () => {
     expect(await found('quent')).toEqual([{ type: 'lead', id: lead.id, name: 'Quentin Lavoie', detail: '(555) 987-6543', path: `/leads/${lead.id}` }]);
     expect((await found('cafe boreal')).map((r: any) => r.id)).toEqual([lead.id]);
     expect(await found('fleet')).toEqual([{
-      type: 'deal', id: deal.id, name: 'Northwind fleet renewal', detail: 'Northwind Traders · 12500.5 EUR', path: `/deals/${deal.id}`,
+      type: 'deal', id: deal.id, name: 'Northwind fleet renewal', detail: 'Northwind Traders', amount: { value: '12500.5', currency: 'EUR' }, path: `/deals/${deal.id}`,
     }]);
     // Deals are found by their current name: the index follows renames and deletes.
     await call(hub, 'PUT', `/v2/deals/${deal.id}`, { token: hub.adminToken, data: { name: 'Northwind fleet extension' } });

@@ -67,6 +67,9 @@ async function listed(stageId: number, ownerId?: number): Promise<{ count: numbe
   return { count, values: Object.fromEntries([...sums].sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => [c, moneyText(v)])) };
 }
 
+/** A converted amount as the reports answer it, in the account's currency (USD here). */
+const usd = (amount: string, unconverted: Record<string, string> = {}) => ({ currency: 'USD', amount, unconverted });
+
 describe('pipeline report', () => {
   it('answers one row per stage in order, whose numbers are what the deals list adds up to', async () => {
     for (const [token, ownerId] of [[hub.adminToken, undefined], [hub.adminToken, hub.agentId], [hub.agentToken, hub.agentId]] as const) {
@@ -89,9 +92,12 @@ describe('pipeline report', () => {
     expect(byName.Incoming).toEqual({
       stage_id: stages.Incoming, stage_name: 'Incoming', position: 1, category: 'incoming', likelihood: 10,
       deals_count: 2, values: { USD: '1001.00' }, weighted_values: { USD: '100.10' },
+      converted_value: usd('1001.00'), converted_weighted_value: usd('100.10'),
     });
     // 300 × 20 % + 50.50 × 50 % = 60 + 25.25.
     expect(byName.Quote).toMatchObject({ deals_count: 2, values: { EUR: '350.50' }, weighted_values: { EUR: '85.25' } });
+    // The account is in USD and has no rate for EUR: the euros are answered apart, never counted at 1.
+    expect(byName.Quote).toMatchObject({ converted_value: usd('0.00', { EUR: '350.50' }), converted_weighted_value: usd('0.00', { EUR: '85.25' }) });
     expect(byName.Won).toMatchObject({ deals_count: 1, values: { USD: '200.00' }, weighted_values: { USD: '200.00' } });
     expect(byName.Qualified).toMatchObject({ deals_count: 0, values: {}, weighted_values: {} });
   });
@@ -101,8 +107,14 @@ describe('won and lost', () => {
   it('counts deals in the period they entered their won or lost stage, in the account\'s time zone, with the win rate', async () => {
     const report = rows(await admin().get('/v2/reports/won_lost?from=2026-01-01&to=2026-02-28'));
     expect(report).toEqual([
-      { period_start: '2026-01-01', period_end: '2026-01-31', won_count: 0, won_values: {}, lost_count: 1, lost_values: { EUR: '80.00' }, win_rate: '0.00' },
-      { period_start: '2026-02-01', period_end: '2026-02-28', won_count: 2, won_values: { USD: '700.00' }, lost_count: 1, lost_values: { USD: '40.00' }, win_rate: '0.67' },
+      {
+        period_start: '2026-01-01', period_end: '2026-01-31', won_count: 0, won_values: {}, lost_count: 1, lost_values: { EUR: '80.00' }, win_rate: '0.00',
+        converted_won_value: usd('0.00'), converted_lost_value: usd('0.00', { EUR: '80.00' }),
+      },
+      {
+        period_start: '2026-02-01', period_end: '2026-02-28', won_count: 2, won_values: { USD: '700.00' }, lost_count: 1, lost_values: { USD: '40.00' }, win_rate: '0.67',
+        converted_won_value: usd('700.00'), converted_lost_value: usd('40.00'),
+      },
     ]);
     const own = rows(await agent().get('/v2/reports/won_lost?from=2026-01-01&to=2026-02-28'));
     expect(own.map((r: any) => [r.won_count, r.lost_count, r.win_rate])).toEqual([[0, 1, '0.00'], [1, 0, '1.00']]);
@@ -137,8 +149,8 @@ describe('loss reasons', () => {
   it('groups the deals lost in the range by reason, most first, "No reason given" for none', async () => {
     const report = rows(await admin().get('/v2/reports/loss_reasons?from=2026-01-01&to=2026-02-28'));
     expect(report).toEqual([
-      { loss_reason_id: tooExpensive, name: '=Too expensive', deals_count: 1, values: { EUR: '80.00' } },
-      { loss_reason_id: null, name: 'No reason given', deals_count: 1, values: { USD: '40.00' } },
+      { loss_reason_id: tooExpensive, name: '=Too expensive', deals_count: 1, values: { EUR: '80.00' }, converted_value: usd('0.00', { EUR: '80.00' }) },
+      { loss_reason_id: null, name: 'No reason given', deals_count: 1, values: { USD: '40.00' }, converted_value: usd('40.00') },
     ]);
     expect(rows(await admin().get('/v2/reports/loss_reasons?from=2026-02-01&to=2026-02-28'))).toHaveLength(1);
   });
@@ -216,7 +228,7 @@ describe('sales by product', () => {
 
   it('sums the line items of deals won in the range, per product', async () => {
     expect(rows(await admin().get('/v2/reports/product_sales?from=2026-02-01&to=2026-02-28'))).toEqual([
-      { product_id: productId, product_name: 'Support plan', sku: 'SUP-1', quantity: 4, deals_count: 2, values: { USD: '199.96' } },
+      { product_id: productId, product_name: 'Support plan', sku: 'SUP-1', quantity: 4, deals_count: 2, values: { USD: '199.96' }, converted_value: usd('199.96') },
     ]);
     expect(rows(await agent().get('/v2/reports/product_sales?from=2026-02-01&to=2026-02-28'))).toMatchObject([{ quantity: 3, deals_count: 1 }]);
     expect(rows(await admin().get('/v2/reports/product_sales?from=2026-01-01&to=2026-01-31'))).toEqual([]);
@@ -283,14 +295,16 @@ describe('CSV exports', () => {
     const bytes = Buffer.from(await (await fetch(`${hub.url}/v2/reports/pipeline/export.csv`, { headers: { Authorization: `Bearer ${hub.agentToken}` } })).arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = answer.text.split('\r\n');
-    expect(lines[0]).toBe('Stage,Category,Likelihood (%),Deals,Value (EUR),Value (USD),Weighted value (EUR),Weighted value (USD)');
-    expect(lines[1]).toBe('Incoming,Incoming,10,2,0.00,1001.00,0.00,100.10');
-    expect(lines[3]).toBe('Quote,In progress,50,2,350.50,0.00,85.25,0.00');
+    // Each value per currency, then in the account's currency with what had no exchange rate.
+    expect(lines[0]).toBe('Stage,Category,Likelihood (%),Deals,Value (EUR),Value (USD),Weighted value (EUR),Weighted value (USD),'
+      + 'Value in USD,Value without an exchange rate,Weighted value in USD,Weighted value without an exchange rate');
+    expect(lines[1]).toBe('Incoming,Incoming,10,2,0.00,1001.00,0.00,100.10,1001.00,,100.10,');
+    expect(lines[3]).toBe('Quote,In progress,50,2,350.50,0.00,85.25,0.00,0.00,EUR 350.50,0.00,EUR 85.25');
   });
 
   it('guards cells a spreadsheet would run as formulas, and still has a header with no rows', async () => {
     const reasons = await admin().get('/v2/reports/loss_reasons/export.csv?from=2026-01-01&to=2026-02-28');
-    expect(reasons.text.split('\r\n').slice(0, 2)).toEqual(['Loss reason,Deals,Value (EUR),Value (USD)', "'=Too expensive,1,80.00,0.00"]);
+    expect(reasons.text.split('\r\n').slice(0, 2)).toEqual(['Loss reason,Deals,Value (EUR),Value (USD),Value in USD,Value without an exchange rate', "'=Too expensive,1,80.00,0.00,0.00,EUR 80.00"]);
     const empty = await admin().get('/v2/reports/loss_reasons/export.csv?from=2025-01-01&to=2025-01-31');
     expect(empty.text).toBe('Loss reason,Deals\r\n');
     const activities = await agent().get('/v2/reports/activities/export.csv?from=2026-03-01&to=2026-03-31');

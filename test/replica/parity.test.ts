@@ -34,6 +34,8 @@ const NOT_COMPARED: RegExp[] = [
 const QUERY: Record<string, (seed: Seeded) => string> = {
   // Documents are listed per record: both parameters are required.
   '/v2/documents': (seed) => `resource_type=contact,lead,deal&resource_id=${[seed.contact.id, seed.lead.id, seed.deal.id].join(',')}`,
+  // Exchange rates are one list of every rate (at most one per currency), with no paging parameters.
+  '/v2/exchange_rates': () => '',
   // Search needs the text to look for; it answers one page of the best matches, with no per_page=100.
   '/v2/search': () => 'q=Parity',
   // Reports take no paging: the default pipeline, and a range around the seeded records (made on the test clock's 2 March 2026).
@@ -93,6 +95,7 @@ async function seedEverything(): Promise<Seeded> {
   // The SMTP URL holds a password and is never served: a replica still shows that one is set.
   expect((await call(hub, 'PUT', '/v2/accounts/self', { token: hub.adminToken, data: { smtp_url: 'smtp://mailer:secret@mail.example:587' } })).status).toBe(200);
   hub.engine.users.setStatus(await hub.engine.users.create({ email: 'left@example.com', name: 'Left Company', password: 'left-company-1', role: 'user' }), 'inactive');
+  expect((await call(hub, 'PUT', '/v2/exchange_rates/EUR', { token: hub.adminToken, data: { rate: '1.0870' } })).status).toBe(200);
   await created('/v2/contact/custom_fields', { name: 'Segment', type: 'list', choices: ['SMB', 'Enterprise'] });
   await created('/v2/contact/custom_fields', { name: 'Interests', type: 'multi_select_list', choices: ['Boats', 'Bikes'], for_organization: false });
   await created('/v2/contact/custom_fields', { name: 'Employees', type: 'number', for_contact: false, filterable: false });

@@ -63,6 +63,8 @@ async function seed(): Promise<void> {
 beforeAll(async () => {
   hub = await startTestHub();
   await call(hub, 'PUT', '/v2/accounts/self', { token: hub.adminToken, data: { timezone: 'UTC+01:00' } });
+  // Totals in the account's currency need the rates on the replica too (they sync like records).
+  expect((await call(hub, 'PUT', '/v2/exchange_rates/EUR', { token: hub.adminToken, data: { rate: '1.08' } })).status).toBe(200);
   await seed();
   copies = { agent: await startTestReplica(hub, hub.agentId, { fetch: switchedCable(net) }), admin: await startTestReplica(hub, hub.adminId, { fetch: switchedCable(net) }) };
   for (const copy of Object.values(copies)) expect(await copy.replica.sync()).toMatchObject({ state: 'up_to_date', pending: 0, issues: 0, last_error: null });
@@ -95,6 +97,8 @@ describe('reports on a replica', () => {
     // What the hub had: the admin's team pipeline holds the agent's quote, weighted by its own 30 %.
     const pipeline = await call(copies.admin.local, 'GET', '/v2/reports/pipeline', { token: copies.admin.token });
     expect(pipeline.body.items.find((i: any) => i.data.stage_name === 'Quote').data).toMatchObject({ deals_count: 1, values: { USD: '1200.50' }, weighted_values: { USD: '360.15' } });
+    // The euros won, converted offline at the synced rate: 300 EUR × 1.08 + 99.99 USD.
+    expect(pipeline.body.items.find((i: any) => i.data.stage_name === 'Won').data.converted_value).toEqual({ currency: 'USD', amount: '423.99', unconverted: {} });
   });
 
   it('count what the rep records offline', async () => {

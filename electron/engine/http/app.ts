@@ -19,6 +19,7 @@ import { answerClientError } from './clientErrors.js';
 import { salesRoutes } from './routes/sales.js';
 import { enrollmentRoutes } from './routes/enrollments.js';
 import { customFieldRoutes } from './routes/customFields.js';
+import { exchangeRateRoutes } from './routes/exchangeRates.js';
 import { recordSearchRoutes } from './routes/recordSearch.js';
 import { isSupportPath, normalizeSupportBaseUrl, sendSupportError, supportApi, supportNotFound, withoutJsonSuffix } from './supportApi.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
@@ -148,6 +149,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     associatedContactRoutes(api, engine);
     commerceRoutes(api, engine);
     customFieldRoutes(api, engine);
+    exchangeRateRoutes(api, engine);
     recordSearchRoutes(api, engine);
     syncRoutes(api, engine);
     oauthClientRoutes(api, engine);

@@ -42,6 +42,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Tags', description: 'Tags of contacts, leads and deals.' },
   { name: 'Collaborations', description: 'Who else works on a record.' },
   { name: 'Custom fields', description: 'Custom field definitions of contacts, leads and deals.' },
+  { name: 'Exchange rates', description: 'The account\'s exchange rates: admins set them, totals in several currencies are converted with them.' },
   { name: 'Products and orders', description: 'The commerce add-on.' },
   { name: 'Sequences', description: 'Email templates, sequences and enrollments.' },
   { name: 'Documents', description: 'Files attached to records.' },

@@ -1,5 +1,7 @@
 import { REPORT_NAMES, REPORT_ROW_TYPES } from '../../../shared/resources/report.js';
 import { SCOPES } from '../../../shared/oauth.js';
+import { CURRENCIES } from '../../../shared/currencies.js';
+import { RATE_PATTERN } from '../../../shared/money.js';
 import { USER_LIST } from '../resources/users.js';
 import { LIST as DOCUMENT_LIST } from '../resources/documents.js';
 import { FIELDS as LEAD_CONVERSION_FIELDS } from '../resources/leadConversions.js';
@@ -34,6 +36,15 @@ const ACCOUNT = object('The account (one per hub).', { id: { type: 'integer' }, 
 const CUSTOM_FIELD = object('A custom field definition.', {
   id: { type: 'integer' }, name: { type: 'string' }, type: { type: 'string' }, resource_type: { type: 'string' },
 }, ['id', 'name', 'type']);
+
+const EXCHANGE_RATE = object('How many units of the account\'s currency one unit of `currency` is worth.', {
+  id: { type: 'integer' },
+  currency: { type: 'string', enum: CURRENCIES.map((c) => c.code), description: 'ISO 4217 code (shared/currencies.ts), never the account\'s own.' },
+  rate: { type: 'string', pattern: RATE_PATTERN.source, description: 'A positive decimal, e.g. `"1.087"`: 1 unit of `currency` = `rate` units of the account\'s currency.' },
+  set_at: { type: 'string', format: 'date-time', description: 'When the rate was last set.' },
+  set_by_id: { type: ['integer', 'null'], description: 'The admin who set it.' },
+  created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
+}, ['id', 'currency', 'rate', 'set_at']);
 
 const SEARCH_ITEM = object('A record matching the search.', { id: { type: 'integer' }, type: { type: 'string' } });
 
@@ -109,6 +120,20 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
         { method: 'DELETE', path: `${base}/:id`, tag, summary: `Delete a ${resource} custom field`, description: 'Admins only; the values go with it.', security: bearer, responses: { 204: emptyAnswer('Deleted.') } },
       ];
     }),
+    // Exchange rates (issue 31)
+    {
+      method: 'GET', path: '/v2/exchange_rates', tag: 'Exchange rates', summary: 'List the exchange rates',
+      description: 'Every rate the account has (one page), by currency. Totals in several currencies are converted into the account\'s currency with them.',
+      security: bearer, responses: ok('Every rate.', page('exchange_rate', EXCHANGE_RATE)),
+    },
+    { method: 'GET', path: '/v2/exchange_rates/:currency', tag: 'Exchange rates', summary: 'Retrieve a currency\'s exchange rate', security: bearer, responses: ok('The rate (`404` when the currency has none).', one('exchange_rate', EXCHANGE_RATE)) },
+    {
+      method: 'PUT', path: '/v2/exchange_rates/:currency', tag: 'Exchange rates', summary: 'Set a currency\'s exchange rate',
+      description: 'Admins only; creates or replaces the rate and stamps `set_at`. `422` for a currency not in ISO 4217, the account\'s own currency, or a rate that is not a positive decimal.',
+      security: bearer, requestBody: dataBody(object(undefined, { rate: { type: ['string', 'number'], description: 'A positive decimal, at most 10 decimals.' } }, ['rate'])),
+      responses: ok('The rate as set.', one('exchange_rate', EXCHANGE_RATE)),
+    },
+    { method: 'DELETE', path: '/v2/exchange_rates/:currency', tag: 'Exchange rates', summary: 'Remove a currency\'s exchange rate', description: 'Admins only. Its amounts are then shown apart from converted totals.', security: bearer, responses: { 204: emptyAnswer('Removed.') } },
     // Collaborations cannot be changed
     {
       method: 'PUT', path: '/v2/collaborations/:id', tag: 'Collaborations', summary: 'Not allowed', deprecated: true,

@@ -64,6 +64,8 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   email_template: { table: 'email_templates', uniqueKey: ['name'], giveWayBy: 'renaming' },
   sequence: { table: 'sequences', parts: SEQUENCE_PARTS, uniqueKey: ['name'], giveWayBy: 'renaming' },
   sequence_enrollment: { table: 'sequence_enrollments', parts: ENROLLMENT_PARTS },
+  // A rate removed and set again comes back with a new id; the old row gives its currency way.
+  exchange_rate: { table: 'exchange_rates', uniqueKey: ['currency'] },
 };
 
 /** Whether a record's row holds its table's unique key (see LocalTable.uniqueWhen). */

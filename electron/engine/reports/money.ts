@@ -1,5 +1,7 @@
 import { DECIMAL_SCALE, fromHundredths } from '../resources/decimal.js';
-import type { CurrencyValues } from '../../../shared/resources/report.js';
+import type { ConvertedAmount, CurrencyValues } from '../../../shared/resources/report.js';
+import { convertValues, type RateTable } from '../../../shared/money.js';
+import { minorUnitsOf } from '../../../shared/currencies.js';
 
 /**
  * SQL: a normalized decimal column (resources/decimal.ts: "1200.5", "3")
@@ -57,4 +59,13 @@ export function rateText(part: number, whole: number): string | null {
 /** Every currency that occurs in any row, in code order: the CSV's value columns. */
 export function currenciesOf(values: CurrencyValues[]): string[] {
   return [...new Set(values.flatMap((v) => Object.keys(v)))].sort();
+}
+
+/** Money per currency as one amount in `into` (shared/money.ts), with the currency's minor units always written ("1200.50"). */
+export function convertedAmount(values: CurrencyValues, into: string, rates: RateTable): ConvertedAmount {
+  const total = convertValues(values, into, rates);
+  const digits = minorUnitsOf(into);
+  const [integer, fraction = ''] = total.total.split('.');
+  const amount = digits === 0 ? integer : `${integer}.${fraction.padEnd(digits, '0')}`;
+  return { currency: into, amount, unconverted: Object.fromEntries(total.unconverted.map((u) => [u.currency, values[u.currency]])) };
 }

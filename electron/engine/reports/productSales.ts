@@ -2,7 +2,7 @@ import type { ProductSalesReportRow } from '../../../shared/resources/report.js'
 import { CurrencySums, currenciesOf, hundredthsSql } from './money.js';
 import type { EngineContext } from '../context.js';
 import { ownerOf, rangeOf } from './params.js';
-import { ownerClause, valueColumns, type Report } from './report.js';
+import { ownerClause, valueColumns, type RawRow, type Report } from './report.js';
 
 interface SaleRow { product_id: bigint; currency: string; quantity: bigint; deals: bigint; hundredths: bigint }
 
@@ -29,7 +29,7 @@ export const productSalesReport: Report<ProductSalesReportRow> = {
     const range = rangeOf(ctx, query);
     const owner = ownerClause('d.owner_id', ownerId);
     const params = [range.startUtc, range.endUtcExclusive, ...owner.params];
-    const products = new Map<number, ProductSalesReportRow & { sums: CurrencySums; currencies: number }>();
+    const products = new Map<number, RawRow<ProductSalesReportRow> & { sums: CurrencySums; currencies: number }>();
     for (const row of ctx.statements.get(`${SALES}${owner.sql} GROUP BY li.product_id, li.currency`).safeIntegers(true).all(...params) as SaleRow[]) {
       const id = Number(row.product_id);
       const product = products.get(id)

@@ -3,7 +3,9 @@ import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, problem } from '../problems.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
+import { isCurrency } from '../../../shared/currencies.js';
 import type { SyncSource } from '../sync/sources.js';
+import type { ExchangeRates } from './exchangeRates.js';
 import {
   ADDONS, COMMERCE_CHANGES, PLAN_LIMITS, PLANS, TOP_PLAN, type Addon, type CommerceChanges, type Plan,
 } from '../../../shared/resources/account.js';
@@ -38,7 +40,7 @@ export const ACCOUNT_PARTS = {
 const settingsSchema = z.strictObject({
   id: z.unknown(), created_at: z.unknown(), updated_at: z.unknown(), smtp_configured: z.unknown(),
   name: z.string().trim().min(1).max(255),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD'),
+  currency: z.string().refine(isCurrency, 'an ISO 4217 currency code in use, such as USD'),
   phone: z.string().max(255).nullable(),
   time_format: z.enum(['12H', '24H']),
   timezone: z.string().regex(/^UTC[+-](0\d|1[0-4]):[0-5]\d$/, 'a UTC offset such as UTC+01:00'),
@@ -67,7 +69,7 @@ interface AccountRow {
 
 /** The one account a hub serves (GET /v2/accounts/self), with its plan, add-ons and admin switches. */
 export class Accounts {
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: EngineContext, private readonly exchangeRates: ExchangeRates) {}
 
   /** Created with the database; a self-hosted team starts on the top plan with every add-on. */
   ensure(): void {
@@ -100,11 +102,19 @@ export class Accounts {
     const values: Record<string, unknown> = { ...columns, ...(addons ? { addons: JSON.stringify([...new Set(addons)].sort()) } : {}) };
     if (Object.keys(values).length === 0) return;
     const now = isoSeconds(this.ctx.clock.now());
+    const currencyChanged = values.currency !== undefined && values.currency !== this.currency();
     this.ctx.db.transaction(() => {
+      // The rates said how much of the old currency each was worth: kept, they would convert into the wrong one.
+      if (currencyChanged) this.exchangeRates.clearAll(actor?.userId ?? null);
       this.ctx.db.prepare(`UPDATE account SET ${Object.keys(values).map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = 1`)
         .run({ ...values, now });
       this.ctx.changes.record('account', 1, 'updated', actor?.userId ?? null);
     })();
+  }
+
+  /** The account's currency: every converted total is in it. */
+  currency(): string {
+    return this.ctx.statements.get('SELECT currency FROM account WHERE id = 1').pluck().get() as string;
   }
 
   private settings(): AccountRow {

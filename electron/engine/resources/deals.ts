@@ -8,7 +8,7 @@ import { parseDateTime, recordIdParam, type RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
-import { decimalSortKey, parseDecimal } from './decimal.js';
+import { currencyCode, currencyCodeProblem, decimalSortKey, parseDecimal } from './decimal.js';
 import type { Contacts } from './contacts.js';
 import type { CustomFields } from './customFields.js';
 import type { Stages } from './stages.js';
@@ -240,9 +240,9 @@ export class Deals {
       else out.name = (values.name as string).trim();
     }
     if (values.currency !== undefined && !errors.has('/currency')) {
-      const currency = typeof values.currency === 'string' ? values.currency.trim().toUpperCase() : '';
+      const currency = currencyCode(values.currency);
       if (isBlank(values.currency)) errors.add('/currency', 'blank', "currency can't be blank.");
-      else if (!/^[A-Z]{3}$/.test(currency)) errors.add('/currency', 'incorrect_value', 'currency must be a 3-letter ISO 4217 code (e.g. EUR).');
+      else if (!currency) errors.add('/currency', 'incorrect_value', currencyCodeProblem('currency', values.currency));
       else out.currency = currency;
     }
     for (const field of ['estimated_close_date', 'added_on'] as const) {

@@ -1,3 +1,5 @@
+import { isCurrency } from '../../../shared/currencies.js';
+
 /**
  * Money amounts (a deal's `value`) as exact decimals, never floats: kept as
  * normalized text — no sign, no leading zeros, no trailing fractional zeros,
@@ -111,9 +113,19 @@ export function parsePercent(input: unknown, min: number, max: number): DecimalP
   return { ok: true, value };
 }
 
-/** An ISO 4217 code as sent (`usd` is read as USD); null when it is not three letters. */
+/** An ISO 4217 code as sent (`usd` is read as USD); null when it is not a currency of shared/currencies.ts. */
 export function currencyCode(input: unknown): string | null {
   if (typeof input !== 'string') return null;
   const code = input.trim().toUpperCase();
-  return /^[A-Z]{3}$/.test(code) ? code : null;
+  return isCurrency(code) ? code : null;
+}
+
+/** The field error of a code currencyCode refused. */
+export function currencyCodeProblem(field: string, input: unknown): string {
+  return `${field} must be an ISO 4217 currency code in use (e.g. USD, EUR)${typeof input === 'string' ? `; ${quoted(input.trim())} is not one` : ''}.`;
+}
+
+/** A sent value in a message, cut short: it may be kilobytes. */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > 20 ? `${text.slice(0, 20)}…` : text);
 }

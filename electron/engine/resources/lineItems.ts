@@ -6,7 +6,7 @@ import type { RawQuery } from './params.js';
 import { RecordStore } from './recordStore.js';
 import { jsonObject } from './sqlJson.js';
 import type { CatalogEntry, Products } from './products.js';
-import { applyPercent, currencyCode, decimalSortKey, fromHundredths, parsePercent, toHundredths } from './decimal.js';
+import { applyPercent, currencyCode, currencyCodeProblem, decimalSortKey, fromHundredths, parsePercent, toHundredths } from './decimal.js';
 import type { Orders } from './orders.js';
 import type { SyncSource } from '../sync/sources.js';
 
@@ -200,7 +200,7 @@ export class LineItems {
     if (!variation.ok) errors.add('/variation', variation.code, `variation is a percent and ${variation.problem}.`);
     const currency = currencyCode(currencyInput);
     if (currencyInput === undefined || currencyInput === null) errors.add('/currency', 'missing', 'currency is required: a product has prices in several currencies.');
-    else if (!currency && !errors.has('/currency')) errors.add('/currency', 'incorrect_value', 'currency must be a 3-letter ISO 4217 code (e.g. EUR).');
+    else if (!currency && !errors.has('/currency')) errors.add('/currency', 'incorrect_value', currencyCodeProblem('currency', currencyInput));
     if (!product || !currency || !variation.ok) return {};
     const price = product.prices.find((p) => p.currency === currency);
     if (!price) {

@@ -7,7 +7,7 @@ import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
-import { currencyCode, parseDecimal, parsePercent } from './decimal.js';
+import { currencyCode, currencyCodeProblem, parseDecimal, parsePercent } from './decimal.js';
 import type { ProductPrice } from '../../../shared/resources/product.js';
 import type { SyncSource } from '../sync/sources.js';
 
@@ -175,7 +175,7 @@ export class Products {
     if (values.cost_currency !== undefined && !errors.has('/cost_currency')) {
       const code = currencyCode(values.cost_currency);
       if (isBlank(values.cost_currency)) out.cost_currency = null;
-      else if (!code) errors.add('/cost_currency', 'incorrect_value', 'cost_currency must be a 3-letter ISO 4217 code (e.g. EUR).');
+      else if (!code) errors.add('/cost_currency', 'incorrect_value', currencyCodeProblem('cost_currency', values.cost_currency));
       else out.cost_currency = code;
     }
     this.applyDecimals(out, data, errors);
@@ -258,7 +258,7 @@ function parsePrices(input: unknown, errors: FieldErrors): ProductPrice[] | null
     else if (!amount.ok) errors.add(`${at}/amount`, amount.code, `amount ${amount.problem}.`);
     const currency = currencyCode(price.currency);
     if (price.currency === undefined || price.currency === null) errors.add(`${at}/currency`, 'missing', 'currency is required.');
-    else if (!currency) errors.add(`${at}/currency`, 'incorrect_value', 'currency must be a 3-letter ISO 4217 code (e.g. EUR).');
+    else if (!currency) errors.add(`${at}/currency`, 'incorrect_value', currencyCodeProblem('currency', price.currency));
     else if (seen.has(currency)) errors.add(`${at}/currency`, 'already_exists', `The product has a price in ${currency} already: one price per currency.`);
     if (currency) seen.add(currency);
     if (amount?.ok && currency) prices.push({ amount: amount.value, currency });

@@ -89,7 +89,7 @@ export class RecordSearch {
     const query = new TypedQuery(text, words);
     const ranked = SOURCES.flatMap((source) => this.searchType(source, query, limit));
     ranked.sort(compareRanked);
-    return ranked.slice(0, limit).map(({ type, id, name, detail, path }) => ({ type, id, name, detail, path }));
+    return ranked.slice(0, limit).map(({ type, id, name, detail, amount, path }) => ({ type, id, name, detail, ...(amount ? { amount } : {}), path }));
   }
 
   /**
@@ -113,6 +113,8 @@ export class RecordSearch {
       const name = row.name ?? '';
       return {
         type: source.type, id: row.id, name, detail: detailOf(source.type, row, query.phoneLike), path: `${source.path}/${row.id}`,
+        // A deal's amount goes as numbers, for the palette to format as every screen does (in the user's locale).
+        amount: source.type === 'deal' ? { value: row.value!, currency: row.currency! } : undefined,
         tier: query.tierOf(row.indexed_name ?? ''), exact: query.isExactName(name),
       };
     });
@@ -186,7 +188,7 @@ function newestFirst(a: number, b: number): number {
 }
 
 function detailOf(type: SearchResultType, row: Row, phoneLike: boolean): string | null {
-  if (type === 'deal') return [row.organization, `${row.value} ${row.currency}`].filter(Boolean).join(' · ');
+  if (type === 'deal') return row.organization ?? null;
   const reach = phoneLike ? [row.phone, row.mobile, row.email] : [row.email, row.phone, row.mobile];
   return [...reach, row.organization].find((text) => typeof text === 'string' && text !== '') ?? null;
 }

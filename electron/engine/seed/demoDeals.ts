@@ -2,7 +2,7 @@ import { faker } from '@faker-js/faker';
 import type { Engine } from '../engine.js';
 import type { StageCategory } from '../../../shared/resources/deal.js';
 import { isoSeconds } from '../clock.js';
-import { DAY, Pool, demoCurrencies, ensureEntries, isoDay, runSeed, sent, type DemoUsers } from './demoSetup.js';
+import { DAY, Pool, demoCurrencies, ensureEntries, isoDay, runSeed, seedExchangeRates, sent, type DemoUsers } from './demoSetup.js';
 import { DEAL_SUBJECTS } from './phrases.js';
 
 const SOURCES = ['Inbound', 'Outbound', 'Referral', 'Partner', 'Existing customer'];
@@ -64,6 +64,8 @@ export function seedDeals(engine: Engine, count: number, users: DemoUsers, seed 
     const lossReasons = [...ensureEntries(engine, engine.lossReasons, LOSS_REASONS, users.admin).values()];
     const unqualifiedReasons = [...ensureEntries(engine, engine.dealUnqualifiedReasons, UNQUALIFIED_REASONS, users.admin).values()];
     const weightedStages = stages.map((value) => ({ value, weight: CATEGORY_WEIGHTS[value.category] }));
+    // Totals over the demo's currencies convert into the account's (issue 31).
+    seedExchangeRates(engine, users.admin);
     const [home, ...foreign] = currencies;
     const now = engine.clock.now().getTime();
     const setStageChange = engine.db.prepare('UPDATE deals SET last_stage_change_at = ? WHERE id = ?');

@@ -37,6 +37,21 @@ export function demoCurrencies(engine: Engine): string[] {
   return [account, ...Object.keys(RATES).filter((c) => c !== account)].slice(0, 4);
 }
 
+/**
+ * Exchange rates into the account's currency for the other demo currencies
+ * that have none yet (an admin's own rates are kept), from the rough rates
+ * above, to four decimals. None when the account's currency is not among them.
+ */
+export function seedExchangeRates(engine: Engine, admin: Actor): string[] {
+  const [home, ...foreign] = demoCurrencies(engine);
+  const homeRate = RATES[home];
+  if (homeRate === undefined) return [];
+  const have = new Set(engine.exchangeRates.table().keys());
+  const missing = foreign.filter((c) => !have.has(c) && RATES[c] !== undefined);
+  for (const currency of missing) engine.exchangeRates.set(currency, { rate: (homeRate / RATES[currency]).toFixed(4) }, admin.userId);
+  return missing;
+}
+
 /** A US dollar price in another currency, to the half unit ("826.50"); an unknown currency keeps the number. */
 export function priceIn(usd: number, currency: string): string {
   return (Math.round(usd * (RATES[currency] ?? 1) * 2) / 2).toFixed(2);

@@ -25,6 +25,7 @@ import { sql as taskSections } from './0024_task_sections.js';
 import { sql as userInvitations } from './0025_user_invitations.js';
 import { sql as reportIndexes } from './0026_report_indexes.js';
 import { sql as fieldMerge } from './0027_field_merge.js';
+import { sql as exchangeRates } from './0028_exchange_rates.js';
 
 export interface Migration {
   version: number;
@@ -72,6 +73,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 25, name: 'one-time links to set a password (invitations, resets)', sql: userInvitations },
   { version: 26, name: 'covering indexes for the reports', sql: reportIndexes },
   { version: 27, name: 'field-by-field merge of offline edits', sql: fieldMerge },
+  { version: 28, name: 'exchange rates', sql: exchangeRates },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
