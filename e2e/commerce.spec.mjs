@@ -72,12 +72,12 @@ describe('products, orders and line items', () => {
     await form.getByLabel('Max discount %').fill('10');
     await form.getByLabel('Max markup %').fill('20');
     await form.getByLabel('Cost', { exact: true }).fill('700');
-    await form.getByLabel('Cost currency').fill('usd');
+    await form.getByLabel('Cost currency').selectOption('USD');
     await form.getByLabel('Price 1 amount').fill('1200.50');
-    await form.getByLabel('Price 1 currency').fill('USD');
+    await form.getByLabel('Price 1 currency').selectOption('USD');
     await form.getByRole('button', { name: 'Add price' }).click();
     await form.getByLabel('Price 2 amount').fill('1100');
-    await form.getByLabel('Price 2 currency').fill('eur');
+    await form.getByLabel('Price 2 currency').selectOption('EUR');
     await screenshot(admin, '80-new-product');
     await form.getByRole('button', { name: 'Save product' }).click();
     await form.waitFor({ state: 'detached' });
@@ -108,7 +108,7 @@ describe('products, orders and line items', () => {
     await form.getByRole('button', { name: 'Remove price 1' }).click();
     await form.getByRole('button', { name: 'Add price' }).click();
     await form.getByLabel('Price 1 amount').fill('12.00');
-    await form.getByLabel('Price 1 currency').fill('GBP');
+    await form.getByLabel('Price 1 currency').selectOption('GBP');
     await form.getByLabel('Active (can be added to orders)').uncheck();
     await form.getByRole('button', { name: 'Save product' }).click();
     await admin.getByRole('row', { name: 'Old Kettle' }).getByText('£12.00').waitFor();

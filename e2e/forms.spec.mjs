@@ -78,7 +78,7 @@ describe('forms in a rep’s words', () => {
   });
 
   it('explains a reminder after the due date before Save, and in the same words after', async () => {
-    await page.getByRole('tab', { name: 'Add task' }).click();
+    await page.getByRole('tab', { name: 'Task', exact: true }).click();
     const form = page.getByRole('form', { name: 'New task' });
     await form.getByLabel('Task', { exact: true }).fill(`Call back ${MARK}`);
     await form.getByLabel('Due', { exact: true }).fill(localIn(24 * 3600_000));
@@ -100,7 +100,7 @@ describe('forms in a rep’s words', () => {
   });
 
   it('fills dates with quick picks', async () => {
-    await page.getByRole('tab', { name: 'Add task' }).click();
+    await page.getByRole('tab', { name: 'Task', exact: true }).click();
     const form = page.getByRole('form', { name: 'New task' });
     await form.getByLabel('Due', { exact: true }).fill('');
     await fieldOf(form, 'Due').getByRole('button', { name: 'Tomorrow' }).click();
@@ -333,7 +333,7 @@ describe('on a phone', () => {
       assert.doesNotMatch(await formText(p.getByRole('form', { name: 'New lead' })), API_WORDING);
 
       await p.goto(new URL(`/contacts/${contact.id}`, p.url()).href);
-      await p.getByRole('tab', { name: 'Log call' }).click();
+      await p.getByRole('tab', { name: 'Call', exact: true }).click();
       const call = p.getByRole('form', { name: 'Log a call' });
       await call.getByLabel('Phone number').fill('');
       await call.getByRole('button', { name: 'Log call' }).click();

@@ -1,3 +1,4 @@
+import { CurrencySelect } from '../money/CurrencySelect.js';
 import { AmountInput } from '../forms/AmountInput.js';
 
 export interface PriceDraft {
@@ -26,8 +27,7 @@ export function PricesEditor({ prices, onChange, error }: { prices: PriceDraft[]
             </label>
             <label>
               Currency
-              <input type="text" aria-label={`Price ${index + 1} currency`} placeholder="USD" maxLength={3} value={price.currency}
-                onChange={(e) => setRow(index, { currency: e.target.value.toUpperCase() })} />
+              <CurrencySelect label={`Price ${index + 1} currency`} value={price.currency} onChange={(currency) => setRow(index, { currency })} />
             </label>
             <button type="button" className="link" aria-label={`Remove price ${index + 1}`} onClick={() => onChange(prices.filter((_, i) => i !== index))}>Remove</button>
           </li>

@@ -1,3 +1,4 @@
+import { CurrencySelect } from '../money/CurrencySelect.js';
 import { useState } from 'react';
 import type { Product } from '../../shared/resources/product.js';
 import { api } from '../api/client.js';
@@ -102,7 +103,7 @@ export function ProductForm({ product, onSaved, onCancel }: { product: Product |
           <AmountInput placeholder="0.00" value={draft.cost} onChange={(cost) => change({ cost })} />
         </FormField>
         <FormField label="Cost currency" error={errors.cost_currency}>
-          <input type="text" maxLength={3} placeholder="USD" value={draft.cost_currency} onChange={(e) => change({ cost_currency: e.target.value.toUpperCase() })} />
+          <CurrencySelect label="Cost currency" empty="No cost currency" optional value={draft.cost_currency} onChange={(cost_currency) => change({ cost_currency })} />
         </FormField>
       </div>
       <FormField label="Description" error={errors.description}>

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
-import type { CurrencyValues, ReportName } from '../../shared/resources/report.js';
+import type { ReportName } from '../../shared/resources/report.js';
 import { ExportButton } from '../importExport/ExportButton.js';
-import { formatMoney } from '../deals/money.js';
 import type { ReportState } from './useReport.js';
 
 interface Props<T> {
@@ -41,13 +40,6 @@ function ReportBody<T>({ state, isEmpty, emptyText, children }: Pick<Props<T>, '
   if (state.rows === null) return <p className="muted report-state">Loading…</p>;
   if (isEmpty(state.rows)) return <p className="muted report-state">{emptyText}</p>;
   return <div className="report-body">{children(state.rows)}</div>;
-}
-
-/** Every currency on a line of its own: sums in different currencies are never added up. */
-export function MoneyLines({ values }: { values: CurrencyValues }) {
-  const entries = Object.entries(values);
-  if (entries.length === 0) return <span className="muted">—</span>;
-  return <>{entries.map(([currency, value]) => <div key={currency}>{formatMoney(value, currency)}</div>)}</>;
 }
 
 /** The chart's box: hidden from screen readers, which read the same numbers in the table. */
