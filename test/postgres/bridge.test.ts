@@ -56,4 +56,17 @@ describe.skipIf(missing !== null)('the synchronous PostgreSQL bridge', () => {
   it('answers a thousand statements in a row, in order', () => {
     for (let i = 0; i < 1000; i++) expect(db.query('SELECT $1::int AS i', [i]).rows[0]).toEqual({ i });
   });
+
+  it('never hands a statement the late answer of one that gave up waiting', async () => {
+    const impatient = new PostgresBridge(cluster.url, 300);
+    try {
+      impatient.query('SELECT 1'); // connected
+      expect(() => impatient.query('SELECT pg_sleep(0.6) AS slept')).toThrow(/did not answer within 300 ms/);
+      // The sleep's answer arrives meanwhile and waits on the port: the next statement must not take it for its own.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(impatient.query('SELECT $1::int AS mine', [8]).rows).toEqual([{ mine: 8 }]);
+    } finally {
+      await impatient.close();
+    }
+  });
 });

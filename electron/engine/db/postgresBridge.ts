@@ -33,17 +33,19 @@ const client = new Client({ connectionString: workerData.url });
 // A lost connection fails the statement waiting on it (and every later one), not the process.
 client.on('error', () => {});
 const connected = client.connect();
-function answer(message) {
-  port.postMessage(message);
+// Every answer carries its request's id: one that comes after its request gave up waiting is told apart.
+function answer(id, message) {
+  port.postMessage({ id, ...message });
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
 }
 port.on('message', async (request) => {
+  const id = request.id;
   try {
     await connected;
-    if (request === null) {
+    if (request.end) {
       await client.end();
-      answer({ ok: true, rows: [], fields: [], rowCount: 0 });
+      answer(id, { ok: true, rows: [], fields: [], rowCount: 0 });
       port.close();
       return;
     }
@@ -51,9 +53,9 @@ port.on('message', async (request) => {
     const answered = await client.query({ text: request.text, values: request.values, rowMode: 'array' });
     // Several statements (a migration) answer one result each: the last one is the answer.
     const result = Array.isArray(answered) ? answered[answered.length - 1] : answered;
-    answer({ ok: true, rows: result.rows, fields: (result.fields || []).map((f) => f.name), rowCount: result.rowCount ?? 0 });
+    answer(id, { ok: true, rows: result.rows, fields: (result.fields || []).map((f) => f.name), rowCount: result.rowCount ?? 0 });
   } catch (err) {
-    answer({ ok: false, message: String((err && err.message) || err), code: err && err.code });
+    answer(id, { ok: false, message: String((err && err.message) || err), code: err && err.code });
   }
 });
 `;
@@ -80,12 +82,14 @@ export class PostgresError extends Error {
 }
 
 type Answer = { ok: true; rows: unknown[][]; fields: string[]; rowCount: number } | { ok: false; message: string; code?: string };
+type Request = { id: number; text: string; values: unknown[] } | { id: number; end: true };
 
 export class PostgresBridge {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private closed = false;
+  private lastId = 0;
 
   /** `timeoutMs`: the longest one statement may take (a lost connection or a dead worker answers nothing). */
   constructor(url: string, private readonly timeoutMs = 30_000) {
@@ -109,7 +113,7 @@ export class PostgresBridge {
   /** As `query`, with each row as an array of its values. */
   queryArrays(text: string, values: unknown[] = []): BridgeResult<unknown[]> {
     if (this.closed) throw new Error('The database connection is not open');
-    const answer = this.exchange({ text, values });
+    const answer = this.exchange({ id: ++this.lastId, text, values });
     if (!answer.ok) throw new PostgresError(answer.message, answer.code);
     return { rows: answer.rows, fields: answer.fields, rowCount: answer.rowCount };
   }
@@ -117,20 +121,46 @@ export class PostgresBridge {
   /** Ends the connection and the worker. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.exchange(null);
+    this.exchange({ id: ++this.lastId, end: true });
     this.closed = true;
     await this.worker.terminate();
   }
 
-  private exchange(request: { text: string; values: unknown[] } | null): Answer {
+  private exchange(request: Request): Answer {
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(request);
-    if (Atomics.wait(this.flag, 0, 0, this.timeoutMs) === 'timed-out') {
-      throw new Error(`PostgreSQL did not answer within ${this.timeoutMs} ms.`);
+    const deadline = performance.now() + this.timeoutMs;
+    for (;;) {
+      this.waitForSignal(deadline);
+      // The signal is consumed before the port is read: an answer posted after the read sets it again.
+      Atomics.store(this.flag, 0, 0);
+      const answer = this.takeAnswer(request.id);
+      if (answer) return answer;
     }
-    const received = receiveMessageOnPort(this.port);
-    if (!received) throw new Error('The PostgreSQL worker signalled an answer it did not send.');
-    return received.message as Answer;
+  }
+
+  /**
+   * Waits until the worker has set the flag (it posts an answer first). A
+   * wait can also be woken by the worker's notify for the previous answer,
+   * late when its thread was preempted between setting the flag and
+   * notifying: the flag, still 0, tells that apart, and the wait goes on.
+   */
+  private waitForSignal(deadline: number): void {
+    while (Atomics.load(this.flag, 0) === 0) {
+      const left = deadline - performance.now();
+      if (left <= 0 || Atomics.wait(this.flag, 0, 0, left) === 'timed-out') {
+        throw new Error(`PostgreSQL did not answer within ${this.timeoutMs} ms.`);
+      }
+    }
+  }
+
+  /** This request's answer off the port, if posted; answers to earlier requests that gave up waiting are dropped. */
+  private takeAnswer(id: number): Answer | undefined {
+    for (let received = receiveMessageOnPort(this.port); received; received = receiveMessageOnPort(this.port)) {
+      const { id: answered, ...answer } = received.message as Answer & { id: number };
+      if (answered === id) return answer as Answer;
+    }
+    return undefined;
   }
 }
 
