@@ -46,8 +46,8 @@ describe('bulk edits on a replica, offline', () => {
     expect(answer.body.data).toEqual({ updated: ids, failed: [] });
     // Each record's change is queued as a single edit's: only what changed, with its base.
     const queued = rep.engine.ctx.replica!.outbox.pending();
-    expect(queued.map((e) => [e.method, e.record_id ?? e.id, JSON.parse(e.data!), JSON.parse(e.base!)])).toEqual(ids.map((id) => [
-      'PUT', expect.anything(), { owner_id: hub.adminId, tags: ['north', 'vip'] }, { owner_id: hub.agentId, tags: ['north'] },
+    expect(queued.map((e) => [e.method, e.record_id, JSON.parse(e.data!), JSON.parse(e.base!)])).toEqual(ids.map((id) => [
+      'PUT', id, { owner_id: hub.adminId, tags: ['north', 'vip'] }, { owner_id: hub.agentId, tags: ['north'] },
     ]));
     expect(queued.map((e) => e.collection)).toEqual(ids.map(() => '/v2/contacts'));
     expect((await local('GET', `/v2/contacts/${ids[0]}`)).body.data).toMatchObject({ owner_id: hub.adminId, tags: ['north', 'vip'] });
