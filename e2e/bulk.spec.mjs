@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launch, pageApi, screenshot, signIn } from './browser.mjs';
 
 /**
@@ -30,12 +31,20 @@ after(() => browser?.close());
 const contact = async (id) => (await pageApi(page, 'GET', `/v2/contacts/${id}`)).body.data;
 const bar = () => page.getByRole('region', { name: /Change the selected/ });
 
+/** axe-core's serious and critical violations (WCAG 2.x A and AA) in the bar and the list's ticks, as "rule: element" lines. */
+async function barViolations() {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
+    .include('.bulk-bar').include('.cell-select').analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
 /** A screenshot at a phone's size (the navigation drawer given time to slide away), then back to 1280. */
 async function phoneScreenshot(name) {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(700);
   await bar().scrollIntoViewIfNeeded();
   await screenshot(page, name);
+  assert.deepEqual(await barViolations(), [], `${name}: the bar and the ticks pass axe on a phone`);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.waitForTimeout(300);
 }
@@ -57,6 +66,7 @@ describe('bulk actions', () => {
     await bar().getByLabel('Action').selectOption({ label: 'Add tags' });
     await bar().getByLabel('Tags to add').fill('vip-e2e');
     await screenshot(page, '90-bulk-bar');
+    assert.deepEqual(await barViolations(), [], 'the bar and the ticks pass axe on a laptop');
     await bar().getByRole('button', { name: 'Apply to 2 contacts' }).click();
     await bar().getByRole('status').getByText('2 contacts changed.').waitFor();
     assert.deepEqual((await contact(ids.ada)).tags, ['bulk-e2e', 'vip-e2e']);
@@ -84,6 +94,7 @@ describe('bulk actions', () => {
     assert.deepEqual((await contact(ids.org)).custom_fields, { 'Fleet size': 12 });
     assert.deepEqual((await contact(ids.ada)).custom_fields, {});
     await screenshot(page, '91-bulk-summary-failures');
+    assert.deepEqual(await barViolations(), [], 'the summary passes axe');
     await phoneScreenshot('91-bulk-summary-failures-phone');
     await bar().getByRole('button', { name: 'Done' }).click();
   });
