@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, codes, fields, startTestHub, type Answer, type TestHub } from '../support/testHub.js';
 
@@ -24,6 +25,20 @@ const failedIds = (answer: Answer) => answer.body.data.failed.map((f: any) => f.
 const eventsSince = (revision: number, type: string, id: number) =>
   hub.engine.db.prepare('SELECT event_type FROM change_log WHERE revision > ? AND resource_type = ? AND resource_id = ? ORDER BY revision').pluck().all(revision, type, id);
 
+/** A device's whole sync session (start, every page, each acknowledged): the records it is served, by type and id. */
+async function deviceSync(token: string, uuid: string): Promise<{ type: string; id: number; event: string; data: any }[]> {
+  const headers = { 'X-Service-Device-UUID': uuid };
+  const started = await call(hub, 'POST', '/v2/sync/start', { token, headers });
+  if (started.status === 204) return [];
+  const served = [];
+  for (;;) {
+    const page = await call(hub, 'GET', `/v2/sync/${started.body.data.id}/queues/main`, { token, headers });
+    if (page.status === 204) return served;
+    served.push(...page.body.items.map((i: any) => ({ type: i.meta.type, id: i.data.id, event: i.meta.sync.event_type, data: i.data })));
+    await call(hub, 'POST', '/v2/sync/ack', { token, headers, data: { ack_keys: page.body.items.map((i: any) => i.meta.sync.ack_key) } });
+  }
+}
+
 beforeAll(async () => {
   hub = await startTestHub();
   agent = as(hub.agentToken);
@@ -48,6 +63,16 @@ describe('bulk updates', () => {
     }
     // Fields the update does not name are left as they were.
     expect((await record(`/v2/contacts/${ids[0]}`)).tags).toEqual(['north']);
+  });
+
+  it("serves each changed record to a device's next sync, as single edits are", async () => {
+    const token = hub.tokenFor(hub.agentId, ['read', 'write', 'sync']);
+    const uuid = randomUUID();
+    const ids = [await contact({ last_name: 'Synced A' }), await contact({ last_name: 'Synced B' })];
+    await deviceSync(token, uuid);
+    expect((await agent.post('/v2/contacts/bulk', { ids, update: { title: 'Buyer', tags_add: ['synced'] } })).body.data.updated).toEqual(ids);
+    const served = (await deviceSync(token, uuid)).filter((item) => item.type === 'contact');
+    expect(served.map((item) => [item.id, item.event, item.data.title, item.data.tags])).toEqual(ids.map((id) => [id, 'updated', 'Buyer', ['synced']]));
   });
 
   it('adds and removes tags, keeping the tags each record already has', async () => {
