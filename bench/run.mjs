@@ -12,6 +12,8 @@
 //   BENCH_REPORTS     0 skips the reports line (bench/reports.mjs: BENCH_REPORT_DEALS, BENCH_REPORT_ACTIVITIES)
 //   BENCH_POSTGRES    0 skips the PostgreSQL lines: the bridge (bench/postgresLatency.ts) and the hub on PostgreSQL
 //                     beside the SQLite hub, two nodes beside one (bench/postgresHub.mjs); skipped too without a PostgreSQL server
+//   BENCH_BULK        0 skips the bulk-edit line (bench/bulkEdits.mjs: BENCH_BULK_RECORDS, default 10000)
+//   BENCH_ONLY        bulk: seed, then only the bulk-edit line
 import { spawn, spawnSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ import Database from 'better-sqlite3';
 import { addSearchRecords, paletteSearchLines, removeSearchRecords } from './paletteSearch.mjs';
 import { addReportRecords, removeReportRecords, reportLines } from './reports.mjs';
 import { postgresHubLines } from './postgresHub.mjs';
+import { bulkEditLine } from './bulkEdits.mjs';
 
 // The hub under test logs warnings only (as a team would run it quietly): a JSON line per request would be measured too.
 process.env.OUTPOST_LOG_LEVEL ??= 'warn';
@@ -47,6 +50,8 @@ const RUN_TIMEOUT_MS = (process.env.BENCH_POSTGRES === '0' ? 15 : 30) * 60_000;
 const STARTUP_TIMEOUT_MS = 60_000;
 const CLIENT_TIMEOUT_MS = 5 * 60_000;
 // The sync lines (BENCH_SYNC=0 skips them): initial sync at three backlog sizes, the plain download, start when nothing changed.
+// BENCH_ONLY=bulk: only the bulk-edit line (it runs last on the hub: it changes 20 000 contacts).
+const ONLY_BULK = process.env.BENCH_ONLY === 'bulk';
 const SYNC = process.env.BENCH_SYNC !== '0';
 const SYNC_TARGET_SECONDS = 15;
 const REPLICA_EDITS = Number(process.env.BENCH_REPLICA_EDITS || 10_000);
@@ -248,6 +253,12 @@ console.log(`hub: bearer-token authentication, scope checks, query validation an
 console.log(`measuring: ${SECONDS} s per server and line, in ${ROUNDS} alternating round${ROUNDS > 1 ? 's' : ''} after a ${WARM_UP_SECONDS} s warm-up; ${CONNECTIONS} connections, pipelining 1, 127.0.0.1; ${contacts} contacts`);
 console.log('           (2-core machine: each server runs in its own process, beside the load generator)');
 
+if (ONLY_BULK) {
+  await bulkEditLine({ hub: hub.base, auth, file: database, indent: INDENT });
+  await Promise.all([stop(hub.child), stop(bare.child)]);
+  process.exit(0);
+}
+
 const byId = await compare(
   { base: hub.base, nextPath: () => `/v2/contacts/${randomInt(contacts)}`, headers: auth },
   { base: bare.base, nextPath: () => `/contacts/${randomInt(contacts)}` },
@@ -283,6 +294,9 @@ if (process.env.BENCH_REPORTS !== '0') {
     removeReportRecords(database);
   }
 }
+
+// Last on this hub: it changes 20 000 contacts the lines before read.
+if (process.env.BENCH_BULK !== '0') await bulkEditLine({ hub: hub.base, auth, file: database, indent: INDENT });
 
 await Promise.all([stop(hub.child), stop(bare.child)]);
 removeSearchRecords(database);

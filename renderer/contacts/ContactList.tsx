@@ -7,6 +7,7 @@ import { StatusBadges } from './StatusBadges.js';
 import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
 import { usePhone } from '../shell/usePhone.js';
 import { formatDateOf } from '../tasks/taskDates.js';
+import type { Selection } from '../bulk/useSelection.js';
 import '../lists/lists.css';
 
 /**
@@ -27,7 +28,7 @@ const COLUMNS: { field: SortField | null; label: string }[] = [
  * The contacts table, virtualised: only the rows in view are in the DOM, so
  * scrolling stays smooth at 100 000 contacts. Pages load as the end nears.
  */
-export function ContactList() {
+export function ContactList({ selection }: { selection?: Selection }) {
   const { rows, nextPage, loading, error, filters, setFilters, loadMore } = useContactList();
   const scroller = useRef<HTMLDivElement>(null);
   const count = rows.length + (nextPage !== null ? 1 : 0);
@@ -46,8 +47,9 @@ export function ContactList() {
     setFilters(filters.sortBy === field ? { descending: !filters.descending } : { sortBy: field, descending: false });
 
   return (
-    <div className="contact-table" role="table" aria-label="Contacts" aria-rowcount={count}>
+    <div className={`contact-table${selection ? ' selectable' : ''}`} role="table" aria-label="Contacts" aria-rowcount={count}>
       <div className="contact-row header" role="row">
+        {selection && <PageCheckbox selection={selection} rows={rows} />}
         {COLUMNS.map((column) => (
           <div key={column.label} role="columnheader" className="cell"
             aria-sort={column.field && filters.sortBy === column.field ? (filters.descending ? 'descending' : 'ascending') : undefined}>
@@ -65,7 +67,7 @@ export function ContactList() {
           {items.map((item) => (
             <div key={item.key} className="contact-row" role="row" data-index={item.index} ref={virtualizer.measureElement}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
-              {item.index < rows.length ? <ContactCells contact={rows[item.index]} /> : <div className="cell muted">Loading…</div>}
+              {item.index < rows.length ? <ContactCells contact={rows[item.index]} selection={selection} /> : <div className="cell muted">Loading…</div>}
             </div>
           ))}
         </div>
@@ -76,12 +78,28 @@ export function ContactList() {
   );
 }
 
-function ContactCells({ contact }: { contact: Contact }) {
+/** Ticks every contact loaded (or none): "select all on this page". */
+function PageCheckbox({ selection, rows }: { selection: Selection; rows: Contact[] }) {
+  const all = rows.length > 0 && rows.every((c) => selection.has(c.id));
+  return (
+    <div className="cell select cell-select" role="columnheader">
+      <input type="checkbox" aria-label="Select all on this page" checked={all} onChange={() => selection.setMany(rows.map((c) => c.id), !all)} />
+    </div>
+  );
+}
+
+function ContactCells({ contact, selection }: { contact: Contact; selection?: Selection }) {
+  const name = contactDisplayName(contact) || '(no name)';
   return (
     <>
+      {selection && (
+        <div className="cell select cell-select" role="cell">
+          <input type="checkbox" aria-label={`Select ${name}`} checked={selection.has(contact.id)} onChange={() => selection.toggle(contact.id)} />
+        </div>
+      )}
       <div className="cell name" role="cell">
         <span className={`kind ${contact.is_organization ? 'org' : 'person'}`} aria-hidden="true">{contact.is_organization ? '▣' : '●'}</span>
-        <Link to={`/contacts/${contact.id}`}>{contactDisplayName(contact) || '(no name)'}</Link>
+        <Link to={`/contacts/${contact.id}`}>{name}</Link>
       </div>
       <div className="cell email" role="cell"><EmailLink email={contact.email} /></div>
       <div className="cell phone" role="cell"><PhoneLink phone={contact.phone ?? contact.mobile} /></div>

@@ -12,6 +12,10 @@ import { ListCount } from '../lists/ListCount.js';
 import { MoreActions } from '../lists/MoreActions.js';
 import { usePhone } from '../shell/usePhone.js';
 import { capitalized } from '../shell/words.js';
+import { BulkBar } from '../bulk/BulkBar.js';
+import { BULK_KINDS } from '../bulk/bulkKinds.js';
+import { useSelection } from '../bulk/useSelection.js';
+import { contactDisplayName } from '../../shared/resources/contact.js';
 
 const SEARCH_DELAY_MS = 150;
 /** The phone's sorts (a wide window sorts by the column headers, which a phone's cards do not have). */
@@ -26,6 +30,8 @@ export function ContactsScreen() {
   const { filters, setFilters, reload, refresh, rows, total, loading } = useContactList();
   const [search, setSearch] = useState(filters.q);
   const phone = usePhone();
+  const query = toQuery(filters, 1);
+  const selection = useSelection(JSON.stringify(query));
 
   // Load on entry, so a contact saved elsewhere shows up.
   useEffect(() => reload(), [reload]);
@@ -80,7 +86,9 @@ export function ContactsScreen() {
           </select>
         )}
       </FilterBar>
-      <ContactList key={phone ? 'cards' : 'table'} />
+      <BulkBar kind={BULK_KINDS.contacts} selection={selection} total={total} query={query}
+        nameOf={(id) => { const contact = rows.find((c) => c.id === id); return contact && contactDisplayName(contact); }} onChanged={() => void refresh()} />
+      <ContactList key={phone ? 'cards' : 'table'} selection={selection} />
     </section>
   );
 }

@@ -14,6 +14,9 @@ import { ListStatus } from '../lists/ListStatus.js';
 import { MoreActions } from '../lists/MoreActions.js';
 import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
 import { formatDateOf } from '../tasks/taskDates.js';
+import { BulkBar } from '../bulk/BulkBar.js';
+import { BULK_KINDS } from '../bulk/bulkKinds.js';
+import { rowSelection, useSelection } from '../bulk/useSelection.js';
 
 const SEARCH_DELAY_MS = 150;
 const SORTS = [
@@ -46,7 +49,9 @@ export function LeadsScreen() {
   const users = useUsers();
   const [filters, setFilters] = useState<Filters>({ q: '', status: '', tag: '', owner_id: '', sort_by: SORTS[0].value });
   const [search, setSearch] = useState('');
-  const list = usePagedList<Lead>('/v2/leads', toQuery(filters));
+  const query = toQuery(filters);
+  const list = usePagedList<Lead>('/v2/leads', query);
+  const selection = useSelection(JSON.stringify(query));
   useRefreshOnSync(list.refresh);
 
   // Search as you type, once the typing pauses.
@@ -86,7 +91,10 @@ export function LeadsScreen() {
           {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
       </FilterBar>
-      <DataTable label="Leads" rows={list.rows} rowKey={(lead) => lead.id} columns={[
+      <BulkBar kind={BULK_KINDS.leads} selection={selection} total={list.total} query={query}
+        nameOf={(id) => { const lead = list.rows.find((l) => l.id === id); return lead && leadDisplayName(lead); }} onChanged={list.refresh} />
+      <DataTable label="Leads" rows={list.rows} rowKey={(lead) => lead.id} rowLabel={(lead) => leadDisplayName(lead) || '(no name)'}
+        selection={rowSelection(selection, list.rows)} columns={[
         // The organization under a person's name (a line of its own, not a column to cut off).
         { label: 'Name', kind: 'title', cell: (lead) => (
           <>

@@ -25,6 +25,16 @@ interface Props<T> {
   className?: string;
   /** False inside a card of its own (a record page's panel): no frame of its own, and rows divided by lines on a phone. */
   framed?: boolean;
+  /** Rows that can be ticked for a bulk action (renderer/bulk): a checkbox first in each row, and one for the page in the header. */
+  selection?: RowSelection<T>;
+}
+
+export interface RowSelection<T> {
+  isSelected(row: T): boolean;
+  toggle(row: T): void;
+  /** Every row shown is ticked. */
+  pageSelected: boolean;
+  togglePage(): void;
 }
 
 /**
@@ -33,7 +43,7 @@ interface Props<T> {
  * beside it: one markup for both, so the two can never disagree.
  * Columns given as `false` are left out (`showCost && {...}`).
  */
-export function DataTable<T>({ label, columns, rows, rowKey, rowLabel, rowClass, className = '', framed = true }: Props<T>) {
+export function DataTable<T>({ label, columns, rows, rowKey, rowLabel, rowClass, className = '', framed = true, selection }: Props<T>) {
   const shown = columns.filter((c): c is Column<T> => Boolean(c));
   // The frame scrolls sideways when long values leave the columns no room to shrink, never the screen.
   return (
@@ -41,6 +51,9 @@ export function DataTable<T>({ label, columns, rows, rowKey, rowLabel, rowClass,
       <table className={[framed ? 'card' : 'plain', 'record-table data-table', className].filter(Boolean).join(' ')} aria-label={label}>
         <thead>
           <tr>
+            {selection && (
+              <th className="cell-select"><input type="checkbox" aria-label="Select all on this page" checked={selection.pageSelected} onChange={selection.togglePage} /></th>
+            )}
             {shown.map((c) => (
               <th key={c.label} className={c.kind === 'number' ? 'cell-number' : undefined}>{c.kind === 'actions' ? <span className="visually-hidden">{c.label}</span> : c.label}</th>
             ))}
@@ -49,6 +62,9 @@ export function DataTable<T>({ label, columns, rows, rowKey, rowLabel, rowClass,
         <tbody>
           {rows.map((row) => (
             <tr key={rowKey(row)} aria-label={rowLabel?.(row)} className={rowClass?.(row)}>
+              {selection && (
+                <td className="cell-select"><input type="checkbox" aria-label={`Select ${rowLabel?.(row) ?? 'this row'}`} checked={selection.isSelected(row)} onChange={() => selection.toggle(row)} /></td>
+              )}
               {shown.map((c) => <td key={c.label} className={c.kind && `cell-${c.kind}`} data-label={c.label}>{c.cell(row)}</td>)}
             </tr>
           ))}

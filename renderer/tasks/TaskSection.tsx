@@ -6,6 +6,7 @@ import { useRecordSummaries } from '../records/useRecordSummaries.js';
 import { TaskItem } from './TaskItem.js';
 import { SECTION_TITLES, sectionQuery, type TaskSectionKey } from './taskSections.js';
 import { useTaskChanges } from './taskCountsStore.js';
+import type { Selection } from '../bulk/useSelection.js';
 
 const PER_PAGE = 20;
 
@@ -14,10 +15,12 @@ interface Props {
   ownerId: number;
   /** The hub's count of the whole section (null until known). */
   count: number | null;
+  /** The Tasks screen's bulk selection. */
+  selection?: Selection;
 }
 
 /** One section of the Tasks screen, read from the hub a page at a time: right with 10 tasks or 10 000. */
-export function TaskSection({ section, ownerId, count }: Props) {
+export function TaskSection({ section, ownerId, count, selection }: Props) {
   const list = usePagedList<Task>('/v2/tasks', sectionQuery(section, ownerId), PER_PAGE);
   useTaskChanges(list.refresh);
   useRefreshOnSync(list.refresh);
@@ -31,7 +34,8 @@ export function TaskSection({ section, ownerId, count }: Props) {
       {list.error && <p className="form-error" role="alert">{list.error}</p>}
       {list.rows.length === 0 && !list.loading && !list.error && <p className="muted">Nothing here.</p>}
       {list.rows.length > 0 && (
-        <ul className="tasks">{list.rows.map((t) => <TaskItem key={t.id} task={t} summaries={summaries} />)}</ul>
+        <ul className="tasks">{list.rows.map((t) => <TaskItem key={t.id} task={t} summaries={summaries}
+          select={selection && { selected: selection.has(t.id), toggle: () => selection.toggle(t.id) }} />)}</ul>
       )}
       {list.hasMore && (
         <button type="button" className="show-more" onClick={list.loadMore} disabled={list.loading}>

@@ -5,6 +5,9 @@ import { TaskSection } from './TaskSection.js';
 import { SECTION_TITLES, type TaskSectionKey } from './taskSections.js';
 import { useTaskCounts } from './taskCountsStore.js';
 import { CsvExportButton, ExportButton } from '../importExport/ExportButton.js';
+import { BulkBar } from '../bulk/BulkBar.js';
+import { BULK_KINDS } from '../bulk/bulkKinds.js';
+import { useSelection } from '../bulk/useSelection.js';
 import './tasks.css';
 
 const SECTIONS: TaskSectionKey[] = ['overdue', 'today', 'upcoming', 'none', 'completed'];
@@ -18,7 +21,10 @@ export function TasksScreen() {
   const me = useSession((s) => s.user);
   const counts = useTaskCounts((s) => s.counts);
   useEffect(() => void useTaskCounts.getState().refresh(), []);
+  // The bulk selection spans the sections: "all matching" is every task of the user's.
+  const selection = useSelection('tasks');
   if (!me) return null;
+  const total = counts ? SECTIONS.reduce((sum, section) => sum + (counts[section] ?? 0), 0) : null;
 
   return (
     <section className="screen tasks-screen">
@@ -38,7 +44,9 @@ export function TasksScreen() {
           </button>
         ))}
       </nav>
-      {SECTIONS.map((section) => <TaskSection key={section} section={section} ownerId={me.id} count={counts?.[section] ?? null} />)}
+      <BulkBar kind={BULK_KINDS.tasks} selection={selection} total={total} query={{ owner_id: me.id }}
+        nameOf={() => undefined} onChanged={() => useTaskCounts.getState().changed()} />
+      {SECTIONS.map((section) => <TaskSection key={section} section={section} ownerId={me.id} count={counts?.[section] ?? null} selection={selection} />)}
     </section>
   );
 }

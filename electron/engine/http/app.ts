@@ -13,10 +13,11 @@ import { NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
 import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { errorEnvelope, DOCS_PATH } from './envelope.js';
 import { authenticate } from './auth.js';
-import { JSON_TYPE } from './reply.js';
+import { JSON_TYPE, requestOrigin as origin } from './reply.js';
 import { registerBodyParsers } from './bodyParsers.js';
 import { answerClientError } from './clientErrors.js';
 import { salesRoutes } from './routes/sales.js';
+import { bulkRoutes } from './routes/bulk.js';
 import { enrollmentRoutes } from './routes/enrollments.js';
 import { customFieldRoutes } from './routes/customFields.js';
 import { exchangeRateRoutes } from './routes/exchangeRates.js';
@@ -143,6 +144,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     if (options.replica) replicaRoutes(api, options.replica, engine.ctx);
     options.shellRoutes?.(api);
     salesRoutes(api, engine);
+    bulkRoutes(api, engine);
     teamRoutes(api, engine);
     enrollmentRoutes(api, engine);
     leadConversionRoutes(api, engine);
@@ -234,10 +236,6 @@ function supportBaseUrlOf(options: HttpOptions): string | undefined {
   const url = normalizeSupportBaseUrl(options.supportBaseUrl);
   if (!url) throw new Error(`The support base URL must be an http(s) URL, not '${options.supportBaseUrl}'.`);
   return url;
-}
-
-function origin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host || 'localhost'}`;
 }
 
 function serveDocs(app: FastifyInstance, docsFile: string | undefined): void {

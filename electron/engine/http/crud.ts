@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Actor, EngineContext } from '../context.js';
 import type { LocalChange } from '../replica/outbox.js';
-import { updateLocally, writeLocally } from '../replica/localWrites.js';
-import { updateByFields, type FieldConflict } from '../sync/mergedUpdate.js';
+import { applyDelete, applyUpdate, writeLocally } from '../replica/localWrites.js';
+import type { FieldConflict } from '../sync/mergedUpdate.js';
 import { editOriginOf } from './writeMeta.js';
 import type { CrudService } from '../resources/crudService.js';
 import { actorOf } from './auth.js';
@@ -59,8 +59,7 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
       const records = { json: (recordId: number, by: Actor) => service.json(recordId, by), update };
       return answerInTransaction(ctx.commits, request, reply, () => {
         // A replica applies the edit and queues what it changed; a hub merges it field by field.
-        if (ctx.replica) updateLocally(ctx, records, { type, collection: base, id, data, actor });
-        const conflicts = ctx.replica ? [] : updateByFields(ctx, records, type, id, data, actor, origin);
+        const conflicts = applyUpdate(ctx, records, { type, collection: base, id, data, actor }, origin);
         return answerWithConflicts(type, service.json(id, actor), conflicts);
       });
     });
@@ -70,7 +69,7 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
     app.delete(`${base}/:id`, write, async (request, reply) => {
       const id = idParam(request, type);
       return answerInTransaction(ctx.commits, request, reply, () => {
-        local(() => remove(id, actorOf(request)), () => ({ method: 'DELETE', type, collection: base, id }));
+        applyDelete(ctx, remove, { type, collection: base, id, actor: actorOf(request) });
         return null;
       }, 204);
     });

@@ -53,3 +53,8 @@ export function dataOf(request: FastifyRequest, resource: string): Record<string
   }
   return data as Record<string, unknown>;
 }
+
+/** Where the request was sent (`http://127.0.0.1:4100`): error links point at the docs the hub serves. */
+export function requestOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host || 'localhost'}`;
+}

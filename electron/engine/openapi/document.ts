@@ -3,6 +3,7 @@ import { requiredScope } from '../auth/scopes.js';
 import { SCOPES, type Scope } from '../../../shared/oauth.js';
 import { crudEntries, crudOperations, crudRecordSchema } from './resources.js';
 import { otherOperations } from './operations.js';
+import { bulkOperations } from './bulk.js';
 import { customObjectOperations, customObjectSchemas } from './customObjects.js';
 import { sharedComponents, type JsonSchema } from './schemas.js';
 import type { Operation } from './operation.js';
@@ -69,7 +70,7 @@ const RECORD_ID_PARAMS = new Set(['id', 'deal_id', 'order_id', 'contact_id']);
  */
 export function openApiDocument(engine: Engine, routes: readonly RouteLike[], version: string): OpenApiResult {
   const components = sharedComponents();
-  const operations: Operation[] = [...otherOperations(syncTypesOf(engine)), ...customObjectOperations()];
+  const operations: Operation[] = [...otherOperations(syncTypesOf(engine)), ...bulkOperations(), ...customObjectOperations()];
   components.responses.SupportError = {
     description: 'An error of the custom-objects interface (`/api/v2`): its own shape and codes.',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/SupportError' } } },

@@ -1,7 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import type { LocalChange } from './outbox.js';
 import { changedPaths, deltaOf, type Json } from '../sync/fieldPaths.js';
-import type { UpdatableRecords } from '../sync/mergedUpdate.js';
+import { updateByFields, type EditOrigin, type FieldConflict, type UpdatableRecords } from '../sync/mergedUpdate.js';
 
 /**
  * Runs a write; on a replica, also queues the REST call that replays it on
@@ -40,4 +40,31 @@ export function updateLocally(ctx: EngineContext, records: UpdatableRecords, cha
     if (paths.length === 0) return;
     replica.outbox.add({ method: 'PUT', type, collection, id, ...deltaOf(before, data, paths) });
   })();
+}
+
+/** One record's edit, as a PUT and a bulk edit make it. */
+export interface RecordEdit {
+  type: string;
+  collection: string;
+  id: number;
+  data: Json;
+  actor: Actor;
+}
+
+/**
+ * An update wherever the engine runs: a replica applies it and queues what it
+ * changed; a hub merges it field by field (answering the fields it kept).
+ */
+export function applyUpdate(ctx: EngineContext, records: UpdatableRecords, edit: RecordEdit, origin: EditOrigin = {}): FieldConflict[] {
+  if (ctx.replica) {
+    updateLocally(ctx, records, edit);
+    return [];
+  }
+  return updateByFields(ctx, records, edit.type, edit.id, edit.data, edit.actor, origin);
+}
+
+/** A delete wherever the engine runs: on a replica also queued for the hub. */
+export function applyDelete(ctx: EngineContext, remove: (id: number, actor: Actor) => void, edit: Omit<RecordEdit, 'data'>): void {
+  const { type, collection, id, actor } = edit;
+  writeLocally(ctx, () => remove(id, actor), () => ({ method: 'DELETE', type, collection, id }));
 }

@@ -3,7 +3,7 @@ import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, invalidParam, notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
-import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { idsMatching, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { parseDateTime, recordIdParam, type RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
@@ -149,6 +149,10 @@ export class Deals {
 
   listPage(query: RawQuery): ListPage {
     return runList(this.list, query, this.ctx.statements);
+  }
+
+  idsMatching(query: RawQuery): number[] {
+    return idsMatching(this.list, query, this.ctx.statements);
   }
 
   create(data: Record<string, unknown>, actor: Actor): number {

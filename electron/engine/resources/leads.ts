@@ -1,7 +1,7 @@
 import type { EngineContext, Actor } from '../context.js';
 import { FieldErrors, notFound } from '../problems.js';
 import { assignColumns, checkFields, isBlank, type FieldTable } from './fields.js';
-import { ftsPrefixQuery, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { ftsPrefixQuery, idsMatching, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { jsonColumns, jsonObject } from './sqlJson.js';
 import { Tagging } from './tags.js';
 import { RecordStore } from './recordStore.js';
@@ -104,6 +104,10 @@ export class Leads {
 
   listPage(query: RawQuery): ListPage {
     return runList(this.list, query, this.ctx.statements);
+  }
+
+  idsMatching(query: RawQuery): number[] {
+    return idsMatching(this.list, query, this.ctx.statements);
   }
 
   create(data: Record<string, unknown>, actor: Actor): number {

@@ -92,6 +92,17 @@ export function countList(def: ListDefinition, query: RawQuery, statements: Stat
   return statements.get(`SELECT count(*) FROM ${from}${whereSql}`).pluck().get(...params) as number;
 }
 
+/**
+ * The ids of every record a list query selects, across all its pages, in the
+ * list's order (paging ignored): what "all N matching" a list means to a bulk
+ * edit. The same selection() as the list itself, so the two never disagree.
+ */
+export function idsMatching(def: ListDefinition, query: RawQuery, statements: StatementCache): number[] {
+  const { from, whereSql, params, searchIndex } = selection(def, query);
+  const order = searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, query);
+  return statements.get(`SELECT ${def.idColumn} FROM ${from}${whereSql} ORDER BY ${order}`).pluck().all(...params) as number[];
+}
+
 interface Selection {
   from: string;
   whereSql: string;

@@ -3,7 +3,7 @@ import { isoSeconds } from '../clock.js';
 import { RecordStore } from './recordStore.js';
 import { FieldErrors, invalidParam, notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
-import { countList, ftsPrefixQuery, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
+import { countList, ftsPrefixQuery, idsMatching, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { boolParam, enumParam, single, type RawQuery } from './params.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
@@ -112,10 +112,19 @@ export class Tasks {
   }
 
   listPage(query: RawQuery, actor: Actor): ListPage {
-    const { tz, ...rest } = query;
-    // Only a section needs the user's day; every other list reads as it always has.
-    const list = rest.due === undefined && tz === undefined ? this.list : this.withSections(tz, actor);
+    const { list, rest } = this.listFor(query, actor);
     return runList(list, rest, this.ctx.statements);
+  }
+
+  idsMatching(query: RawQuery, actor: Actor): number[] {
+    const { list, rest } = this.listFor(query, actor);
+    return idsMatching(list, rest, this.ctx.statements);
+  }
+
+  /** The list definition a query needs: only a section needs the user's day; every other list reads as it always has. */
+  private listFor(query: RawQuery, actor: Actor): { list: ListDefinition; rest: RawQuery } {
+    const { tz, ...rest } = query;
+    return { list: rest.due === undefined && tz === undefined ? this.list : this.withSections(tz, actor), rest };
   }
 
   /**
