@@ -69,11 +69,16 @@ describe('activities', () => {
     assert.equal(await admin.getByLabel('Phone number').inputValue(), '+1 720 555 0142');
     await admin.getByLabel('Summary').fill('Walked through the renewal terms');
     await admin.getByLabel('Outcome').selectOption({ label: 'Interested' });
+    // A length that is none is said by its field before anything is sent; minutes and seconds as a rep types them.
+    await admin.getByLabel('Length').fill('soon');
+    await admin.getByRole('button', { name: 'Log call' }).click();
+    await admin.getByText('Enter the length in minutes, such as 4 or 4:30.').waitFor();
+    await admin.getByLabel('Length').fill('4:30');
     await admin.getByRole('button', { name: 'Log call' }).click();
     await admin.getByText('Walked through the renewal terms', { exact: false }).waitFor();
     // The timeline says what kind of call it was and how it went.
     const entry = admin.getByRole('region', { name: 'Timeline' }).getByRole('listitem').filter({ hasText: 'Walked through the renewal terms' });
-    assert.match(await entry.innerText(), /Outgoing call · Interested/);
+    assert.match(await entry.innerText(), /Outgoing call · Interested · 4 min 30 s/);
     await screenshot(admin, '16-call-logged');
   });
 

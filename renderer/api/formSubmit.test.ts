@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FormErrors } from './formErrors.js';
-import { runSubmit } from './formSubmit.js';
+import { FormInputError, runSubmit } from './formSubmit.js';
 
 /** The steps of a submit, recorded in order. */
 function recorder(stays?: boolean) {
@@ -36,6 +36,13 @@ describe('runSubmit', () => {
       expect(ok).toBe(false);
       expect(log).toEqual([{ saving: true }, { errors: { _: 'worded: last_name is required' } }, { saving: false }, 'shown']);
     }
+  });
+
+  it('shows a refusal the form made itself by its fields, as it has them, without sending', async () => {
+    const { log, steps } = recorder(true);
+    const ok = await runSubmit(steps, () => Promise.reject(new FormInputError({ duration: 'Enter the length in minutes.' })));
+    expect(ok).toBe(false);
+    expect(log).toEqual([{ saving: true }, { errors: { duration: 'Enter the length in minutes.' } }, { saving: false }, 'shown']);
   });
 
   it('turns saving on before the action starts', async () => {

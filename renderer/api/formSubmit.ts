@@ -1,5 +1,12 @@
 import type { FormErrors } from './formErrors.js';
 
+/** A form's own refusal before anything is sent (a value it cannot read): its errors by field, shown as the API's are. */
+export class FormInputError extends Error {
+  constructor(readonly errors: FormErrors) {
+    super(Object.values(errors).join(' '));
+  }
+}
+
 /** What a submit changes, and how the form words a failure. */
 export interface SubmitSteps {
   setSaving(saving: boolean): void;
@@ -26,7 +33,7 @@ export async function runSubmit(steps: SubmitSteps, action: () => Promise<unknow
   try {
     await action();
   } catch (err) {
-    steps.setErrors(steps.errorsOf(err));
+    steps.setErrors(err instanceof FormInputError ? err.errors : steps.errorsOf(err));
     steps.setSaving(false);
     steps.showErrors?.();
     return false;

@@ -17,3 +17,19 @@ export function callKindText(call: { incoming: boolean; missed: boolean }): stri
   if (call.missed) return call.incoming ? 'Missed call' : 'Unanswered call';
   return call.incoming ? 'Incoming call' : 'Outgoing call';
 }
+
+/**
+ * A call's length as a rep types it, in seconds: "4" (minutes), "4:30",
+ * "4 min 30 s", "90 s", "1 h 5 min"; "" is no length (null), and anything
+ * else is undefined (the form says so).
+ */
+export function durationSeconds(text: string): number | null | undefined {
+  const typed = text.trim().toLowerCase();
+  if (typed === '') return null;
+  const clock = /^(\d+):([0-5]\d)$/.exec(typed);
+  if (clock) return Number(clock[1]) * 60 + Number(clock[2]);
+  if (/^\d+$/.test(typed)) return Number(typed) * 60;
+  const parts = /^(?:(\d+)\s*h)?\s*(?:(\d+)\s*min)?\s*(?:(\d+)\s*s)?$/.exec(typed);
+  if (!parts || !(parts[1] || parts[2] || parts[3])) return undefined;
+  return Number(parts[1] ?? 0) * 3600 + Number(parts[2] ?? 0) * 60 + Number(parts[3] ?? 0);
+}
