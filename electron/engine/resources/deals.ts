@@ -147,8 +147,14 @@ export class Deals {
     return this.byId.get(id) !== undefined;
   }
 
-  listPage(query: RawQuery): ListPage {
-    return runList(this.list, query, this.ctx.statements);
+  /** `actor`: who is asking, for `smart_list_id` (a private smart list is its owner's only). */
+  listPage(query: RawQuery, actor?: Actor): ListPage {
+    return runList(this.list, query, this.ctx.statements, actor?.userId);
+  }
+
+  /** The list definition (filters, sorts) a smart list of deals is checked and run with. */
+  listFor(): ListDefinition {
+    return this.list;
   }
 
   create(data: Record<string, unknown>, actor: Actor): number {

@@ -114,8 +114,14 @@ export class Tasks {
   listPage(query: RawQuery, actor: Actor): ListPage {
     const { tz, ...rest } = query;
     // Only a section needs the user's day; every other list reads as it always has.
-    const list = rest.due === undefined && tz === undefined ? this.list : this.withSections(tz, actor);
-    return runList(list, rest, this.ctx.statements);
+    // A smart list may filter by section too.
+    const list = rest.due === undefined && tz === undefined && rest.smart_list_id === undefined ? this.list : this.withSections(tz, actor);
+    return runList(list, rest, this.ctx.statements, actor.userId);
+  }
+
+  /** The list definition a smart list of tasks is checked with: sections in the actor's own time zone. */
+  listFor(actor: Actor): ListDefinition {
+    return this.withSections(undefined, actor);
   }
 
   /**
@@ -128,7 +134,7 @@ export class Tasks {
     if (own !== undefined) throw invalidParam(own, 'not taken by the counts, which give every section at once');
     const { tz, ...rest } = query;
     const list = this.withSections(tz, actor);
-    const count = (extra: RawQuery) => countList(list, { ...rest, ...extra }, this.ctx.statements);
+    const count = (extra: RawQuery) => countList(list, { ...rest, ...extra }, this.ctx.statements, actor.userId);
     const counts = Object.fromEntries(TASK_DUE_SECTIONS.map((due) => [due, count({ completed: 'false', due })])) as TaskCounts;
     counts.completed = count({ completed: 'true' });
     counts.reminders_due = count({ reminder_due: 'true' });
