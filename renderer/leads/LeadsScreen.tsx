@@ -14,6 +14,8 @@ import { ListStatus } from '../lists/ListStatus.js';
 import { MoreActions } from '../lists/MoreActions.js';
 import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
 import { formatDateOf } from '../tasks/taskDates.js';
+import { SmartListToolbar } from '../smartLists/SmartListToolbar.js';
+import { useSmartListScreen } from '../smartLists/useSmartListScreen.js';
 
 const SEARCH_DELAY_MS = 150;
 const SORTS = [
@@ -31,6 +33,14 @@ interface Filters {
   sort_by: string;
 }
 
+const DEFAULT_FILTERS: Filters = { q: '', status: '', tag: '', owner_id: '', sort_by: SORTS[0].value };
+const COLUMNS = ['Name', 'Status', 'Email', 'Phone', 'Owner', 'Updated'];
+
+/** The screen's filters from a smart list's saved query (the inverse of toQuery). */
+function filtersFromQuery(saved: Record<string, string>, sortBy: string | null): Filters {
+  return { q: saved.q ?? '', status: saved.status ?? '', tag: saved.tag ?? '', owner_id: saved.owner_id ?? '', sort_by: sortBy ?? DEFAULT_FILTERS.sort_by };
+}
+
 function toQuery(filters: Filters): Record<string, QueryValue> {
   return {
     q: filters.q.trim() || undefined,
@@ -44,9 +54,17 @@ function toQuery(filters: Filters): Record<string, QueryValue> {
 /** The leads: search, filter by status, tag and owner, sort; pages load on demand. */
 export function LeadsScreen() {
   const users = useUsers();
-  const [filters, setFilters] = useState<Filters>({ q: '', status: '', tag: '', owner_id: '', sort_by: SORTS[0].value });
+  const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
   const [search, setSearch] = useState('');
-  const list = usePagedList<Lead>('/v2/leads', toQuery(filters));
+  const show = (next: Filters) => {
+    setSearch(next.q);
+    setFilters(next);
+  };
+  const smartList = useSmartListScreen('lead', toQuery(filters), {
+    apply: (saved) => show(filtersFromQuery(saved.filters, saved.sort_by)),
+    reset: () => show(DEFAULT_FILTERS),
+  });
+  const list = usePagedList<Lead>('/v2/leads', smartList.request);
   useRefreshOnSync(list.refresh);
 
   // Search as you type, once the typing pauses.
@@ -71,6 +89,7 @@ export function LeadsScreen() {
           <Link to="/leads/new" className="button primary">New lead</Link>
         </div>
       </header>
+      <SmartListToolbar screen={smartList} columns={COLUMNS} />
       <FilterBar active={active} count={<ListCount shown={list.rows.length} total={list.total} loading={list.loading} />}
         search={<input type="search" placeholder="Search name, organization or email" aria-label="Search leads" value={search} onChange={(e) => setSearch(e.target.value)} />}>
         <select aria-label="Status" value={filters.status} onChange={(e) => change({ status: e.target.value })}>
