@@ -31,8 +31,8 @@ export function SmartListsNav() {
               {mine.map((list) => (
                 <li key={list.id}>
                   <Link to={smartListPath(list)} aria-current={openId === list.id ? 'page' : undefined}>
-                    <span className="smart-list-label">{list.name}</span>
-                    <span className="smart-list-count" aria-label={`${counts[list.id] ?? 'unknown'} records`}>{counts[list.id] ?? '…'}</span>
+                    <span className="smart-list-label">{list.name}</span>{' '}
+                    <span className="smart-list-count">{counts[list.id] ?? '…'}</span>
                   </Link>
                 </li>
               ))}

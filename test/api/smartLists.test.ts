@@ -194,7 +194,7 @@ describe('smart_list_id on the list endpoints', () => {
     expect(ids(pageTwo)).toEqual(westIds.slice(2, 4));
     for (const kind of ['lead', 'deal', 'task'] as const) {
       const id = await savedId(kind, {});
-      const extra = kind === 'task' ? { completed: 'true' } : { owner_id: String(hub.adminId) };
+      const extra: Record<string, string> = kind === 'task' ? { completed: 'true' } : { owner_id: String(hub.adminId) };
       expect(await listed(kind, { smart_list_id: String(id), ...extra }), kind).toEqual(await listed(kind, extra));
     }
   });
