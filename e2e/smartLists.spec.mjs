@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launch, pageApi, screenshot, signIn } from './browser.mjs';
 
 /**
@@ -149,6 +150,21 @@ describe('smart lists', () => {
     const groups = await sidebar(admin).locator('.smart-lists-resource').allTextContents();
     assert.deepEqual(groups, ['Contacts', 'Leads', 'Deals', 'Tasks']);
     await screenshot(admin, '154-smart-lists-sidebar');
+  });
+
+  it('passes axe (WCAG 2.x A and AA) with smart lists open, their form, the sidebar and the deals list', async () => {
+    const blocking = async () => (await new AxeBuilder({ page: admin }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze())
+      .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    await smartListLink(admin, 'Cool deals').click();
+    await smartListBar(admin).getByText('Cool deals', { exact: true }).waitFor();
+    assert.deepEqual(await blocking(), [], 'the deals list with a smart list open');
+    await smartListLink(admin, 'Customer organizations').click();
+    await smartListBar(admin).getByText('Customer organizations', { exact: true }).waitFor();
+    await admin.getByLabel('Tag').fill('nobody-has-this');
+    await smartListBar(admin).getByRole('button', { name: 'Save as new' }).click();
+    await smartListBar(admin).getByRole('form').waitFor();
+    assert.deepEqual(await blocking(), [], 'contacts with a changed smart list and the save form');
+    await smartListBar(admin).getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('renames and deletes a list from its screen', async () => {
