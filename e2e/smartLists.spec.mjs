@@ -103,6 +103,13 @@ describe('smart lists', () => {
     await bar.getByRole('button', { name: 'Save', exact: true }).click();
     await until(async () => (await pageApi(admin, 'GET', `/v2/smart_lists/${customers}`)).body.data.filters.tag === 'vip', 'the change saved');
     await bar.getByText('filters changed').waitFor({ state: 'detached' });
+    // Leaving the list and coming back to Contacts shows all contacts again, not the list's.
+    await sidebar(admin).getByRole('link', { name: 'Leads', exact: true }).click();
+    await admin.getByRole('heading', { name: 'Leads', exact: true }).waitFor();
+    await sidebar(admin).getByRole('link', { name: 'Contacts', exact: true }).click();
+    await until(async () => (await admin.getByLabel('Customer status').inputValue()) === '', 'the contacts\' own filters back');
+    assert.equal(await admin.getByLabel('Tag').inputValue(), '');
+    assert.equal(await smartListBar(admin).getByRole('button', { name: 'Save as smart list' }).count(), 1);
   });
 
   it('is shown to the agent, who may use it but not change it', async () => {

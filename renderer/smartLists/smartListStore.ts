@@ -10,6 +10,8 @@ interface SmartListsState {
   counts: Record<number, number>;
   /** The smart list open on a list screen (the address's `smart_list_id`), and its view as saved (smartListQuery.viewKey), once applied. */
   open: { list: SmartList | null; baseline: string | null };
+  /** The resource whose screen last took a smart list's filters: kept by a screen whose filters outlive it (the contacts' store). */
+  applied: SmartListType | null;
   load(): Promise<void>;
   /** A list was saved, renamed or deleted here: the sidebar and the open list follow. */
   saved(list: SmartList | null, removedId?: number): void;
@@ -25,6 +27,7 @@ export const useSmartLists = create<SmartListsState>((set, get) => ({
   lists: null,
   counts: {},
   open: { list: null, baseline: null },
+  applied: null,
   async load() {
     const answer = await api.list<SmartList>('/v2/smart_lists', { per_page: 100, sort_by: 'name' }).catch(() => null);
     if (!answer) return;

@@ -38,12 +38,15 @@ export function useSmartListScreen(resource: SmartListType, query: Record<string
   const [error, setError] = useState<string | null>(null);
   const apply = useEffectEvent((list: SmartList) => handlers.apply(list));
   const reset = useEffectEvent(() => handlers.reset());
+  // Whether this screen showed a smart list: closing it brings back the screen's own view.
   const hadOne = useRef(false);
 
   useEffect(() => {
     if (id === null) {
-      useSmartLists.setState({ open: { list: null, baseline: null } });
-      if (hadOne.current) reset();
+      // Closed, or come back to without one (the contacts keep their filters between visits): the screen's own view again.
+      const { applied } = useSmartLists.getState();
+      if (hadOne.current || applied === resource) reset();
+      useSmartLists.setState({ open: { list: null, baseline: null }, applied: applied === resource ? null : applied });
       hadOne.current = false;
       return;
     }
@@ -56,7 +59,7 @@ export function useSmartListScreen(resource: SmartListType, query: Record<string
         return;
       }
       apply(list);
-      useSmartLists.setState({ open: { list, baseline: null } });
+      useSmartLists.setState({ open: { list, baseline: null }, applied: resource });
       setError(null);
     }, (err: unknown) => {
       if (live) setError(refusalText(err, 'The smart list could not be opened.'));
