@@ -52,6 +52,7 @@ import { SyncSessions } from './sync/sessions.js';
 import { SyncSources } from './sync/sources.js';
 import { ACCOUNT_SYNC } from './resources/account.js';
 import { ExchangeRates, EXCHANGE_RATE_SYNC } from './resources/exchangeRates.js';
+import { SmartLists, SMART_LIST_SYNC } from './resources/smartLists.js';
 import { USER_SYNC } from './resources/users.js';
 import { TAG_SYNC } from './resources/tags.js';
 import { TASK_SYNC } from './resources/tasks.js';
@@ -92,6 +93,7 @@ export interface Engine {
   users: Users;
   accounts: Accounts;
   exchangeRates: ExchangeRates;
+  smartLists: SmartLists;
   contacts: Contacts;
   customFields: CustomFields;
   tokens: Tokens;
@@ -168,7 +170,7 @@ export function openEngine(options: EngineOptions): Engine {
     dealUnqualifiedReasons.syncSource, leadUnqualifiedReasons.syncSource, sources.syncSource, COLLABORATION_SYNC,
     LEAD_SYNC, LEAD_CONVERSION_SYNC, PIPELINE_SYNC, STAGE_SYNC, DEAL_SYNC, ASSOCIATED_CONTACT_SYNC,
     PRODUCT_SYNC, ORDER_SYNC, LINE_ITEM_SYNC, EMAIL_TEMPLATE_SYNC, SEQUENCE_SYNC, ENROLLMENT_SYNC,
-    EXCHANGE_RATE_SYNC,
+    EXCHANGE_RATE_SYNC, SMART_LIST_SYNC,
   ]);
   const sync = new SyncSessions(ctx, syncSources, new Acknowledgements(db));
   const engine: Engine = {
@@ -178,6 +180,8 @@ export function openEngine(options: EngineOptions): Engine {
     users,
     accounts,
     exchangeRates,
+    // The lists a smart list is checked against are the services' own (the same checks as their endpoints).
+    smartLists: new SmartLists(ctx, (type, actor) => (type === 'task' ? engine.tasks.listFor(actor) : { contact: contacts, lead: engine.leads, deal: deals }[type].listFor())),
     customFields,
     contacts,
     tokens: new Tokens(ctx),

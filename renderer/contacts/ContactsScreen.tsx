@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 import { CUSTOMER_STATUSES, PROSPECT_STATUSES } from '../../shared/resources/contact.js';
-import { toQuery, useContactList, type ContactKind, type SortField } from './contactListStore.js';
-import { ContactList } from './ContactList.js';
+import { DEFAULT_FILTERS, filtersFromQuery, toQuery, useContactList, type ContactKind, type SortField } from './contactListStore.js';
+import { CONTACT_COLUMNS, ContactList } from './ContactList.js';
+import { SmartListToolbar } from '../smartLists/SmartListToolbar.js';
+import { useSmartListScreen } from '../smartLists/useSmartListScreen.js';
+import { useSmartLists } from '../smartLists/smartListStore.js';
 import { Link } from '../router/Link.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { CsvExportButton, ExportButton } from '../importExport/ExportButton.js';
@@ -31,7 +34,23 @@ export function ContactsScreen() {
   const [search, setSearch] = useState(filters.q);
   const phone = usePhone();
   const query = toQuery(filters, 1);
-  const selection = useSelection(JSON.stringify(query));
+  const smartList = useSmartListScreen('contact', query, {
+    apply: (list) => {
+      const next = filtersFromQuery(list.filters, list.sort_by);
+      setSearch(next.q);
+      setFilters(next);
+    },
+    reset: () => {
+      setSearch('');
+      setFilters(DEFAULT_FILTERS);
+    },
+  });
+  // Once an opened smart list counts as shown as saved, the list is read by its id (smartListQuery.pageQuery).
+  const savedView = useSmartLists((s) => s.open.baseline);
+  useEffect(() => {
+    if (savedView !== null) void useContactList.getState().refresh();
+  }, [savedView]);
+  const selection = useSelection(JSON.stringify(smartList.request));
 
   // Load on entry, so a contact saved elsewhere shows up.
   useEffect(() => reload(), [reload]);
@@ -61,6 +80,7 @@ export function ContactsScreen() {
           <Link to="/contacts/new" className="button primary">New contact</Link>
         </div>
       </header>
+      <SmartListToolbar screen={smartList} columns={CONTACT_COLUMNS} />
       <FilterBar active={active} count={<ListCount shown={rows.length} total={total} loading={loading} />}
         search={<input type="search" placeholder="Search name, email or phone" aria-label="Search contacts" value={search} onChange={(e) => setSearch(e.target.value)} />}>
         <select aria-label="Kind" value={filters.kind} onChange={(e) => setFilters({ kind: e.target.value as ContactKind })}>
@@ -86,7 +106,7 @@ export function ContactsScreen() {
           </select>
         )}
       </FilterBar>
-      <BulkBar kind={BULK_KINDS.contacts} selection={selection} total={total} query={query}
+      <BulkBar kind={BULK_KINDS.contacts} selection={selection} total={total} query={smartList.request}
         nameOf={(id) => { const contact = rows.find((c) => c.id === id); return contact && contactDisplayName(contact); }} onChanged={() => void refresh()} />
       <ContactList key={phone ? 'cards' : 'table'} selection={selection} />
     </section>

@@ -3,6 +3,8 @@ import type { QueryValue } from '../../shared/bridge.js';
 import type { Contact, CustomerStatus, ProspectStatus } from '../../shared/resources/contact.js';
 import { api } from '../api/client.js';
 import { refusalText } from '../api/formErrors.js';
+import { pageQuery } from '../smartLists/smartListQuery.js';
+import { useSmartLists } from '../smartLists/smartListStore.js';
 
 export type ContactKind = 'all' | 'people' | 'organizations';
 export type SortField = 'name' | 'last_name' | 'email' | 'updated_at' | 'created_at';
@@ -52,6 +54,20 @@ export function toQuery(filters: ContactFilters, page: number): Record<string, Q
   };
 }
 
+/** The filters a smart list's saved query sets (the inverse of toQuery); what the screen has no control for stays with the list. */
+export function filtersFromQuery(saved: Record<string, string>, sortBy: string | null): ContactFilters {
+  const [field, direction] = (sortBy ?? '').split(':');
+  const sorted = (['name', 'last_name', 'email', 'updated_at', 'created_at'] as const).find((f) => f === field);
+  const kind: ContactKind = saved.is_organization === undefined ? 'all' : saved.is_organization === 'true' ? 'organizations' : 'people';
+  return {
+    ...DEFAULT_FILTERS,
+    q: saved.q ?? '', kind, tag: saved.tag ?? '',
+    customer_status: (saved.customer_status ?? '') as ContactFilters['customer_status'],
+    prospect_status: (saved.prospect_status ?? '') as ContactFilters['prospect_status'],
+    ...(sorted ? { sortBy: sorted, descending: direction === 'desc' } : {}),
+  };
+}
+
 interface Page {
   rows: Contact[];
   nextPage: number | null;
@@ -60,7 +76,8 @@ interface Page {
 }
 
 async function fetchPage(filters: ContactFilters, page: number): Promise<Page> {
-  const answer = await api.list<Contact>('/v2/contacts', { ...toQuery(filters, page), count: page === 1 || undefined });
+  const query = { ...toQuery(filters, page), count: page === 1 || undefined };
+  const answer = await api.list<Contact>('/v2/contacts', pageQuery(query, useSmartLists.getState().open, 'contact'));
   return { rows: answer.items.map((item) => item.data), nextPage: answer.meta.links.next_page ? page + 1 : null, total: answer.meta.total_count };
 }
 

@@ -3,6 +3,7 @@ import { Link } from '../router/Link.js';
 import { PipelineBoard } from './PipelineBoard.js';
 import { usePipelines } from './usePipelines.js';
 import { CsvExportButton } from '../importExport/ExportButton.js';
+import { DealsViewSwitch } from './DealsViewSwitch.js';
 
 /** The deals as a pipeline board: one column per stage of the pipeline chosen. */
 export function DealsScreen() {
@@ -17,6 +18,7 @@ export function DealsScreen() {
       <header className="screen-header">
         <h1>Deals</h1>
         <div className="actions">
+          <DealsViewSwitch current="board" />
           <select aria-label="Pipeline" value={pipelineId ?? ''} onChange={(e) => setChosen(Number(e.target.value))}>
             {pipelines.pipelines.map((p) => <option key={p.id} value={p.id}>{p.name}{p.disabled ? ' (disabled)' : ''}</option>)}
           </select>

@@ -17,6 +17,8 @@ import { formatDateOf } from '../tasks/taskDates.js';
 import { BulkBar } from '../bulk/BulkBar.js';
 import { BULK_KINDS } from '../bulk/bulkKinds.js';
 import { rowSelection, useSelection } from '../bulk/useSelection.js';
+import { SmartListToolbar } from '../smartLists/SmartListToolbar.js';
+import { useSmartListScreen } from '../smartLists/useSmartListScreen.js';
 
 const SEARCH_DELAY_MS = 150;
 const SORTS = [
@@ -34,6 +36,14 @@ interface Filters {
   sort_by: string;
 }
 
+const DEFAULT_FILTERS: Filters = { q: '', status: '', tag: '', owner_id: '', sort_by: SORTS[0].value };
+const COLUMNS = ['Name', 'Status', 'Email', 'Phone', 'Owner', 'Updated'];
+
+/** The screen's filters from a smart list's saved query (the inverse of toQuery). */
+function filtersFromQuery(saved: Record<string, string>, sortBy: string | null): Filters {
+  return { q: saved.q ?? '', status: saved.status ?? '', tag: saved.tag ?? '', owner_id: saved.owner_id ?? '', sort_by: sortBy ?? DEFAULT_FILTERS.sort_by };
+}
+
 function toQuery(filters: Filters): Record<string, QueryValue> {
   return {
     q: filters.q.trim() || undefined,
@@ -47,11 +57,19 @@ function toQuery(filters: Filters): Record<string, QueryValue> {
 /** The leads: search, filter by status, tag and owner, sort; pages load on demand. */
 export function LeadsScreen() {
   const users = useUsers();
-  const [filters, setFilters] = useState<Filters>({ q: '', status: '', tag: '', owner_id: '', sort_by: SORTS[0].value });
+  const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
   const [search, setSearch] = useState('');
   const query = toQuery(filters);
-  const list = usePagedList<Lead>('/v2/leads', query);
-  const selection = useSelection(JSON.stringify(query));
+  const show = (next: Filters) => {
+    setSearch(next.q);
+    setFilters(next);
+  };
+  const smartList = useSmartListScreen('lead', query, {
+    apply: (saved) => show(filtersFromQuery(saved.filters, saved.sort_by)),
+    reset: () => show(DEFAULT_FILTERS),
+  });
+  const list = usePagedList<Lead>('/v2/leads', smartList.request);
+  const selection = useSelection(JSON.stringify(smartList.request));
   useRefreshOnSync(list.refresh);
 
   // Search as you type, once the typing pauses.
@@ -76,6 +94,7 @@ export function LeadsScreen() {
           <Link to="/leads/new" className="button primary">New lead</Link>
         </div>
       </header>
+      <SmartListToolbar screen={smartList} columns={COLUMNS} />
       <FilterBar active={active} count={<ListCount shown={list.rows.length} total={list.total} loading={list.loading} />}
         search={<input type="search" placeholder="Search name, organization or email" aria-label="Search leads" value={search} onChange={(e) => setSearch(e.target.value)} />}>
         <select aria-label="Status" value={filters.status} onChange={(e) => change({ status: e.target.value })}>
@@ -91,7 +110,7 @@ export function LeadsScreen() {
           {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
       </FilterBar>
-      <BulkBar kind={BULK_KINDS.leads} selection={selection} total={list.total} query={query}
+      <BulkBar kind={BULK_KINDS.leads} selection={selection} total={list.total} query={smartList.request}
         nameOf={(id) => { const lead = list.rows.find((l) => l.id === id); return lead && leadDisplayName(lead); }} onChanged={list.refresh} />
       <DataTable label="Leads" rows={list.rows} rowKey={(lead) => lead.id} rowLabel={(lead) => leadDisplayName(lead) || '(no name)'}
         selection={rowSelection(selection, list.rows)} columns={[

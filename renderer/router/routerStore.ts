@@ -3,6 +3,8 @@ import { localizePath } from './recordPaths.js';
 
 interface RouterState {
   path: string;
+  /** The address's query (`?smart_list_id=3`), or '' when it has none. */
+  search: string;
   navigate(to: string, options?: { replace?: boolean }): void;
 }
 
@@ -14,16 +16,17 @@ if (localizePath(window.location.pathname) !== window.location.pathname) {
 /** The current path, kept in step with the History API (a router small enough to own). */
 export const useRouter = create<RouterState>((set) => ({
   path: window.location.pathname,
+  search: window.location.search,
   navigate(path, options) {
     const to = localizePath(path);
     if (to === window.location.pathname + window.location.search) return;
     if (options?.replace) window.history.replaceState(null, '', to);
     else window.history.pushState(null, '', to);
-    set({ path: window.location.pathname });
+    set({ path: window.location.pathname, search: window.location.search });
   },
 }));
 
-window.addEventListener('popstate', () => useRouter.setState({ path: window.location.pathname }));
+window.addEventListener('popstate', () => useRouter.setState({ path: window.location.pathname, search: window.location.search }));
 
 /** Matches `/contacts/:id/edit`-style patterns; returns the parameters or null. */
 export function matchRoute(pattern: string, path: string): Record<string, string> | null {

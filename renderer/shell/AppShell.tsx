@@ -6,6 +6,7 @@ import { isDesktop } from '../api/client.js';
 import { followReplicaStatus } from '../sync/replicaStore.js';
 import { HeaderSyncState, SyncIndicator } from '../sync/SyncIndicator.js';
 import { CustomObjectsNav } from '../customObjects/CustomObjectsNav.js';
+import { SmartListsNav } from '../smartLists/SmartListsNav.js';
 import { CommandLayer, PaletteButton } from '../commands/CommandLayer.js';
 import { NotificationBell } from '../reminders/NotificationBell.js';
 import { DrawerScrim, MenuButton, useNavDrawer } from './NavDrawer.js';
@@ -49,6 +50,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             </li>
           ))}
         </ul>
+        <SmartListsNav />
         <CustomObjectsNav path={path} />
         <SyncIndicator />
         <div className="who">

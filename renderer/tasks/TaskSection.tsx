@@ -1,10 +1,11 @@
+import type { QueryValue } from '../../shared/bridge.js';
 import type { Task } from '../../shared/resources/task.js';
 import { usePagedList } from '../leads/usePagedList.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { recordOf } from '../records/records.js';
 import { useRecordSummaries } from '../records/useRecordSummaries.js';
 import { TaskItem } from './TaskItem.js';
-import { SECTION_TITLES, sectionQuery, type TaskSectionKey } from './taskSections.js';
+import { SECTION_TITLES, sectionFilters, type TaskSectionKey } from './taskSections.js';
 import { useTaskChanges } from './taskCountsStore.js';
 import type { Selection } from '../bulk/useSelection.js';
 
@@ -12,7 +13,8 @@ const PER_PAGE = 20;
 
 interface Props {
   section: TaskSectionKey;
-  ownerId: number;
+  /** The screen's filters (the rep's own tasks, a search, a smart list), the section's added. */
+  filters: Record<string, QueryValue>;
   /** The hub's count of the whole section (null until known). */
   count: number | null;
   /** The Tasks screen's bulk selection. */
@@ -20,8 +22,8 @@ interface Props {
 }
 
 /** One section of the Tasks screen, read from the hub a page at a time: right with 10 tasks or 10 000. */
-export function TaskSection({ section, ownerId, count, selection }: Props) {
-  const list = usePagedList<Task>('/v2/tasks', sectionQuery(section, ownerId), PER_PAGE);
+export function TaskSection({ section, filters, count, selection }: Props) {
+  const list = usePagedList<Task>('/v2/tasks', { ...filters, ...sectionFilters(section) }, PER_PAGE);
   useTaskChanges(list.refresh);
   useRefreshOnSync(list.refresh);
   const summaries = useRecordSummaries(list.rows.map(recordOf));

@@ -25,7 +25,12 @@ const ORDER: Record<TaskSectionKey, string> = {
 
 /** The list query of one section of the user's tasks (GET /v2/tasks with the extension `due`). */
 export function sectionQuery(section: TaskSectionKey, ownerId: number, order = ORDER[section]): Record<string, QueryValue> {
-  if (section === 'completed') return { owner_id: ownerId, completed: true, sort_by: order };
-  return { owner_id: ownerId, completed: false, due: section, tz: localTimeZone(), sort_by: order };
+  return { owner_id: ownerId, ...sectionFilters(section, order) };
+}
+
+/** What makes a list of tasks one section (and its order), added to any other filters (a smart list's). */
+export function sectionFilters(section: TaskSectionKey, order = ORDER[section]): Record<string, QueryValue> {
+  if (section === 'completed') return { completed: true, sort_by: order };
+  return { completed: false, due: section, tz: localTimeZone(), sort_by: order };
 }
 

@@ -151,8 +151,20 @@ describe('bulk updates', () => {
     expect([unknown.status, codes(unknown), fields(unknown)]).toEqual([400, ['invalid_param'], ['colour']]);
   });
 
-  // Waits for helper SMART's branch: the list layer answers `smart_list_id` there (until then a 400 invalid_param).
-  it.todo('selects the records of a smart list with smart_list_id, exactly as the list endpoint answers it');
+  it('selects the records of a smart list with smart_list_id, exactly as the list endpoint answers it', async () => {
+    const west = [await contact({ last_name: 'West', first_name: 'One', tags: ['bulk-smart'] }), await contact({ last_name: 'West', first_name: 'Two', tags: ['bulk-smart'] })];
+    await contact({ last_name: 'East', tags: ['bulk-smart'] });
+    const list = (await agent.post('/v2/smart_lists', { name: 'Bulk west', resource_type: 'contact', filters: { tag: 'bulk-smart', last_name: 'West' } })).body.data;
+    const listed = (await agent.get(`/v2/contacts?smart_list_id=${list.id}&per_page=100`)).body.items.map((i: any) => i.data.id);
+    expect([...listed].sort()).toEqual([...west].sort());
+    const answer = await agent.post('/v2/contacts/bulk', { smart_list_id: list.id, update: { tags_add: ['picked'] } });
+    expect([...answer.body.data.updated].sort()).toEqual([...listed].sort());
+    for (const id of west) expect((await record(`/v2/contacts/${id}`)).tags).toEqual(['bulk-smart', 'picked']);
+    // Another user's private list is no list to this caller: the list endpoint's own 404.
+    const own = (await admin.post('/v2/smart_lists', { name: 'Mine only', resource_type: 'contact', filters: { tag: 'bulk-smart' } })).body.data;
+    const hidden = await agent.post('/v2/contacts/bulk', { smart_list_id: own.id, update: { title: 'x' } });
+    expect(hidden.status).toBe(404);
+  });
 });
 
 describe('bulk deletes', () => {

@@ -156,6 +156,10 @@ async function seedEverything(): Promise<Seeded> {
     steps: [{ delay_from_previous_step: 2, delay_from_previous_step_unit: 'hours', action_type: 'automated_email', action_properties: { email_template_id: template.id } }],
   });
   await created('/v2/sequence_enrollments', { sequence_id: sequence.id, resource_type: 'contact', resource_id: contact.id }, agent);
+  // Smart lists: the agent's own, a shared one of the admin's, and the admin's private one (never on the agent's copy).
+  await created('/v2/smart_lists', { name: 'Parity segment', resource_type: 'contact', filters: { 'custom_fields[Segment]': 'SMB', tag: 'vip' }, sort_by: 'name:desc', columns: ['Name'] }, agent);
+  await created('/v2/smart_lists', { name: 'Parity deals', resource_type: 'deal', filters: { 'custom_fields[Region]': 'North' }, shared: true });
+  await created('/v2/smart_lists', { name: 'Admin tasks', resource_type: 'task', filters: { completed: 'false' } });
   return { contact, organization, lead, deal };
 }
 

@@ -21,6 +21,7 @@ import { bulkRoutes } from './routes/bulk.js';
 import { enrollmentRoutes } from './routes/enrollments.js';
 import { customFieldRoutes } from './routes/customFields.js';
 import { exchangeRateRoutes } from './routes/exchangeRates.js';
+import { smartListRoutes } from './routes/smartLists.js';
 import { recordSearchRoutes } from './routes/recordSearch.js';
 import { isSupportPath, normalizeSupportBaseUrl, sendSupportError, supportApi, supportNotFound, withoutJsonSuffix } from './supportApi.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
@@ -152,6 +153,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     commerceRoutes(api, engine);
     customFieldRoutes(api, engine);
     exchangeRateRoutes(api, engine);
+    smartListRoutes(api, engine);
     recordSearchRoutes(api, engine);
     syncRoutes(api, engine);
     oauthClientRoutes(api, engine);

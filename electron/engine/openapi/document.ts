@@ -42,6 +42,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Sources and reasons', description: 'Lead and deal sources, loss and unqualified reasons.' },
   { name: 'Tags', description: 'Tags of contacts, leads and deals.' },
   { name: 'Collaborations', description: 'Who else works on a record.' },
+  { name: 'Smart lists', description: 'Saved filters, sort and columns of the contacts, leads, deals and tasks lists (`smart_list_id` on those lists).' },
   { name: 'Custom fields', description: 'Custom field definitions of contacts, leads and deals.' },
   { name: 'Exchange rates', description: 'The account\'s exchange rates: admins set them, totals in several currencies are converted with them.' },
   { name: 'Products and orders', description: 'The commerce add-on.' },

@@ -20,6 +20,7 @@ import { FIELDS as ASSOCIATED_CONTACT_FIELDS, FLAT_FIELDS as FLAT_ASSOCIATED_CON
 import { FIELDS as PRODUCT_FIELDS } from '../resources/products.js';
 import { FIELDS as ORDER_FIELDS } from '../resources/orders.js';
 import { FIELDS as LINE_ITEM_FIELDS, FLAT_FIELDS as FLAT_LINE_ITEM_FIELDS } from '../resources/lineItems.js';
+import { FIELDS as SMART_LIST_FIELDS } from '../resources/smartLists.js';
 import {
   CONFLICTS_META, collectionEnvelope, listParameters, recordSchema, resourceEnvelope, schemaRef, writeBodySchema, writeDataSchema, type JsonSchema,
 } from './schemas.js';
@@ -96,6 +97,12 @@ export function crudEntries(engine: Engine): CrudEntry[] {
     { base: '/v2/sequences', type: 'sequence', tag: 'Sequences', fields: SEQUENCE_FIELDS, list: listOf(engine.sequences), note: ADMIN_WRITES },
     { base: '/v2/sequence_enrollments', type: 'sequence_enrollment', tag: 'Sequences', fields: ENROLLMENT_FIELDS, list: listOf(engine.enrollments) },
     { base: '/v2/tags', type: 'tag', tag: 'Tags', fields: TAG_FIELDS, list: listOf(engine.tags) },
+    {
+      base: '/v2/smart_lists', type: 'smart_list', tag: 'Smart lists', fields: SMART_LIST_FIELDS, list: listOf(engine.smartLists),
+      note: 'A list screen\'s filters (the list endpoint\'s own query parameters, values as strings), sort and columns saved under a name. '
+        + 'The caller sees their own lists and the shared ones (another user\'s private list is `404`); a shared list is changed or deleted only by its owner or an admin (`403`). '
+        + '`filters` and `sort_by` are checked as the list would check them: `422` with the field `/filters/<name>` or `/sort_by`.',
+    },
     { base: '/v2/collaborations', type: 'collaboration', tag: 'Collaborations', fields: COLLABORATION_FIELDS, list: listOf(engine.collaborations) },
     { base: '/v2/text_messages', type: 'text_message', tag: 'Text messages', fields: TEXT_MESSAGE_FIELDS, list: TEXT_MESSAGE_LIST },
     { base: '/v2/visits', type: 'visit', tag: 'Visits', fields: VISIT_FIELDS, list: VISIT_LIST },

@@ -3,6 +3,7 @@ import { ERROR_CODES, type ErrorCode } from '../../../shared/errors.js';
 import { ADDRESS_KEYS } from '../../../shared/resources/address.js';
 import { schemaFor, type FieldDef, type FieldTable } from '../resources/fields.js';
 import type { FilterDef, ListDefinition } from '../resources/listing.js';
+import { SMART_LIST_TYPES } from '../../../shared/resources/smartList.js';
 
 /**
  * JSON Schema (2020-12, OpenAPI 3.1's dialect) of the engine's own rules:
@@ -160,6 +161,14 @@ export function listParameters(def: ListDefinition | null): JsonSchema[] {
     { $ref: '#/components/parameters/ids' },
     { $ref: '#/components/parameters/inclusive' },
   );
+  if ((SMART_LIST_TYPES as readonly string[]).includes(def.resource)) {
+    params.push({
+      name: 'smart_list_id', in: 'query',
+      description: 'Only the records the smart list\'s saved filters select, together (AND) with this query\'s own filters; its `sort_by` unless the query gives one. '
+        + 'A smart list that does not exist or is another user\'s private one: `404 not_found`; one of another resource: `400 invalid_param`.',
+      schema: { type: 'integer' },
+    });
+  }
   for (const [name, filter] of Object.entries(def.filters)) {
     params.push({ name, in: 'query', description: `Records whose \`${name}\` is this value.`, schema: filterSchema(filter) });
   }

@@ -66,6 +66,7 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   sequence_enrollment: { table: 'sequence_enrollments', parts: ENROLLMENT_PARTS },
   // A rate removed and set again comes back with a new id; the old row gives its currency way.
   exchange_rate: { table: 'exchange_rates', uniqueKey: ['currency'] },
+  smart_list: { table: 'smart_lists' },
 };
 
 /** Whether a record's row holds its table's unique key (see LocalTable.uniqueWhen). */

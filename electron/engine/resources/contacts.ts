@@ -149,12 +149,18 @@ export class Contacts {
     return this.byId.get(id) as ContactRow | undefined;
   }
 
-  listPage(query: RawQuery): ListPage {
-    return runList(this.list, query, this.ctx.statements);
+  /** `actor`: who is asking, for `smart_list_id` (a private smart list is its owner's only). */
+  listPage(query: RawQuery, actor?: Actor): ListPage {
+    return runList(this.list, query, this.ctx.statements, actor?.userId);
   }
 
-  idsMatching(query: RawQuery): number[] {
-    return idsMatching(this.list, query, this.ctx.statements);
+  /** The list definition (filters, sorts) a smart list of contacts is checked and run with. */
+  listFor(): ListDefinition {
+    return this.list;
+  }
+
+  idsMatching(query: RawQuery, actor?: Actor): number[] {
+    return idsMatching(this.list, query, this.ctx.statements, actor?.userId);
   }
 
   create(data: Record<string, unknown>, actor: Actor): number {

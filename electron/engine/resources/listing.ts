@@ -2,6 +2,8 @@ import { invalidParam } from '../problems.js';
 import type { StatementCache } from '../db/statements.js';
 import { boolParam, enumParam, idListParam, intParam, recordIdParam, single, type RawQuery } from './params.js';
 import { ftsMatchExpression } from './search.js';
+import { savedSelection, type SavedSelection } from './savedSelections.js';
+import { SMART_LIST_TYPES } from '../../../shared/resources/smartList.js';
 
 /** How one list filter maps to SQL. Values are always bound, never spliced. */
 export type FilterDef =
@@ -63,17 +65,28 @@ export interface ListPage {
   total?: number;
 }
 
-const PAGING = new Set(['page', 'per_page', 'sort_by', 'inclusive', 'count']);
+const PAGING = new Set(['page', 'per_page', 'sort_by', 'inclusive', 'count', 'smart_list_id']);
 
-export function runList(def: ListDefinition, query: RawQuery, statements: StatementCache): ListPage {
+/**
+ * What a list query needs besides its definition: the statement cache, and
+ * who is asking, for `smart_list_id` (a private smart list is its owner's
+ * only). Without a viewer only shared smart lists can be named.
+ */
+export interface ListReader {
+  statements: StatementCache;
+  viewerId?: number;
+}
+
+export function runList(def: ListDefinition, query: RawQuery, statements: StatementCache, viewerId?: number): ListPage {
+  const reader: ListReader = { statements, viewerId };
   const { page, perPage } = pagingParams(query, def.maxPerPage, def.maxPage);
-  const { from, whereSql, params, searchIndex } = selection(def, query);
-  const order = searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, query);
+  const { from, whereSql, params, searchIndex, sortBy } = selection(def, query, reader);
+  const order = searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, sortBy);
   const sql = `SELECT ${def.json} FROM ${from}${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
   const rows = statements.get(sql).pluck().all(...params, perPage + 1, (page - 1) * perPage) as string[];
   const hasMore = rows.length > perPage;
   if (hasMore) rows.pop();
-  return { rows, page, perPage, hasMore, ...totalAsked(def, query, statements) };
+  return { rows, page, perPage, hasMore, ...totalAsked(def, query, reader) };
 }
 
 /** `count=true` asks for the list's total too, for "1–100 of 50 000" (an Outpost extension; real clients never send it, so pay nothing). */
@@ -82,13 +95,13 @@ export function countAsked(query: RawQuery): boolean {
   return asked !== undefined && boolParam('count', asked);
 }
 
-function totalAsked(def: ListDefinition, query: RawQuery, statements: StatementCache): { total?: number } {
-  return countAsked(query) ? { total: countList(def, query, statements) } : {};
+function totalAsked(def: ListDefinition, query: RawQuery, reader: ListReader): { total?: number } {
+  return countAsked(query) ? { total: countList(def, query, reader.statements, reader.viewerId) } : {};
 }
 
 /** How many records the list's filters select (paging and sorting ignored): the counts beside a list. */
-export function countList(def: ListDefinition, query: RawQuery, statements: StatementCache): number {
-  const { from, whereSql, params } = selection(def, query);
+export function countList(def: ListDefinition, query: RawQuery, statements: StatementCache, viewerId?: number): number {
+  const { from, whereSql, params } = selection(def, query, { statements, viewerId });
   return statements.get(`SELECT count(*) FROM ${from}${whereSql}`).pluck().get(...params) as number;
 }
 
@@ -97,22 +110,31 @@ export function countList(def: ListDefinition, query: RawQuery, statements: Stat
  * list's order (paging ignored): what "all N matching" a list means to a bulk
  * edit. The same selection() as the list itself, so the two never disagree.
  */
-export function idsMatching(def: ListDefinition, query: RawQuery, statements: StatementCache): number[] {
-  const { from, whereSql, params, searchIndex } = selection(def, query);
-  const order = searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, query);
+export function idsMatching(def: ListDefinition, query: RawQuery, statements: StatementCache, viewerId?: number): number[] {
+  const { from, whereSql, params, searchIndex, sortBy } = selection(def, query, { statements, viewerId });
+  const order = searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, sortBy);
   return statements.get(`SELECT ${def.idColumn} FROM ${from}${whereSql} ORDER BY ${order}`).pluck().all(...params) as number[];
 }
 
-interface Selection {
+export interface Selection {
   from: string;
   whereSql: string;
   params: unknown[];
   /** Set when the search index drives the query (see ListDefinition.searchIndex). */
   searchIndex?: string;
+  /** The sort asked for: the query's `sort_by`, else its smart list's. */
+  sortBy?: string;
 }
 
-/** The FROM and WHERE of a list query: every parameter checked, every value bound. */
-function selection(def: ListDefinition, query: RawQuery): Selection {
+/**
+ * The FROM and WHERE of a list query: every parameter checked, every value
+ * bound. `smart_list_id` (contacts, leads, deals, tasks) adds the smart
+ * list's saved filters as one more condition, a nested selection of ids, so
+ * they and the query's own filters must both hold, whatever `inclusive` says.
+ * `reader` is needed only for `smart_list_id`. `nested`: the selection is a
+ * subquery's, whose order does not matter (never driven by the search index).
+ */
+export function selection(def: ListDefinition, query: RawQuery, reader?: ListReader, nested = false): Selection {
   for (const [a, b] of def.together ?? []) {
     if ((query[a] === undefined) !== (query[b] === undefined)) {
       const missing = query[a] === undefined ? a : b;
@@ -121,9 +143,14 @@ function selection(def: ListDefinition, query: RawQuery): Selection {
   }
   const inclusive = query.inclusive === undefined ? true : boolParam('inclusive', single(query, 'inclusive')!);
 
+  const saved = query.smart_list_id === undefined ? null : smartListOf(def, query, reader);
+  const sortBy = single(query, 'sort_by') ?? saved?.sortBy ?? undefined;
   const filters: Clause[] = [];
   const always: Clause[] = [...(def.scope ?? [])];
-  const search = def.searchIndex && query.q !== undefined && query.sort_by === undefined ? searchDriven(def.searchIndex, single(query, 'q')!) : null;
+  if (saved) always.push(savedClause(def, saved));
+  // Without a sort, a search (the query's, else the smart list's) lists newest match first, as the list alone would.
+  const searchText = single(query, 'q') ?? single(saved?.filters ?? {}, 'q');
+  const search = def.searchIndex && !nested && searchText !== undefined && sortBy === undefined ? searchDriven(def.searchIndex, searchText) : null;
   if (search) always.push(search.clause);
   for (const [name, raw] of Object.entries(query)) {
     if (PAGING.has(name) || raw === undefined || (search && name === 'q')) continue;
@@ -142,9 +169,34 @@ function selection(def: ListDefinition, query: RawQuery): Selection {
   }
   const whereSql = where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : '';
   const params = where.flatMap((c) => c.params);
-  if (!search) return { from: def.from, whereSql, params };
+  if (!search) return { from: def.from, whereSql, params, sortBy };
   const index = def.searchIndex!;
-  return { from: `${index} JOIN ${def.from} ON ${def.idColumn} = ${index}.rowid`, whereSql, params, searchIndex: index };
+  return { from: `${index} JOIN ${def.from} ON ${def.idColumn} = ${index}.rowid`, whereSql, params, searchIndex: index, sortBy };
+}
+
+/** The smart list `smart_list_id` names, visible to the reader and of this list's resource. */
+function smartListOf(def: ListDefinition, query: RawQuery, reader: ListReader | undefined): SavedSelection {
+  if (!(SMART_LIST_TYPES as readonly string[]).includes(def.resource)) throw invalidParam('smart_list_id', 'unknown parameter');
+  const id = recordIdParam('smart_list_id', single(query, 'smart_list_id')!);
+  if (!reader) throw invalidParam('smart_list_id', 'not taken here');
+  return savedSelection(reader.statements, id, def.resource, reader.viewerId);
+}
+
+/** The saved filters as one condition: the ids they select (their own `inclusive` applies among them only). */
+function savedClause(def: ListDefinition, saved: SavedSelection): Clause {
+  // No reader inside: a smart list's filters never name another smart list (refused when saved).
+  const inner = selection(def, saved.filters, undefined, true);
+  return { sql: `${def.idColumn} IN (SELECT ${def.idColumn} FROM ${inner.from}${inner.whereSql})`, params: inner.params };
+}
+
+/**
+ * Checks a list query as the list would (every filter, its value, and the
+ * sort) without running it: smart lists are checked so when saved. Throws the
+ * list's own `invalid_param` problems.
+ */
+export function checkListQuery(def: ListDefinition, query: RawQuery): void {
+  const { sortBy } = selection(def, query, undefined, true);
+  orderBy(def, sortBy);
 }
 
 /**
@@ -195,8 +247,7 @@ function filterClause(def: ListDefinition, name: string, raw: string | string[])
 }
 
 /** `sort_by=name`, `name:asc`, `name:desc`; always tie-broken by id so pages are stable. */
-function orderBy(def: ListDefinition, query: RawQuery): string {
-  const sortBy = single(query, 'sort_by');
+function orderBy(def: ListDefinition, sortBy: string | undefined): string {
   if (sortBy === undefined || sortBy === '') return `${def.defaultOrder}, ${def.idColumn} ASC`;
   const match = /^(.+?)(?::(asc|desc))?$/i.exec(sortBy.trim());
   const field = match?.[1] ?? '';

@@ -112,19 +112,28 @@ export class Tasks {
   }
 
   listPage(query: RawQuery, actor: Actor): ListPage {
-    const { list, rest } = this.listFor(query, actor);
-    return runList(list, rest, this.ctx.statements);
+    const { list, rest } = this.listOf(query, actor);
+    return runList(list, rest, this.ctx.statements, actor.userId);
+  }
+
+  /** The list definition a smart list of tasks is checked with: sections in the actor's own time zone. */
+  listFor(actor: Actor): ListDefinition {
+    return this.withSections(undefined, actor);
   }
 
   idsMatching(query: RawQuery, actor: Actor): number[] {
-    const { list, rest } = this.listFor(query, actor);
-    return idsMatching(list, rest, this.ctx.statements);
+    const { list, rest } = this.listOf(query, actor);
+    return idsMatching(list, rest, this.ctx.statements, actor.userId);
   }
 
-  /** The list definition a query needs: only a section needs the user's day; every other list reads as it always has. */
-  private listFor(query: RawQuery, actor: Actor): { list: ListDefinition; rest: RawQuery } {
+  /**
+   * The list definition a query needs: only a section needs the user's day
+   * (a smart list may filter by section too); every other list reads as it always has.
+   */
+  private listOf(query: RawQuery, actor: Actor): { list: ListDefinition; rest: RawQuery } {
     const { tz, ...rest } = query;
-    return { list: rest.due === undefined && tz === undefined ? this.list : this.withSections(tz, actor), rest };
+    const plain = rest.due === undefined && tz === undefined && rest.smart_list_id === undefined;
+    return { list: plain ? this.list : this.withSections(tz, actor), rest };
   }
 
   /**
@@ -137,7 +146,7 @@ export class Tasks {
     if (own !== undefined) throw invalidParam(own, 'not taken by the counts, which give every section at once');
     const { tz, ...rest } = query;
     const list = this.withSections(tz, actor);
-    const count = (extra: RawQuery) => countList(list, { ...rest, ...extra }, this.ctx.statements);
+    const count = (extra: RawQuery) => countList(list, { ...rest, ...extra }, this.ctx.statements, actor.userId);
     const counts = Object.fromEntries(TASK_DUE_SECTIONS.map((due) => [due, count({ completed: 'false', due })])) as TaskCounts;
     counts.completed = count({ completed: 'true' });
     counts.reminders_due = count({ reminder_due: 'true' });
