@@ -17,6 +17,7 @@ import { JSON_TYPE } from './reply.js';
 import { registerBodyParsers } from './bodyParsers.js';
 import { answerClientError } from './clientErrors.js';
 import { salesRoutes } from './routes/sales.js';
+import { mergingRoutes } from './routes/merging.js';
 import { enrollmentRoutes } from './routes/enrollments.js';
 import { customFieldRoutes } from './routes/customFields.js';
 import { exchangeRateRoutes } from './routes/exchangeRates.js';
@@ -143,6 +144,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     if (options.replica) replicaRoutes(api, options.replica, engine.ctx);
     options.shellRoutes?.(api);
     salesRoutes(api, engine);
+    mergingRoutes(api, engine);
     teamRoutes(api, engine);
     enrollmentRoutes(api, engine);
     leadConversionRoutes(api, engine);
