@@ -75,13 +75,13 @@ export class Duplicates {
       if (ids.length > 0) groups.push({ reason, key, ids });
     };
     const email = candidate.email?.trim().toLowerCase() ?? null;
-    find('email', email, 'lower(email) = ?', [email]);
+    find('email', email, 'lower(trim(email)) = ?', [email]);
     const phone = phoneDigits(candidate.phone);
     const phoneMatch = (column: string) => `(${column} IS NOT NULL AND length(${digits(column)}) >= ${MIN_PHONE_DIGITS} AND ${phoneKey(digits(column))} = ?)`;
     find('phone', phone, `${phoneMatch('phone')} OR ${phoneMatch('mobile')}`, [phone, phone]);
     const name = candidate.name?.trim().toLowerCase() ?? null;
-    // Contacts' `name` is indexed lower-cased (migration 30); a lead's is two columns.
-    find('name', name, type === 'contact' ? 'lower(name) = ?' : `${source.name} = ?`, [name]);
+    // Contacts' email and name keys are indexed (migration 30); a lead's name is two columns.
+    find('name', name, `${source.name} = ?`, [name]);
     return groups;
   }
 }

@@ -1094,9 +1094,9 @@ CREATE TABLE merged_records (
   UNIQUE (resource_type, merged_id)
 );
 CREATE INDEX merged_records_survivor ON merged_records (resource_type, survivor_id);
-CREATE INDEX contacts_email_key ON contacts (lower(email));
-CREATE INDEX contacts_name_key ON contacts (lower(name));
-CREATE INDEX leads_email_key ON leads (lower(email));
+CREATE INDEX contacts_email_key ON contacts (lower(trim(email)));
+CREATE INDEX contacts_name_key ON contacts (lower(trim(name)));
+CREATE INDEX leads_email_key ON leads (lower(trim(email)));
 `;
 
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
