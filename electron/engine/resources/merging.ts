@@ -1,6 +1,6 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors, notFound } from '../problems.js';
+import { FieldErrors } from '../problems.js';
 import { MERGE_FIELDS, MERGE_SIDES, mergedRecord, type FieldChoices, type MergeableType } from '../../../shared/resources/merge.js';
 
 /** What a merge needs of the contacts' or leads' service. */
