@@ -57,7 +57,7 @@ export function DuplicatesScreen({ type }: { type: MergeableType }) {
       {shown && shown.groups.length === 0 && page === 1 && <p className="card">No likely duplicates among your {PLURAL[type]}.</p>}
       {shown && (
         <ul className="duplicate-groups">
-          {shown.groups.map((group) => <GroupCard key={`${group.reason}:${group.key}:${group.ids.join(',')}`} type={type} group={group} records={shown.records} />)}
+          {cardsOf(shown.groups).map((card) => <GroupCard key={card.ids.join(',')} type={type} card={card} records={shown.records} />)}
         </ul>
       )}
       {shown && (page > 1 || shown.hasMore) && (
@@ -71,13 +71,37 @@ export function DuplicatesScreen({ type }: { type: MergeableType }) {
   );
 }
 
-function GroupCard({ type, group, records }: { type: MergeableType; group: DuplicateGroup; records: Map<number, Named> }) {
-  const [first, ...others] = group.ids;
+/** One card per set of records: the same pair found by email and by name shows once, with both reasons. */
+interface Card {
+  ids: number[];
+  reasons: Pick<DuplicateGroup, 'reason' | 'key'>[];
+}
+
+function cardsOf(groups: DuplicateGroup[]): Card[] {
+  const cards = new Map<string, Card>();
+  for (const { reason, key, ids } of groups) {
+    const card = cards.get(ids.join(',')) ?? { ids, reasons: [] };
+    card.reasons.push({ reason, key });
+    cards.set(ids.join(','), card);
+  }
+  return [...cards.values()];
+}
+
+function GroupCard({ type, card, records }: { type: MergeableType; card: Card; records: Map<number, Named> }) {
+  const [first, ...others] = card.ids;
   return (
     <li className="card duplicate-group">
-      <h2><span className="duplicate-reason">{REASON_WORDS[group.reason]}</span> <span className="duplicate-key">{group.key}</span></h2>
+      <h2>
+        {card.reasons.map(({ reason, key }) => (
+          <span key={reason} className="duplicate-why">
+            <span className="duplicate-reason">{REASON_WORDS[reason]}</span>
+            {/* A phone key is the number's last digits: the records below show the numbers as typed. */}
+            {reason !== 'phone' && <span className="duplicate-key"> {key}</span>}
+          </span>
+        ))}
+      </h2>
       <ul className="duplicate-records">
-        {group.ids.map((id) => {
+        {card.ids.map((id) => {
           const record = records.get(id);
           return (
             <li key={id}>

@@ -43,10 +43,14 @@ export function MergeView({ type, ids }: { type: MergeableType; ids: [number, nu
     };
   }, [type, ids]);
 
+  const names = useReferenceNames(records);
   if (!records) return <section className="screen"><p className={failure ? 'error' : 'muted'} role={failure ? 'alert' : undefined}>{failure ?? 'Loading…'}</p></section>;
   const survivor = records.find((r) => r.id === survivorId)!;
   const other = records.find((r) => r.id !== survivorId)!;
-  const fields = MERGE_FIELDS[type].filter((field) => records.some((r) => !isBlankValue(r[field])));
+  // An individual's `name` is made of the first and last names; fields alike on both leave nothing to choose.
+  const shownFields = MERGE_FIELDS[type].filter((field) => records.some((r) => !isBlankValue(r[field])) && !(field === 'name' && survivor.is_organization === false));
+  const fields = shownFields.filter((field) => !sameValue(survivor[field], other[field]));
+  const alike = shownFields.filter((field) => sameValue(survivor[field], other[field]));
   const takenFrom = (field: string) => picks[field] ?? (isBlankValue(survivor[field]) ? other.id : survivor.id);
 
   const merge = async () => {
@@ -75,7 +79,7 @@ export function MergeView({ type, ids }: { type: MergeableType; ids: [number, nu
           {records.map((record) => (
             <label key={record.id} className="merge-survivor">
               <input type="radio" name="survivor" checked={record.id === survivor.id} onChange={() => setSurvivorId(record.id)} />
-              <strong>{recordName(record)}</strong> <span className="muted">#{record.id}{record.id === survivor.id ? ' · stays' : ' · merged into the other'}</span>
+              <span className="merge-who"><strong>{recordName(record)}</strong> <span className="muted">#{record.id}{record.id === survivor.id ? ' · stays' : ' · merged into the other'}</span></span>
             </label>
           ))}
         </div>
@@ -85,12 +89,18 @@ export function MergeView({ type, ids }: { type: MergeableType; ids: [number, nu
             {records.map((record) => (
               <label key={record.id} className={`merge-value${takenFrom(field) === record.id ? ' chosen' : ''}`}>
                 <input type="radio" name={`field-${field}`} checked={takenFrom(field) === record.id} onChange={() => setPicks({ ...picks, [field]: record.id })} />
-                <span>{shown(record[field])}</span>
+                <span>{names.of(field, record[field])}</span>
                 {KEYED.has(field) && picks[field] === undefined && record.id === survivor.id && !isBlankValue(other[field]) && <span className="muted merge-note"> blanks filled from the other</span>}
               </label>
             ))}
           </fieldset>
         ))}
+        {alike.length > 0 && (
+          <div className="merge-row">
+            <span className="merge-legend">The same on both</span>
+            <span className="merge-joined">{alike.map((field) => LABELS[field] ?? field).join(', ')}</span>
+          </div>
+        )}
         <div className="merge-row">
           <span className="merge-legend">Tags</span>
           <span className="merge-joined">{joinedTags(survivor.tags, other.tags).join(', ') || '—'} <span className="muted">(both records’ tags)</span></span>
@@ -103,6 +113,52 @@ export function MergeView({ type, ids }: { type: MergeableType; ids: [number, nu
       </div>
     </section>
   );
+}
+
+/** Whether two values of a field are the same (objects compared by their parts). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (isBlankValue(a) && isBlankValue(b)) return true;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Ids of other records shown by name: the owner, the organization, the parent organization. */
+interface ReferenceNames {
+  of(field: string, value: unknown): string;
+}
+
+function useReferenceNames(records: [Json, Json] | null): ReferenceNames {
+  const [names, setNames] = useState<Map<string, string>>(new Map());
+  const key = records ? JSON.stringify(records.map((r) => [r.owner_id, r.contact_id, r.parent_organization_id])) : '';
+  useEffect(() => {
+    if (!records) return;
+    let current = true;
+    void loadNames(records).then((found) => current && setNames(found), () => undefined);
+    return () => {
+      current = false;
+    };
+    // The records' references are what the names depend on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return {
+    of: (field, value) => {
+      if (typeof value !== 'number') return shown(value);
+      const kind = field === 'owner_id' ? 'user' : field === 'contact_id' || field === 'parent_organization_id' ? 'contact' : null;
+      return (kind && names.get(`${kind}:${value}`)) ?? `#${value}`;
+    },
+  };
+}
+
+async function loadNames(records: Json[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const owners = [...new Set(records.map((r) => r.owner_id).filter((id): id is number => typeof id === 'number'))];
+  const organizations = [...new Set(records.flatMap((r) => [r.contact_id, r.parent_organization_id]).filter((id): id is number => typeof id === 'number'))];
+  if (owners.length > 0) {
+    for (const item of (await api.list<{ id: number; name: string }>('/v2/users', { ids: owners.join(',') })).items) found.set(`user:${item.data.id}`, item.data.name);
+  }
+  if (organizations.length > 0) {
+    for (const item of (await api.list<Json>('/v2/contacts', { ids: organizations.join(',') })).items) found.set(`contact:${item.data.id}`, recordName(item.data));
+  }
+  return found;
 }
 
 /** A field's value in words: text as it is, an address or custom fields as their parts, ids by number. */
