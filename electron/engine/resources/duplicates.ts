@@ -18,7 +18,7 @@ const digits = (column: string) => ['+', ' ', '-', '(', ')', '.', '/'].reduce((s
 const phoneKey = (d: string) => `substr(${d}, max(1, length(${d}) - 8))`;
 const MIN_PHONE_DIGITS = 7;
 
-/** How each type's keys are read from its table: a name and the scope a name must share (an organization). */
+/** How each type's keys are read from its table: a name, and the columns a name must share (an organization). */
 interface KeySource {
   table: string;
   name: string;
@@ -27,20 +27,29 @@ interface KeySource {
 
 const SOURCES: Record<MergeableType, KeySource> = {
   // A person's name within their organization; an organization's among organizations.
-  contact: { table: 'contacts', name: 'lower(trim(name))', scope: "CAST(is_organization AS TEXT) || ':' || CAST(coalesce(contact_id, 0) AS TEXT)" },
+  contact: { table: 'contacts', name: 'lower(trim(name))', scope: 'is_organization, contact_id' },
   lead: { table: 'leads', name: "lower(trim(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))))", scope: "lower(trim(coalesce(organization_name, '')))" },
 };
 
-/** Every record's keys, one row each: (reason, key, scope, id). */
-function keysSql(source: KeySource): string {
+/** The phone key of a column, as SQL (the expression the phone indexes of migration 30 hold). */
+export const phoneKeyOf = (column: string) => phoneKey(digits(column));
+
+/**
+ * Every group of two or more records sharing a key: (reason, key, ids). Each
+ * reason is grouped on its own, over its expression, so the database reads the
+ * key's index in order instead of sorting the table.
+ */
+function groupsSql(source: KeySource): string {
   const { table, name, scope } = source;
-  return `SELECT 'email' AS reason, lower(trim(email)) AS key, '' AS scope, id FROM ${table} WHERE email IS NOT NULL AND trim(email) <> ''
+  const phone = (column: string) => `SELECT id, ${phoneKeyOf(column)} AS k FROM ${table} WHERE ${column} IS NOT NULL AND length(${digits(column)}) >= ${MIN_PHONE_DIGITS}`;
+  return `SELECT 'email' AS reason, lower(trim(email)) AS key, json_group_array(id) AS ids, MIN(id) AS first_id FROM ${table}
+      WHERE lower(trim(email)) <> '' GROUP BY lower(trim(email)) HAVING COUNT(*) > 1
     UNION ALL
-    SELECT 'phone' AS reason, ${phoneKey('d')} AS key, '' AS scope, id FROM (
-      SELECT id, ${digits('phone')} AS d FROM ${table} WHERE phone IS NOT NULL
-      UNION ALL SELECT id, ${digits('mobile')} AS d FROM ${table} WHERE mobile IS NOT NULL) p WHERE length(d) >= ${MIN_PHONE_DIGITS}
+    SELECT 'name' AS reason, ${name} AS key, json_group_array(id) AS ids, MIN(id) AS first_id FROM ${table}
+      WHERE ${name} <> '' GROUP BY ${name}, ${scope} HAVING COUNT(*) > 1
     UNION ALL
-    SELECT 'name' AS reason, ${name} AS key, ${scope} AS scope, id FROM ${table} WHERE ${name} <> ''`;
+    SELECT 'phone' AS reason, k AS key, json_group_array(DISTINCT id) AS ids, MIN(id) AS first_id FROM (${phone('phone')} UNION ALL ${phone('mobile')}) p
+      GROUP BY k HAVING COUNT(DISTINCT id) > 1`;
 }
 
 /**
@@ -57,8 +66,7 @@ export class Duplicates {
     const candidate = candidateOf(query);
     const { page, perPage } = pagingParams(query);
     if (candidate) return { rows: this.matches(type, candidate).map(groupJson), page: 1, perPage, hasMore: false };
-    const rows = this.ctx.statements.get(`SELECT reason, key, json_group_array(DISTINCT id) AS ids FROM (${keysSql(SOURCES[type])}) k
-      GROUP BY reason, key, scope HAVING COUNT(DISTINCT id) > 1 ORDER BY reason, key, scope LIMIT ? OFFSET ?`)
+    const rows = this.ctx.statements.get(`SELECT reason, key, ids FROM (${groupsSql(SOURCES[type])}) g ORDER BY reason, key, first_id LIMIT ? OFFSET ?`)
       .all(perPage + 1, (page - 1) * perPage) as { reason: DuplicateReason; key: string; ids: string }[];
     const hasMore = rows.length > perPage;
     if (hasMore) rows.pop();
@@ -77,7 +85,7 @@ export class Duplicates {
     const email = candidate.email?.trim().toLowerCase() ?? null;
     find('email', email, 'lower(trim(email)) = ?', [email]);
     const phone = phoneDigits(candidate.phone);
-    const phoneMatch = (column: string) => `(${column} IS NOT NULL AND length(${digits(column)}) >= ${MIN_PHONE_DIGITS} AND ${phoneKey(digits(column))} = ?)`;
+    const phoneMatch = (column: string) => `${phoneKeyOf(column)} = ?`;
     find('phone', phone, `${phoneMatch('phone')} OR ${phoneMatch('mobile')}`, [phone, phone]);
     const name = candidate.name?.trim().toLowerCase() ?? null;
     // Contacts' email and name keys are indexed (migration 30); a lead's name is two columns.

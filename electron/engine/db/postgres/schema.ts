@@ -1,5 +1,6 @@
 import type { PostgresDatabase } from '../postgresDatabase.js';
 import { SchemaTooNewError } from '../database.js';
+import { duplicateKeyIndexes } from '../migrations/0030_merged_records.js';
 
 /**
  * The hub's schema on PostgreSQL (issue 24, docs/design/postgres-hub.md, phase 2).
@@ -1094,9 +1095,7 @@ CREATE TABLE merged_records (
   UNIQUE (resource_type, merged_id)
 );
 CREATE INDEX merged_records_survivor ON merged_records (resource_type, survivor_id);
-CREATE INDEX contacts_email_key ON contacts (lower(trim(email)));
-CREATE INDEX contacts_name_key ON contacts (lower(trim(name)));
-CREATE INDEX leads_email_key ON leads (lower(trim(email)));
+${duplicateKeyIndexes('greatest')}
 `;
 
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
