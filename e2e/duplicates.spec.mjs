@@ -3,6 +3,7 @@
 // survivor with the other's activity; the create form warns of a match.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launch, pageApi, screenshot, signIn } from './browser.mjs';
 
 let browser;
@@ -13,6 +14,14 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 // Digits sort before letters: the groups made here come first among the demo data's.
 const EMAIL = '0-mira.merge@merge.test';
+
+/** axe-core's serious and critical violations (WCAG 2.x A and AA) on the page as it is now (within `include`, a selector), as rule: elements. */
+async function violations(include) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']);
+  if (include) builder = builder.include(include);
+  const { violations: found } = await builder.analyze();
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 async function created(path, data) {
   const answer = await pageApi(page, 'POST', path, data);
@@ -40,6 +49,7 @@ describe('duplicates', () => {
     await group.waitFor();
     assert.equal(await group.getByRole('link', { name: 'Mira Merge', exact: true }).count(), 2);
     await screenshot(page, 'duplicates-1280');
+    assert.deepEqual(await violations(), []);
   });
 
   it('merges with a field picked from the other record and lands on the survivor, which shows the moved note', async () => {
@@ -52,6 +62,7 @@ describe('duplicates', () => {
     // A blank of the survivor's is filled from the other by default.
     assert.equal(await page.getByRole('group', { name: 'Phone' }).getByRole('radio', { name: '+1 475 462 0767' }).isChecked(), true);
     await screenshot(page, 'duplicates-merge-1280');
+    assert.deepEqual(await violations(), []);
     await page.getByRole('button', { name: 'Merge into Mira Merge' }).click();
     await page.waitForURL(`**/contacts/${survivor}`);
     await page.getByRole('heading', { name: 'Mira Merge' }).waitFor();
@@ -70,6 +81,8 @@ describe('duplicates', () => {
     const warning = page.getByRole('status').filter({ hasText: 'A contact with this email exists' });
     await warning.waitFor();
     await screenshot(page, 'duplicates-warning-1280');
+    // The warning only: the rest of the form is the contact form's (the accessibility spec audits it).
+    assert.deepEqual(await violations('.duplicate-warning'), []);
     await warning.getByRole('link', { name: 'open Mira Merge' }).click();
     await page.waitForURL(`**/contacts/${survivor}`);
   });
@@ -94,6 +107,7 @@ describe('duplicates', () => {
     await page.goto(new URL(`/duplicates/leads/${a}/merge/${b}`, page.url()).toString());
     await page.getByRole('heading', { name: 'Merge leads' }).waitFor();
     await screenshot(page, 'duplicates-merge-390');
+    assert.deepEqual(await violations(), []);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390);
     await page.setViewportSize(DESKTOP);
   });
