@@ -222,5 +222,23 @@ describe('POST /v2/leads/:id/merge', () => {
     expect(late.body.meta.merged_into).toBe(survivor);
     const note = await agent('POST', '/v2/notes', { resource_type: 'lead', resource_id: other, content: 'Written offline' });
     expect(note.body.data.resource_id).toBe(survivor);
+    const conversion = await agent('POST', '/v2/lead_conversions', { lead_id: other });
+    expect([conversion.status, conversion.body.data?.lead_id]).toEqual([200, survivor]);
+    // Neither reading nor deleting the merged id reaches the survivor.
+    expect((await agent('GET', `/v2/leads/${other}`)).status).toBe(404);
+    expect((await agent('DELETE', `/v2/leads/${other}`)).status).toBe(404);
+    expect((await agent('GET', `/v2/leads/${survivor}`)).status).toBe(200);
+  });
+
+  it('puts a contact named by its merged id on a deal as the survivor', async () => {
+    const survivor = await created('/v2/contacts', { last_name: 'Holm' });
+    const other = await created('/v2/contacts', { last_name: 'Holm' });
+    const owner = await created('/v2/contacts', { last_name: 'Buyer' });
+    const deal = await created('/v2/deals', { name: 'Skis', contact_id: owner });
+    expect((await merge('contacts', survivor, { merge_with_id: other })).status).toBe(200);
+    const associated = await agent('POST', `/v2/deals/${deal}/associated_contacts`, { contact_id: other, role: 'involved' });
+    expect([associated.status, associated.body.data?.contact_id]).toEqual([200, survivor]);
+    const dealNaming = await agent('POST', '/v2/deals', { name: 'Poles', contact_id: other });
+    expect(dealNaming.body.data.contact_id).toBe(survivor);
   });
 });

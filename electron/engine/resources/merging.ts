@@ -1,6 +1,6 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { FieldErrors } from '../problems.js';
+import { ApiProblem, FieldErrors } from '../problems.js';
 import { MERGE_FIELDS, MERGE_SIDES, mergedRecord, type FieldChoices, type MergeableType } from '../../../shared/resources/merge.js';
 
 /** What a merge needs of the contacts' or leads' service. */
@@ -108,7 +108,9 @@ export class Merges {
     let other: Record<string, unknown>;
     try {
       other = JSON.parse(this.records[type].json(otherId)) as Record<string, unknown>;
-    } catch {
+    } catch (err) {
+      // The record's own 404 becomes this field's error: the path named the survivor, which exists.
+      if (!(err instanceof ApiProblem)) throw err;
       errors.add('/merge_with_id', 'incorrect_value', `There is no ${type} with id ${otherId}.`);
       return;
     }
