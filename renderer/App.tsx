@@ -25,6 +25,7 @@ import { listenForOpenPaths } from './commands/bridgeEvents.js';
 import { useCommands } from './commands/commandStore.js';
 import { TeamScreen } from './settings/team/TeamScreen.js';
 import { AcceptInviteScreen } from './settings/team/AcceptInviteScreen.js';
+import { duplicateScreen } from './duplicates/duplicateRoutes.js';
 
 function Screen({ path }: { path: string }) {
   // Before the record routes: `/contacts/import` is no contact's page.
@@ -43,6 +44,8 @@ function Screen({ path }: { path: string }) {
   if (matchRoute('/products', path)) return <ProductsScreen />;
   if (matchRoute('/sync-issues', path)) return <SyncIssuesScreen />;
   if (matchRoute('/notes', path)) return <NotesScreen />;
+  const duplicates = duplicateScreen(path);
+  if (duplicates) return duplicates;
   if (matchRoute('/reports', path)) return <ReportsRoute />;
   return <NotFoundScreen path={path} />;
 }

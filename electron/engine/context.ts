@@ -9,6 +9,7 @@ import type { UserRole } from '../../shared/resources/user.js';
 import type { Outbox } from './replica/outbox.js';
 import type { SyncConflicts } from './replica/conflicts.js';
 import type { WrittenAt } from './writtenAt.js';
+import type { MergedIds } from './sync/mergedIds.js';
 
 /** What every engine service works with: one connection, one clock, one change log. */
 export interface EngineContext {
@@ -19,6 +20,8 @@ export interface EngineContext {
   commits: CommitGroups;
   changes: ChangeLog;
   dependents: Dependents;
+  /** Contacts and leads merged into others, so writes naming them reach their survivors. */
+  mergedIds: MergedIds;
   /** A device's time of writing for the create being made (writtenAt.ts); null: now. */
   writtenAt: WrittenAt;
   /**

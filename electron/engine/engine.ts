@@ -25,6 +25,9 @@ import { TextMessages } from './resources/textMessages.js';
 import { Visits } from './resources/visits.js';
 import { Documents } from './resources/documents.js';
 import { Leads, LEAD_SYNC } from './resources/leads.js';
+import { Merges } from './resources/merging.js';
+import { Duplicates } from './resources/duplicates.js';
+import { MergedIds } from './sync/mergedIds.js';
 import { LeadConversions, LEAD_CONVERSION_SYNC } from './resources/leadConversions.js';
 import {
   NamedList, CALL_OUTCOMES, VISIT_OUTCOMES, LOSS_REASONS, DEAL_UNQUALIFIED_REASONS, LEAD_UNQUALIFIED_REASONS, LEAD_SOURCES, DEAL_SOURCES, ALL_SOURCES,
@@ -117,6 +120,10 @@ export interface Engine {
   visits: Visits;
   documents: Documents;
   leads: Leads;
+  /** Merging two contacts or two leads (issue 32). */
+  merges: Merges;
+  /** Likely duplicate contacts and leads. */
+  duplicates: Duplicates;
   leadConversions: LeadConversions;
   pipelines: Pipelines;
   stages: Stages;
@@ -141,7 +148,7 @@ export function openEngine(options: EngineOptions): Engine {
   mkdirSync(options.dataDir, { recursive: true });
   const clock = options.clock ?? systemClock;
   const db = openEngineDatabase(options, clock);
-  const ctx: EngineContext = { db, clock, statements: new StatementCache(db), commits: new CommitGroups(db), changes: new ChangeLog(db, clock), dependents: new Dependents(), writtenAt: new WrittenAt() };
+  const ctx: EngineContext = { db, clock, statements: new StatementCache(db), commits: new CommitGroups(db), changes: new ChangeLog(db, clock), dependents: new Dependents(), mergedIds: new MergedIds(db, clock), writtenAt: new WrittenAt() };
   if (options.replica) ctx.replica = { outbox: new Outbox(db, clock), conflicts: new SyncConflicts(db, clock), records: new Map(), nativeBinding: options.nativeBinding };
   const users = new Users(ctx);
   const customFields = new CustomFields(ctx);
@@ -154,6 +161,7 @@ export function openEngine(options: EngineOptions): Engine {
   const tagging = new Tagging(ctx);
   const documents = new Documents(ctx, options.dataDir);
   const contacts = new Contacts(ctx, users, customFields, tagging);
+  const leads = new Leads(ctx, users, customFields, tagging);
   const pipelines = new Pipelines(ctx);
   const stages = new Stages(ctx, pipelines);
   const deals = new Deals(ctx, users, contacts, stages, customFields, tagging);
@@ -204,7 +212,9 @@ export function openEngine(options: EngineOptions): Engine {
     textMessages: new TextMessages(ctx, users),
     visits: new Visits(ctx, visitOutcomes),
     documents,
-    leads: new Leads(ctx, users, customFields, tagging),
+    leads,
+    merges: new Merges(ctx, { contact: contacts, lead: leads }),
+    duplicates: new Duplicates(ctx),
     // Services reached lazily: a conversion creates contacts and deals through them.
     leadConversions: new LeadConversions(ctx, () => engine),
     pipelines,

@@ -14,6 +14,7 @@ import { CONTACT_FIELD_LABELS } from '../records/ContactFieldRows.js';
 import { useRouter } from '../router/routerStore.js';
 import { OrganizationPicker } from './OrganizationPicker.js';
 import { useCustomFieldDefinitions } from './useCustomFieldDefinitions.js';
+import { DuplicateWarning } from '../duplicates/DuplicateWarning.js';
 
 type Draft = Required<Pick<ContactInput, 'is_organization' | 'customer_status' | 'prospect_status'>> & {
   text: Record<string, string>;
@@ -147,6 +148,7 @@ export function ContactForm({ id }: { id: number | null }) {
             <input type="text" value={draft.tags} onChange={(e) => change({ tags: e.target.value })} />
           </FormField>
         </div>
+        {id === null && <DuplicateWarning type="contact" candidate={{ email: draft.text.email, phone: draft.text.phone || draft.text.mobile, name: draft.is_organization ? draft.text.name : `${draft.text.first_name} ${draft.text.last_name}` }} />}
         <AddressFields legend="Address" value={draft.address} error={errors.address} onChange={(address) => change({ address })} />
         {hasStatus && <AddressFields legend="Billing address" value={draft.billing_address} error={errors.billing_address} onChange={(billing_address) => change({ billing_address })} />}
         {hasStatus && <AddressFields legend="Shipping address" value={draft.shipping_address} error={errors.shipping_address} onChange={(shipping_address) => change({ shipping_address })} />}

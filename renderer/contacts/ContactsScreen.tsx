@@ -72,6 +72,7 @@ export function ContactsScreen() {
         <h1>Contacts</h1>
         <div className="list-actions">
           <MoreActions>
+            <Link to="/duplicates/contacts" className="button">Find duplicates</Link>
             <Link to={CSV_IMPORT_PATHS.contact} className="button">Import CSV</Link>
             <Link to={VCARD_IMPORT_PATH} className="button">Import vCard</Link>
             <CsvExportButton resource="contacts" query={toQuery(filters, 1)} what="contacts" />

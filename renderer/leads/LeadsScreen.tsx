@@ -88,6 +88,7 @@ export function LeadsScreen() {
         <h1>Leads</h1>
         <div className="list-actions">
           <MoreActions>
+            <Link to="/duplicates/leads" className="button">Find duplicates</Link>
             <Link to={CSV_IMPORT_PATHS.lead} className="button">Import CSV</Link>
             <CsvExportButton resource="leads" query={toQuery(filters)} what="leads" />
           </MoreActions>

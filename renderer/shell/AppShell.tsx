@@ -22,6 +22,7 @@ const SECTIONS = [
   { to: '/products', label: 'Products' },
   { to: '/sequences', label: 'Sequences' },
   { to: '/enrollments', label: 'Enrollments' },
+  { to: '/duplicates', label: 'Duplicates' },
   { to: '/settings', label: 'Settings' },
 ];
 

@@ -232,6 +232,18 @@ describe('lookup values', () => {
     expect(detailCodes(await post('vehicle', { name: 'x', custom_object_fields: { towed_by: 'not-an-id' } }))).toEqual({ 'custom_object_fields.towed_by': ['InvalidValue'] });
   });
 
+  it('follow a contact or lead merged into another: they name the survivor (issue 32)', async () => {
+    const survivor = await crm('contacts', { last_name: 'Kept' });
+    const merged = await crm('contacts', { last_name: 'Merged away' });
+    const keptLead = await crm('leads', { last_name: 'Kept lead' });
+    const mergedLead = await crm('leads', { last_name: 'Merged lead' });
+    const record = await create('vehicle', { name: 'Followed', custom_object_fields: { buyer: String(merged), prospect: String(mergedLead) } });
+    for (const [plural, id, other] of [['contacts', survivor, merged], ['leads', keptLead, mergedLead]] as const) {
+      expect((await call(hub, 'POST', `/v2/${plural}/${id}/merge`, { token: hub.agentToken, data: { merge_with_id: other } })).status).toBe(200);
+    }
+    expect((await read('vehicle', record.id)).custom_object_fields).toMatchObject({ buyer: String(survivor), prospect: String(keptLead) });
+  });
+
   it('are cleared when a contact, deal or lead is deleted through /v2', async () => {
     const buyer = await crm('contacts', { last_name: 'Short-lived' });
     const sale = await crm('deals', { name: 'Short-lived deal', contact_id: contactId });

@@ -111,6 +111,9 @@ async function seedEverything(): Promise<Seeded> {
   const dealSource = await created('/v2/deal_sources', { name: 'Parity referral' }, agent);
   await created('/v2/sources', { name: 'Parity any', resource_type: 'lead' }, agent);
   const lead = await created('/v2/leads', { last_name: 'Parity Lead', source_id: leadSource.id, tags: ['fair'], custom_fields: { Budget: 5000 } }, agent);
+  // Likely duplicates, so /v2/{contacts|leads}/duplicates have groups to compare.
+  await created('/v2/contacts', { first_name: 'Pat', last_name: 'Parity', email: 'PAT@parity.example', contact_id: organization.id }, agent);
+  await created('/v2/leads', { last_name: 'Parity Lead' }, agent);
   const converted = await created('/v2/leads', { last_name: 'Parity Converted', organization_name: 'Converted Parity Co' }, agent);
   await created('/v2/lead_conversions', { lead_id: converted.id }, agent);
 

@@ -79,6 +79,10 @@ export class CustomObjectRecords {
     ctx.dependents.onDelete((type, id, actorId) => {
       if (CRM_TARGETS[type]) this.clearLookups(CRM_TARGETS[type], String(id), actorId);
     });
+    // A contact or lead merged into another: lookups naming it name the survivor (before its deletion clears them).
+    ctx.dependents.onMerge((type, fromId, toId, actorId) => {
+      if (CRM_TARGETS[type]) this.moveLookups(CRM_TARGETS[type], String(fromId), String(toId), actorId);
+    });
   }
 
   // ------------------------------------------------------------ reading
@@ -170,14 +174,28 @@ export class CustomObjectRecords {
    * `updated_at` moves: its data changed). Runs in the caller's transaction.
    */
   private clearLookups(target: string, id: string, actorId: number): void {
-    const lookups = this.ctx.statements.get("SELECT custom_object_id, key FROM custom_object_fields WHERE type = 'lookup' AND relationship_target_type = ?")
-      .all(target) as { custom_object_id: number; key: string }[];
+    const lookups = this.lookupsTo(target);
     const now = isoSeconds(this.ctx.clock.now());
     for (const lookup of lookups) {
       const path = valuePath(lookup.key);
       this.ctx.statements.get(`UPDATE custom_object_records SET fields_json = json_remove(fields_json, ?), updated_at = ?, updated_by_user_id = ?
         WHERE custom_object_id = ? AND json_extract(fields_json, ?) = ?`).run(path, now, actorId, lookup.custom_object_id, path, id);
     }
+  }
+
+  /** Points every lookup value naming `fromId` at `toId` instead. Runs in the caller's transaction. */
+  private moveLookups(target: string, fromId: string, toId: string, actorId: number): void {
+    const now = isoSeconds(this.ctx.clock.now());
+    for (const lookup of this.lookupsTo(target)) {
+      const path = valuePath(lookup.key);
+      this.ctx.statements.get(`UPDATE custom_object_records SET fields_json = json_set(fields_json, ?, ?), updated_at = ?, updated_by_user_id = ?
+        WHERE custom_object_id = ? AND json_extract(fields_json, ?) = ?`).run(path, toId, now, actorId, lookup.custom_object_id, path, fromId);
+    }
+  }
+
+  private lookupsTo(target: string): { custom_object_id: number; key: string }[] {
+    return this.ctx.statements.get("SELECT custom_object_id, key FROM custom_object_fields WHERE type = 'lookup' AND relationship_target_type = ?")
+      .all(target) as { custom_object_id: number; key: string }[];
   }
 
   // ------------------------------------------------------------ rules

@@ -18,6 +18,7 @@ import { registerBodyParsers } from './bodyParsers.js';
 import { answerClientError } from './clientErrors.js';
 import { salesRoutes } from './routes/sales.js';
 import { bulkRoutes } from './routes/bulk.js';
+import { mergingRoutes } from './routes/merging.js';
 import { enrollmentRoutes } from './routes/enrollments.js';
 import { customFieldRoutes } from './routes/customFields.js';
 import { exchangeRateRoutes } from './routes/exchangeRates.js';
@@ -146,6 +147,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     options.shellRoutes?.(api);
     salesRoutes(api, engine);
     bulkRoutes(api, engine);
+    mergingRoutes(api, engine);
     teamRoutes(api, engine);
     enrollmentRoutes(api, engine);
     leadConversionRoutes(api, engine);

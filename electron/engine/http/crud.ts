@@ -12,10 +12,15 @@ export { writeLocally };
 import { dataOf, idParam, queryOf, sendPage, sendResource } from './reply.js';
 import { answerInTransaction } from './writeRouteHooks.js';
 
-/** An update's answer: the record, and in `meta.conflicts` the fields the hub kept (an Outpost extension; absent when none). */
-function answerWithConflicts(type: string, dataJson: string, conflicts: FieldConflict[]): string {
-  if (conflicts.length === 0) return resourceJson(type, dataJson);
-  return `{"data":${dataJson},"meta":${JSON.stringify({ type, conflicts })}}`;
+/**
+ * An update's answer: the record, in `meta.conflicts` the fields the hub kept,
+ * and in `meta.merged_into` the survivor's id when the edit named a record
+ * merged into it (Outpost extensions; absent when none).
+ */
+function answerWithConflicts(type: string, dataJson: string, conflicts: FieldConflict[], mergedInto: number | null = null): string {
+  if (conflicts.length === 0 && mergedInto === null) return resourceJson(type, dataJson);
+  const meta = { type, ...(conflicts.length > 0 ? { conflicts } : {}), ...(mergedInto !== null ? { merged_into: mergedInto } : {}) };
+  return `{"data":${dataJson},"meta":${JSON.stringify(meta)}}`;
 }
 
 /** Route config of the writes a replica can replay on its hub (the rest are refused on a replica). */
@@ -42,6 +47,8 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
     app.post(base, write, async (request, reply) => {
       const actor = actorOf(request);
       const data = dataOf(request, type);
+      // A record named by a device that held it before it was merged: its survivor (sync/mergedIds.ts).
+      ctx.mergedIds.resolveReferences(data);
       const { writtenAt } = editOriginOf(request, actor, ctx.clock, type);
       return answerInTransaction(ctx.commits, request, reply, () => {
         const made = () => local(() => create(data, actor), (newId) => ({ method: 'POST', type, collection: base, id: newId, data }));
@@ -53,14 +60,17 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
     const update = service.update.bind(service);
     app.put(`${base}/:id`, write, async (request, reply) => {
       const actor = actorOf(request);
-      const id = idParam(request, type);
+      const asked = idParam(request, type);
+      // An edit of a merged contact or lead, made on a device that held it, goes to its survivor.
+      const id = ctx.mergedIds.resolve(type, asked);
       const data = dataOf(request, type);
+      ctx.mergedIds.resolveReferences(data);
       const origin = editOriginOf(request, actor, ctx.clock, type);
       const records = { json: (recordId: number, by: Actor) => service.json(recordId, by), update };
       return answerInTransaction(ctx.commits, request, reply, () => {
         // A replica applies the edit and queues what it changed; a hub merges it field by field.
         const conflicts = applyUpdate(ctx, records, { type, collection: base, id, data, actor }, origin);
-        return answerWithConflicts(type, service.json(id, actor), conflicts);
+        return answerWithConflicts(type, service.json(id, actor), conflicts, id === asked ? null : id);
       });
     });
   }

@@ -5,6 +5,7 @@ import { RATE_PATTERN } from '../../../shared/money.js';
 import { USER_LIST } from '../resources/users.js';
 import { LIST as DOCUMENT_LIST } from '../resources/documents.js';
 import { FIELDS as LEAD_CONVERSION_FIELDS } from '../resources/leadConversions.js';
+import { DUPLICATE_REASONS, MERGE_SIDES } from '../../../shared/resources/merge.js';
 import {
   collectionEnvelope, listParameters, resourceEnvelope, schemaRef, writeBodySchema, writeDataSchema, type JsonSchema,
 } from './schemas.js';
@@ -45,6 +46,37 @@ const EXCHANGE_RATE = object('How many units of the account\'s currency one unit
   set_by_id: { type: ['integer', 'null'], description: 'The admin who set it.' },
   created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
 }, ['id', 'currency', 'rate', 'set_at']);
+
+const DUPLICATE_GROUP = object('Records that are likely duplicates of each other.', {
+  reason: { enum: [...DUPLICATE_REASONS], description: '`email`: the same email, ignoring case; `phone`: the same phone number (its last nine digits, either of phone and mobile); `name`: the same name, ignoring case, in the same organization.' },
+  key: { type: 'string', description: 'The value they share, normalized.' },
+  ids: { type: 'array', items: { type: 'integer' }, description: 'The records, lowest id first.' },
+}, ['reason', 'key', 'ids']);
+
+/** `GET …/duplicates` and `POST …/:id/merge` of contacts or leads (Outpost extensions). */
+function mergingOperations(plural: 'contacts' | 'leads', bearer: Operation['security']): Operation[] {
+  const type = plural === 'contacts' ? 'contact' : 'lead';
+  const tag = plural === 'contacts' ? 'Contacts' : 'Leads';
+  const candidate = (name: string, what: string) => queryParam(name, `Instead of every group: the ${plural} a ${type} not yet saved with this ${what} would duplicate.`, { type: 'string' });
+  return [
+    {
+      method: 'GET', path: `/v2/${plural}/duplicates`, tag, summary: `Find likely duplicate ${plural}`,
+      description: `Groups of ${plural} sharing an email, a phone number or a name in the same organization, a page at a time (an Outpost extension). With \`email\`, \`phone\` or \`name\`: the ${plural} a new ${type} would duplicate, one group per reason.`,
+      security: bearer, parameters: [candidate('email', 'email'), candidate('phone', 'phone number'), candidate('name', 'name'), queryParam('page', 'Page number.', { type: 'integer', minimum: 1 }), queryParam('per_page', 'Groups per page (at most 100).', { type: 'integer', minimum: 1, maximum: 100 })],
+      responses: ok('A page of groups.', page('duplicate_group', DUPLICATE_GROUP)),
+    },
+    {
+      method: 'POST', path: `/v2/${plural}/:id/merge`, tag, summary: `Merge two ${plural}`,
+      description: `Merges \`merge_with_id\` into this ${type}, which survives (an Outpost extension): it keeps its values, fills its blanks from the other (addresses and custom fields key by key) or takes the values \`fields\` chooses, gets both records' tags; every record naming the other now names it; the other is deleted.`,
+      security: bearer,
+      requestBody: dataBody(object(undefined, {
+        merge_with_id: { type: 'integer', description: `The ${type} merged into this one and deleted.` },
+        fields: { type: 'object', additionalProperties: { enum: [...MERGE_SIDES] }, description: 'Per field, whose value the survivor keeps: `survivor` or `other`.' },
+      }, ['merge_with_id'])),
+      responses: ok(`The surviving ${type}.`, one(type, schemaRef(tag === 'Contacts' ? 'Contact' : 'Lead'))),
+    },
+  ];
+}
 
 const SEARCH_ITEM = object('A record matching the search.', { id: { type: 'integer' }, type: { type: 'string' } });
 
@@ -155,6 +187,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
       method: 'POST', path: '/v2/sequence_enrollments/:id/replies', tag: 'Sequences', summary: 'Record a reply', description: 'Ends the enrollment with `replied_to_email` (an Outpost extension).',
       security: bearer, responses: ok('The enrollment.', one('sequence_enrollment', schemaRef('SequenceEnrollment'))),
     },
+    ...(['contacts', 'leads'] as const).flatMap((plural) => mergingOperations(plural, bearer)),
     {
       method: 'GET', path: '/v2/lead_conversions', tag: 'Leads', summary: 'List lead conversions', security: bearer,
       parameters: listParameters(null), responses: ok('A page of conversions.', page('lead_conversion')),

@@ -129,6 +129,10 @@ export const CONFLICTS_META: Record<string, JsonSchema> = {
     description: 'Fields whose `meta.base` no longer matched: the hub kept its value (an Outpost extension).',
     items: { type: 'object', required: ['field'], properties: { field: { type: 'string' } } },
   },
+  merged_into: {
+    type: 'integer',
+    description: 'The record the edited one was merged into, which took the edit instead (an Outpost extension; contacts and leads only).',
+  },
 };
 
 /** `{"items": [<resource envelope>…], "meta": {"type": "collection", "count", "links"}}` */

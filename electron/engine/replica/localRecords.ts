@@ -191,16 +191,37 @@ export class LocalRecords {
       db.prepare(`INSERT INTO ${local.fts.table} (rowid, ${cols}) SELECT ?, ${cols} FROM ${local.fts.table} WHERE rowid = ?`).run(to, from);
       db.prepare(`DELETE FROM ${local.fts.table} WHERE rowid = ?`).run(from);
     }
+    this.repoint(type, from, to, '');
+  }
+
+  /**
+   * A record merged into another on the hub (resources/merging.ts): every
+   * reference to it here names the survivor, and its row goes. Where the
+   * survivor already has the twin of a row (both on one deal), the merged
+   * record's row goes (the hub keeps one as well).
+   */
+  redirect(type: string, from: number, to: number): void {
+    this.repoint(type, from, to, 'OR IGNORE');
+    for (const ref of REFERENCES) {
+      if ('type' in ref && ref.type === type && !ref.list) this.ctx.db.prepare(`DELETE FROM ${ref.table} WHERE ${ref.column} = ?`).run(from);
+      if ('typeColumn' in ref) for (const alias of aliasesOf(type)) this.ctx.db.prepare(`DELETE FROM ${ref.table} WHERE ${ref.typeColumn} = ? AND ${ref.column} = ?`).run(alias, from);
+    }
+    this.remove(type, from);
+  }
+
+  /** Every reference to `from` names `to` (`conflict`: '' or 'OR IGNORE', for rows unique with the reference). */
+  private repoint(type: string, from: number, to: number, conflict: '' | 'OR IGNORE'): void {
+    const { db } = this.ctx;
     for (const ref of REFERENCES) {
       if ('type' in ref && ref.type === type) {
         db.prepare(ref.list
-          ? `UPDATE ${ref.table} SET ${ref.column} = (SELECT json_group_array(CASE WHEN j.value = @from THEN @to ELSE j.value END) FROM json_each(${ref.column}) j)
+          ? `UPDATE ${conflict} ${ref.table} SET ${ref.column} = (SELECT json_group_array(CASE WHEN j.value = @from THEN @to ELSE j.value END) FROM json_each(${ref.column}) j)
               WHERE EXISTS (SELECT 1 FROM json_each(${ref.column}) j WHERE j.value = @from)`
-          : `UPDATE ${ref.table} SET ${ref.column} = @to WHERE ${ref.column} = @from`).run({ from, to });
+          : `UPDATE ${conflict} ${ref.table} SET ${ref.column} = @to WHERE ${ref.column} = @from`).run({ from, to });
       }
       if (!('typeColumn' in ref)) continue;
       for (const alias of aliasesOf(type)) {
-        db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.typeColumn} = ? AND ${ref.column} = ?`).run(to, alias, from);
+        db.prepare(`UPDATE ${conflict} ${ref.table} SET ${ref.column} = ? WHERE ${ref.typeColumn} = ? AND ${ref.column} = ?`).run(to, alias, from);
       }
     }
   }

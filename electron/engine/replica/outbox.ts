@@ -56,6 +56,7 @@ export class Outbox {
       forRecord: db.prepare('SELECT COUNT(*) FROM outbox WHERE resource_type = ? AND record_id = ?').pluck(),
       counts: db.prepare("SELECT COUNT(*) FILTER (WHERE state = 'pending') AS pending, COUNT(*) FILTER (WHERE state = 'rejected') AS rejected FROM outbox"),
       renumber: db.prepare('UPDATE outbox SET record_id = ? WHERE resource_type = ? AND record_id = ?'),
+      renumberEdits: db.prepare("UPDATE outbox SET record_id = ? WHERE resource_type = ? AND record_id = ? AND method = 'PUT'"),
       blocked: db.prepare("SELECT 1 FROM outbox WHERE resource_type = ? AND record_id = ? AND seq < ? AND state = 'rejected' LIMIT 1").pluck(),
       dropRecord: db.prepare('DELETE FROM outbox WHERE resource_type = ? AND record_id = ?'),
       creates: db.prepare("SELECT COUNT(*) FROM outbox WHERE method = 'POST' AND resource_type = ? AND record_id = ?").pluck(),
@@ -131,6 +132,11 @@ export class Outbox {
    */
   recreate(seq: number, data: Record<string, unknown>): boolean {
     return this.statements.recreate.run(JSON.stringify(data), randomUUID(), seq).changes > 0;
+  }
+
+  /** A record merged into another on the hub: its waiting edits go to the survivor (its deletion stays: the hub answers it as done). */
+  renumberEdits(type: string, from: number, to: number): void {
+    this.statements.renumberEdits.run(to, type, from);
   }
 
   /** A temporary id became the hub's: later entries for that record use it. */

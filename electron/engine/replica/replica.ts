@@ -556,7 +556,7 @@ export class Replica {
    * the fields the hub kept against the rep's change become conflicts.
    */
   private accepted(entry: OutboxEntry, text: string): void {
-    const answer = entry.method === 'DELETE' ? null : (JSON.parse(text) as { data: Json & { id: number }; meta?: { conflicts?: HubConflict[] } });
+    const answer = entry.method === 'DELETE' ? null : (JSON.parse(text) as { data: Json & { id: number }; meta?: { conflicts?: HubConflict[]; merged_into?: number } });
     const data = answer?.data ?? null;
     // In the commit group with the other answers of the push window: if it is lost before the commit, the
     // change is still in the outbox, and sending it again gets the same answer (its Idempotency-Key).
@@ -565,18 +565,39 @@ export class Replica {
       let id = entry.record_id;
       // Removed here since (its contact deleted, say): the hub's answer must not bring it back.
       const stillHere = this.local.exists(entry.resource_type, entry.record_id);
-      if (entry.method === 'POST' && data) {
+      if (entry.method === 'POST' && data && !isAction(entry)) {
         id = data.id;
         this.engine.db.prepare('INSERT OR REPLACE INTO id_map (resource_type, temp_id, hub_id) VALUES (?, ?, ?)').run(entry.resource_type, entry.record_id, id);
         this.local.remap(entry.resource_type, entry.record_id, id);
         this.outbox.renumber(entry.resource_type, entry.record_id, id);
         this.conflicts.renumber(entry.resource_type, entry.record_id, id);
       }
-      if (entry.method === 'PUT') this.keepConflicts(entry, answer?.meta?.conflicts ?? []);
+      // The record was merged into another on the hub, which took the edit: here too, the other one takes its place.
+      const mergedInto = answer?.meta?.merged_into;
+      if (entry.method === 'PUT' && typeof mergedInto === 'number' && mergedInto !== entry.record_id) {
+        this.followMerge(entry.resource_type, entry.record_id, mergedInto);
+        id = mergedInto;
+      }
+      if (entry.method === 'PUT') this.keepConflicts({ ...entry, record_id: id }, answer?.meta?.conflicts ?? []);
       if (entry.method === 'DELETE') this.conflicts.removeRecord(entry.resource_type, entry.record_id);
-      if (data && stillHere && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
+      const survivorHere = id !== entry.record_id && this.local.exists(entry.resource_type, id);
+      if (data && (stillHere || survivorHere) && !this.outbox.holds(entry.resource_type, id)) this.local.apply(entry.resource_type, data);
     });
     this.applied += 1;
+  }
+
+  /**
+   * A record merged into another on the hub: what names it here (records
+   * made offline, later edits waiting, open conflicts) names the survivor,
+   * and the merged record goes. A waiting deletion of it is left as it is: the
+   * hub answers it as done, and it must not delete the survivor.
+   */
+  private followMerge(type: string, fromId: number, toId: number): void {
+    this.local.redirect(type, fromId, toId);
+    this.outbox.renumberEdits(type, fromId, toId);
+    this.conflicts.renumber(type, fromId, toId);
+    // Remembered here as on the hub: a screen still showing the merged record edits the survivor.
+    if (type === 'contact' || type === 'lead') this.engine.ctx.mergedIds.record(type, fromId, toId, 0);
   }
 
   /**
@@ -625,11 +646,12 @@ export class Replica {
    */
   private requestFor(entry: OutboxEntry): { path: string; body?: string } | { orphan: string } | 'waits' {
     const id = this.hubId(entry.resource_type, entry.record_id);
-    if (entry.method !== 'POST' && id === null) return this.unresolved(entry.resource_type, entry.record_id);
-    const path = entry.method === 'POST' ? entry.collection : `${entry.collection}/${id}`;
+    const action = isAction(entry);
+    if ((entry.method !== 'POST' || action) && id === null) return this.unresolved(entry.resource_type, entry.record_id);
+    const path = action ? entry.collection.replace(':id', String(id)) : entry.method === 'POST' ? entry.collection : `${entry.collection}/${id}`;
     if (entry.data === null) return { path };
     const data = JSON.parse(entry.data) as Json;
-    const resolved = this.withHubIds(entry, data);
+    const resolved = action ? this.mergeWithHubId(entry, data) : this.withHubIds(entry, data);
     if (resolved !== null) return resolved;
     // The rep's time of writing (a note written offline keeps it), and an update's base (the hub merges field by field).
     const meta: Json = { written_at: entry.created_at };
@@ -656,6 +678,15 @@ export class Replica {
       }
       data[field] = Array.isArray(data[field]) ? resolved : resolved[0];
     }
+    return null;
+  }
+
+  /** A merge's other record (`merge_with_id`, of the entry's type) by its hub id, in place; null when it has one. */
+  private mergeWithHubId(entry: OutboxEntry, data: Json): { orphan: string } | 'waits' | null {
+    if (typeof data.merge_with_id !== 'number') return null;
+    const hubId = this.hubId(entry.resource_type, data.merge_with_id);
+    if (hubId === null) return this.unresolved(entry.resource_type, data.merge_with_id);
+    data.merge_with_id = hubId;
     return null;
   }
 
@@ -693,6 +724,11 @@ interface HubConflict {
   value: unknown;
   changed_by_id: number | null;
   changed_at: string | null;
+}
+
+/** A change addressed to one record with its own path (`/v2/contacts/:id/merge`): the hub id goes in place of `:id` when sent. */
+function isAction(entry: OutboxEntry): boolean {
+  return entry.collection.includes('/:id/');
 }
 
 /** A refused update of a record the hub no longer has: it answered 404 (deleted there, or never known to it). */

@@ -5,8 +5,12 @@ export type DeletionHandler = (resourceType: string, resourceId: number, actorId
  * that owns them registers here and removes them when their parent is
  * deleted, inside the parent's transaction. Parents need not know their dependents.
  */
+/** A contact or lead merged into another (resources/merging.ts): what named `fromId` should name `toId`. */
+export type MergeHandler = (resourceType: string, fromId: number, toId: number, actorId: number) => void;
+
 export class Dependents {
   private readonly handlers: DeletionHandler[] = [];
+  private readonly mergeHandlers: MergeHandler[] = [];
 
   onDelete(handler: DeletionHandler): void {
     this.handlers.push(handler);
@@ -14,5 +18,14 @@ export class Dependents {
 
   deleted(resourceType: string, resourceId: number, actorId: number): void {
     for (const handler of this.handlers) handler(resourceType, resourceId, actorId);
+  }
+
+  /** Records outside the change-logged tables that name a record (custom objects' lookups) follow a merge through here. */
+  onMerge(handler: MergeHandler): void {
+    this.mergeHandlers.push(handler);
+  }
+
+  merged(resourceType: string, fromId: number, toId: number, actorId: number): void {
+    for (const handler of this.mergeHandlers) handler(resourceType, fromId, toId, actorId);
   }
 }

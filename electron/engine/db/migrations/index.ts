@@ -27,6 +27,7 @@ import { sql as reportIndexes } from './0026_report_indexes.js';
 import { sql as fieldMerge } from './0027_field_merge.js';
 import { sql as exchangeRates } from './0028_exchange_rates.js';
 import { sql as smartLists } from './0029_smart_lists.js';
+import { sql as mergedRecords } from './0030_merged_records.js';
 
 export interface Migration {
   version: number;
@@ -76,6 +77,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 27, name: 'field-by-field merge of offline edits', sql: fieldMerge },
   { version: 28, name: 'exchange rates', sql: exchangeRates },
   { version: 29, name: 'smart lists', sql: smartLists },
+  { version: 30, name: 'merged records and duplicate keys', sql: mergedRecords },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

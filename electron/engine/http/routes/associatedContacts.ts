@@ -27,6 +27,7 @@ export function associatedContactRoutes(app: FastifyInstance, engine: Engine): v
   app.post(base, { config: REPLICABLE }, async (request, reply) => {
     const dealId = dealOf(request);
     const data = dataOf(request, 'associated_contact');
+    engine.ctx.mergedIds.resolveReferences(data);
     return answerInTransaction(engine.ctx.commits, request, reply, () => {
       const id = writeLocally(engine.ctx, () => service.create(dealId, data, actorOf(request)), (created) => ({
         method: 'POST', type: 'associated_contact', collection: FLAT, id: created, data: { ...data, deal_id: dealId },

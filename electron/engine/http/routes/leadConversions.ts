@@ -22,7 +22,10 @@ export function leadConversionRoutes(app: FastifyInstance, engine: Engine): void
 
   // Not replicable: a conversion creates several records at once, so a desktop replica leaves it to the hub.
   app.post('/v2/lead_conversions', async (request, reply) => {
-    const id = engine.leadConversions.create(dataOf(request, 'lead_conversion'), actorOf(request));
+    const data = dataOf(request, 'lead_conversion');
+    // A lead merged into another since the caller saw it: its survivor is converted.
+    engine.ctx.mergedIds.resolveReferences(data);
+    const id = engine.leadConversions.create(data, actorOf(request));
     return reply.type(JSON_TYPE).send(conversionEnvelope(engine.leadConversions.json(id), requestUrl(request).origin));
   });
 }
