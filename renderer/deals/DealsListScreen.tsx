@@ -15,6 +15,9 @@ import { SmartListToolbar } from '../smartLists/SmartListToolbar.js';
 import { useSmartListScreen } from '../smartLists/useSmartListScreen.js';
 import { usePipelines } from './usePipelines.js';
 import { DealsViewSwitch } from './DealsViewSwitch.js';
+import { BulkBar } from '../bulk/BulkBar.js';
+import { BULK_KINDS } from '../bulk/bulkKinds.js';
+import { rowSelection, useSelection } from '../bulk/useSelection.js';
 
 const SORTS = [
   { value: 'updated_at:desc', label: 'Recently updated' },
@@ -63,6 +66,7 @@ export function DealsListScreen() {
   });
   const list = usePagedList<Deal>('/v2/deals', smartList.request);
   useRefreshOnSync(list.refresh);
+  const selection = useSelection(JSON.stringify(smartList.request));
 
   const change = (patch: Partial<Filters>) => setFilters({ ...filters, ...patch });
   const stageOf = (id: number) => stages.find((s) => s.id === id);
@@ -103,7 +107,10 @@ export function DealsListScreen() {
           {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
       </FilterBar>
-      <DataTable label="Deals" rows={list.rows} rowKey={(deal) => deal.id} rowLabel={(deal) => deal.name} columns={[
+      <BulkBar kind={BULK_KINDS.deals} selection={selection} total={list.total} query={smartList.request}
+        nameOf={(id) => list.rows.find((deal) => deal.id === id)?.name} onChanged={list.refresh} />
+      <DataTable label="Deals" rows={list.rows} rowKey={(deal) => deal.id} rowLabel={(deal) => deal.name}
+        selection={rowSelection(selection, list.rows)} columns={[
         { label: 'Name', kind: 'title', cell: (deal) => <Link to={`/deals/${deal.id}`}>{deal.name}</Link> },
         { label: 'Stage', cell: (deal) => stageOf(deal.stage_id)?.name ?? '' },
         { label: 'Value', kind: 'number', cell: (deal) => formatMoney(deal.value, deal.currency) },
