@@ -25,6 +25,8 @@ before(async () => {
   ids.cy = await made('/v2/contacts', { first_name: 'Cy', last_name: 'Bulkton', tags: ['bulk-e2e'] });
   ids.leads = [await made('/v2/leads', { last_name: 'Bulkley', tags: ['bulk-e2e'] }), await made('/v2/leads', { last_name: 'Bulkmore', tags: ['bulk-e2e'] })];
   ids.task = await made('/v2/tasks', { content: 'Bulk follow-up call' });
+  ids.deals = [await made('/v2/deals', { name: 'Bulkton fleet deal', contact_id: ids.org, tags: ['bulk-e2e'] }),
+    await made('/v2/deals', { name: 'Bulkton depot deal', contact_id: ids.org, tags: ['bulk-e2e'] })];
 });
 after(() => browser?.close());
 
@@ -168,5 +170,24 @@ describe('bulk actions', () => {
     assert.equal((await pageApi(page, 'GET', `/v2/tasks/${ids.task}`)).body.data.completed, true);
     await screenshot(page, '95-bulk-tasks');
     await phoneScreenshot('95-bulk-tasks-phone');
+  });
+
+  it('moves ticked deals to a stage from the deals list', async () => {
+    const deal = async (id) => (await pageApi(page, 'GET', `/v2/deals/${id}`)).body.data;
+    const { stage_id: from } = await deal(ids.deals[0]);
+    const stages = (await pageApi(page, 'GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
+    const pipeline = stages.find((st) => st.id === from).pipeline_id;
+    const target = stages.find((st) => st.pipeline_id === pipeline && st.id !== from && st.category === 'in_progress') ?? stages.find((st) => st.pipeline_id === pipeline && st.id !== from);
+    await page.goto(new URL('/deals/list', page.url()).href);
+    await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
+    await page.getByLabel('Tag', { exact: true }).fill('bulk-e2e');
+    await page.getByRole('checkbox', { name: 'Select Bulkton fleet deal' }).check();
+    await page.getByRole('checkbox', { name: 'Select Bulkton depot deal' }).check();
+    await bar().getByLabel('Action').selectOption({ label: 'Move to stage' });
+    await bar().getByLabel('New stage').selectOption(String(target.id));
+    await bar().getByRole('button', { name: 'Apply to 2 deals' }).click();
+    await bar().getByRole('status').getByText('2 deals changed.').waitFor();
+    for (const id of ids.deals) assert.equal((await deal(id)).stage_id, target.id);
+    await screenshot(page, '96-bulk-deals');
   });
 });

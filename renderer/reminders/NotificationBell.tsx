@@ -21,11 +21,14 @@ export function NotificationBell() {
   const close = useCallback(() => setOpen(false), [setOpen]);
   // Neither "reminder" nor "due" in the name: task forms have Reminder and Due fields, which their labels must find alone.
   const label = `Notifications (${count === 0 ? 'none' : count})`;
+  const shown = count > 99 ? '99+' : String(count);
   return (
     <>
-      <button ref={bell} type="button" className="bell" aria-label={label} title={label} aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(!open)}>
+      {/* Named by its content ("Notifications (12)"), not an aria-label, whose words would have to contain the badge's as shown ("99+"). */}
+      <button ref={bell} type="button" className="bell" title={label} aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(!open)}>
         <BellIcon />
-        {count > 0 && <span className="bell-count" aria-hidden="true">{count > 99 ? '99+' : count}</span>}
+        <span className="visually-hidden">{label}</span>
+        {count > 0 && <span className="bell-count" aria-hidden="true">{shown}</span>}
       </button>
       {/* In the page's body, not the sidebar: the centre is a popover of its own, styled as one. */}
       {open && createPortal(<NotificationPanel anchor={bell} onClose={close} />, document.body)}
