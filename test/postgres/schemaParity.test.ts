@@ -309,12 +309,61 @@ function primaryKey(db: SqliteDb, table: string): string[] {
   return (db.prepare('SELECT name, pk FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk').all(table) as SqliteColumn[]).map((c) => c.name);
 }
 
-/** An index's key columns as pgIndexes names them: NOCASE on a plain text column is PostgreSQL's collation `nocase`, on citext nothing. */
+/**
+ * An index's key columns as pgIndexes names them: NOCASE on a plain text column is PostgreSQL's collation `nocase`, on citext nothing;
+ * an expression (the duplicate keys of migration 30) as `sameExpression` writes it, from the index's CREATE statement.
+ */
 function sqliteIndexColumns(db: SqliteDb, index: string, nocase: Set<string>): string[] {
-  return (db.prepare('SELECT name, cid, coll, "key" FROM pragma_index_xinfo(?) WHERE "key" = 1 ORDER BY seqno').all(index) as SqliteIndexColumn[]).map((c) => {
-    if (c.cid < 0 || c.name === null) return '(expression)';
+  const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(index) as string | null) ?? '';
+  const parts = topLevelParts(keyList(sql));
+  return (db.prepare('SELECT name, cid, coll, "key" FROM pragma_index_xinfo(?) WHERE "key" = 1 ORDER BY seqno').all(index) as SqliteIndexColumn[]).map((c, i) => {
+    if (c.cid < 0 || c.name === null) return sameExpression(parts[i] ?? '');
     return c.coll.toUpperCase() === 'NOCASE' && !nocase.has(c.name) ? `${c.name} COLLATE nocase` : c.name;
   });
+}
+
+/** The key list of a CREATE INDEX statement: what its parentheses after ON hold (a WHERE clause after it may have parentheses too). */
+function keyList(sql: string): string {
+  const open = sql.indexOf('(', sql.search(/\sON\s/i));
+  let depth = 0;
+  for (let i = open; i < sql.length; i++) {
+    if (sql[i] === '(') depth++;
+    else if (sql[i] === ')' && --depth === 0) return sql.slice(open + 1, i);
+  }
+  return '';
+}
+
+/** A key list split at its commas outside parentheses and quotes: `lower(trim(a)), b` → [`lower(trim(a))`, `b`]. */
+function topLevelParts(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const ch = list[i];
+    if (ch === "'") quoted = !quoted;
+    else if (!quoted && ch === '(') depth++;
+    else if (!quoted && ch === ')') depth--;
+    else if (!quoted && depth === 0 && ch === ',') {
+      parts.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push(list.slice(start).trim());
+  return parts;
+}
+
+/**
+ * An index expression in one spelling for both databases: PostgreSQL prints
+ * `lower(TRIM(BOTH FROM name))` with casts (`''::text`), `GREATEST` and the
+ * parentheses of its own precedence, for SQLite's `lower(trim(name))` and `max`.
+ * Case, casts, spaces and parentheses go; what is left names the same functions
+ * on the same columns in the same order.
+ */
+function sameExpression(expression: string): string {
+  if (!expression.includes('(')) return expression;
+  const words = expression.toLowerCase().replace(/::[a-z ]+?(?=[,)|\s]|$)/g, '').replace(/trim\(both from /g, 'trim(').replace(/greatest\(/g, 'max(');
+  return `expression ${words.replace(/[()\s]/g, '')}`;
 }
 
 // ---- PostgreSQL's schema, read from its catalog ----
@@ -407,7 +456,8 @@ function compareIndexes(db: SqliteDb, pgDb: PostgresDatabase, table: string, noc
     if (!found) return [`${where} is missing on PostgreSQL`];
     const differences: string[] = [];
     const columns = sqliteIndexColumns(db, index.name, nocase).join(', ');
-    if (found.columns !== columns) differences.push(`${where} is on (${found.columns}) on PostgreSQL, (${columns}) on SQLite`);
+    const pgColumns = topLevelParts(found.columns).map(sameExpression).join(', ');
+    if (pgColumns !== columns) differences.push(`${where} is on (${found.columns}) on PostgreSQL, (${columns}) on SQLite`);
     if (found.unique !== index.unique) differences.push(`${where} is ${found.unique ? '' : 'not '}unique on PostgreSQL but is ${index.unique ? '' : 'not '}on SQLite`);
     if (found.partial !== index.partial) differences.push(`${where} is ${found.partial ? '' : 'not '}partial on PostgreSQL but is ${index.partial ? '' : 'not '}on SQLite`);
     return differences;
