@@ -148,7 +148,7 @@ export function ContactForm({ id }: { id: number | null }) {
             <input type="text" value={draft.tags} onChange={(e) => change({ tags: e.target.value })} />
           </FormField>
         </div>
-        {id === null && <DuplicateWarning type="contact" candidate={{ email: draft.text.email, phone: draft.text.phone || draft.text.mobile, name: draft.is_organization ? draft.text.name : `${draft.text.first_name} ${draft.text.last_name}` }} />}
+        {id === null && <DuplicateWarning type="contact" candidate={{ email: draft.text.email, phone: draft.text.phone || draft.text.mobile, name: draft.is_organization ? draft.text.name : `${draft.text.first_name} ${draft.text.last_name}`, organization: !draft.is_organization && draft.contact_id !== null ? String(draft.contact_id) : '' }} />}
         <AddressFields legend="Address" value={draft.address} error={errors.address} onChange={(address) => change({ address })} />
         {hasStatus && <AddressFields legend="Billing address" value={draft.billing_address} error={errors.billing_address} onChange={(billing_address) => change({ billing_address })} />}
         {hasStatus && <AddressFields legend="Shipping address" value={draft.shipping_address} error={errors.shipping_address} onChange={(shipping_address) => change({ shipping_address })} />}

@@ -13,6 +13,8 @@ export interface DuplicateCandidate {
   email: string;
   phone: string;
   name: string;
+  /** The organization being typed or picked: a contact's `contact_id`, a lead's `organization_name` (close names are found within it). */
+  organization?: string;
 }
 
 interface Match {
@@ -24,7 +26,8 @@ interface Match {
 /**
  * The create forms' warning: as the rep types an email, a phone number or a
  * name that an existing contact or lead has, a line says so with a link to it
- * (GET /v2/{contacts|leads}/duplicates?email=…&phone=…&name=…). Only a warning:
+ * (GET /v2/{contacts|leads}/duplicates?email=…&phone=…&name=…, with the
+ * organization so close names in it are found too). Only a warning:
  * saving stays possible.
  */
 export function DuplicateWarning({ type, candidate }: { type: MergeableType; candidate: DuplicateCandidate }) {
@@ -44,9 +47,10 @@ export function DuplicateWarning({ type, candidate }: { type: MergeableType; can
 
 function useMatches(type: MergeableType, candidate: DuplicateCandidate): Match[] {
   const [matches, setMatches] = useState<Match[]>([]);
-  const { email, phone, name } = candidate;
+  const { email, phone, name, organization = '' } = candidate;
   useEffect(() => {
     const query = Object.fromEntries(Object.entries({ email, phone, name }).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v !== ''));
+    if (query.name !== undefined && organization.trim() !== '') query[type === 'contact' ? 'contact_id' : 'organization_name'] = organization.trim();
     let current = true;
     const timer = setTimeout(() => {
       if (Object.keys(query).length === 0) return setMatches([]);
@@ -56,7 +60,7 @@ function useMatches(type: MergeableType, candidate: DuplicateCandidate): Match[]
       current = false;
       clearTimeout(timer);
     };
-  }, [type, email, phone, name]);
+  }, [type, email, phone, name, organization]);
   return matches;
 }
 

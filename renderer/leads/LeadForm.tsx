@@ -94,7 +94,7 @@ export function LeadForm({ id }: { id: number | null }) {
           <SourceField path="/v2/lead_sources" value={draft.source_id} error={errors.source_id} onChange={(source_id) => change({ source_id })} />
           <OwnerField value={draft.owner_id} error={errors.owner_id} onChange={(owner_id) => change({ owner_id })} />
         </div>
-        {id === null && <DuplicateWarning type="lead" candidate={{ email: draft.text.email, phone: draft.text.phone || draft.text.mobile, name: `${draft.text.first_name} ${draft.text.last_name}` }} />}
+        {id === null && <DuplicateWarning type="lead" candidate={{ email: draft.text.email, phone: draft.text.phone || draft.text.mobile, name: `${draft.text.first_name} ${draft.text.last_name}`, organization: draft.text.organization_name }} />}
         <AddressFields legend="Address" value={draft.address} error={errors.address} onChange={(address) => change({ address })} />
         <CustomFieldInputs definitions={definitions} values={draft.custom_fields} errors={errors} onChange={(custom_fields) => change({ custom_fields })} />
         {textField('description')}

@@ -83,3 +83,79 @@ describe('GET /v2/leads/duplicates', () => {
     expect(groupsOf(await get('/v2/leads/duplicates?name=Kim%20Park'))).toEqual([{ reason: 'name', key: 'kim park', ids: [a, b] }]);
   });
 });
+
+describe('close names within an organization', () => {
+  const all = async (plural: string) => {
+    const groups: any[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await get(`/v2/${plural}/duplicates?per_page=2&page=${page}`);
+      groups.push(...groupsOf(answer));
+      if (!answer.body.meta.links.next_page) return groups;
+    }
+  };
+  const nameGroupsOf = (groups: any[], ids: number[]) => groups.filter((g) => g.reason === 'name' && g.ids.some((id: number) => ids.includes(id)));
+  const person = (first_name: string, last_name: string, contact_id: number) => created('/v2/contacts', { first_name, last_name, contact_id });
+  const close: Record<string, number> = {};
+  let initech: number;
+  let hooli: number;
+  let chain: number;
+
+  beforeAll(async () => {
+    initech = await created('/v2/contacts', { is_organization: true, name: 'Initech' });
+    hooli = await created('/v2/contacts', { is_organization: true, name: 'Hooli' });
+    chain = await created('/v2/contacts', { is_organization: true, name: 'Chain Ltd' });
+    close.jon = await person('Jon', 'Smith', initech);
+    close.john = await person('John', 'Smith', initech);
+    close.jonHooli = await person('Jon', 'Smith', hooli);
+    close.johnWithout = await created('/v2/contacts', { first_name: 'John', last_name: 'Smith' });
+    close.jose = await person('José', "O'Neil", hooli);
+    close.joseToo = await person('Jose', 'ONeil', hooli);
+    close.jane = await person('Jane', 'Doe', hooli);
+    close.janeReordered = await person('Doe', 'Jane', hooli);
+    close.dan = await person('Dan', 'Lee', hooli);
+    close.ann = await person('Ann', 'Lee', hooli);
+    close.c1 = await person('Jon', 'Smith', chain);
+    close.c2 = await person('John', 'Smith', chain);
+    close.c3 = await person('Johns', 'Smith', chain);
+  });
+
+  it('groups close names in one organization, through accents, punctuation, word order and chains, with stable paging', async () => {
+    const groups = await all('contacts');
+    expect(groups).toEqual(groupsOf(await get('/v2/contacts/duplicates?per_page=100')));
+    expect(nameGroupsOf(groups, Object.values(close))).toEqual([
+      { reason: 'name', key: 'jane doe', ids: [close.jane, close.janeReordered] },
+      { reason: 'name', key: 'jon smith', ids: [close.jon, close.john] },
+      { reason: 'name', key: 'jon smith', ids: [close.c1, close.c2, close.c3] },
+      { reason: 'name', key: 'jose oneil', ids: [close.jose, close.joseToo] },
+    ]);
+  });
+
+  it('finds close names within the organization a contact being created names', async () => {
+    expect(groupsOf(await get(`/v2/contacts/duplicates?name=Jon%20Smith&contact_id=${initech}`))).toEqual([
+      // Equal names anywhere, close ones within the organization.
+      { reason: 'name', key: 'jon smith', ids: [close.jon, close.john, close.jonHooli, close.c1] },
+    ]);
+    expect(groupsOf(await get(`/v2/contacts/duplicates?name=Katharine%20Lee&contact_id=${hooli}`))).toEqual([]);
+    expect(groupsOf(await get(`/v2/contacts/duplicates?name=Jose%20O%20Neil&contact_id=${hooli}`))).toEqual([]);
+    expect(groupsOf(await get(`/v2/contacts/duplicates?name=Jos%C3%A9%20O%E2%80%99Neil&contact_id=${hooli}`))).toEqual([
+      { reason: 'name', key: 'jose oneil', ids: [close.jose, close.joseToo] },
+    ]);
+    const bad = await get('/v2/contacts/duplicates?name=Jon&contact_id=abc');
+    expect([bad.status, codes(bad)]).toEqual([400, ['invalid_param']]);
+    const leadsOnly = await get('/v2/contacts/duplicates?name=Jon&organization_name=Hooli');
+    expect([leadsOnly.status, codes(leadsOnly)]).toEqual([400, ['invalid_param']]);
+  });
+
+  it('groups leads with close names under the same organization name, and finds them while creating', async () => {
+    const a = await created('/v2/leads', { first_name: 'Katharine', last_name: 'Lee', organization_name: 'Vandelay' });
+    const b = await created('/v2/leads', { first_name: 'Katherine', last_name: 'Lee', organization_name: ' vandelay' });
+    const elsewhere = await created('/v2/leads', { first_name: 'Katherine', last_name: 'Lee', organization_name: 'Pendant' });
+    const groups = await all('leads');
+    expect(nameGroupsOf(groups, [a, b, elsewhere])).toEqual([{ reason: 'name', key: 'katharine lee', ids: [a, b] }]);
+    expect(groupsOf(await get('/v2/leads/duplicates?name=Katarine%20Lee&organization_name=VANDELAY'))).toEqual([
+      { reason: 'name', key: 'katarine lee', ids: [a, b] },
+    ]);
+    const contactsOnly = await get('/v2/leads/duplicates?name=Kim&contact_id=1');
+    expect([contactsOnly.status, codes(contactsOnly)]).toEqual([400, ['invalid_param']]);
+  });
+});

@@ -48,7 +48,7 @@ const EXCHANGE_RATE = object('How many units of the account\'s currency one unit
 }, ['id', 'currency', 'rate', 'set_at']);
 
 const DUPLICATE_GROUP = object('Records that are likely duplicates of each other.', {
-  reason: { enum: [...DUPLICATE_REASONS], description: '`email`: the same email, ignoring case; `phone`: the same phone number (its last nine digits, either of phone and mobile); `name`: the same name, ignoring case, in the same organization.' },
+  reason: { enum: [...DUPLICATE_REASONS], description: '`email`: the same email, ignoring case; `phone`: the same phone number (its last nine digits, either of phone and mobile); `name`: in the same organization, close names (ignoring case, accents and punctuation; a spelling variant a letter or two apart, or the same words in another order); outside organizations, the same name ignoring case.' },
   key: { type: 'string', description: 'The value they share, normalized.' },
   ids: { type: 'array', items: { type: 'integer' }, description: 'The records, lowest id first.' },
 }, ['reason', 'key', 'ids']);
@@ -58,11 +58,14 @@ function mergingOperations(plural: 'contacts' | 'leads', bearer: Operation['secu
   const type = plural === 'contacts' ? 'contact' : 'lead';
   const tag = plural === 'contacts' ? 'Contacts' : 'Leads';
   const candidate = (name: string, what: string) => queryParam(name, `Instead of every group: the ${plural} a ${type} not yet saved with this ${what} would duplicate.`, { type: 'string' });
+  const organization = plural === 'contacts'
+    ? queryParam('contact_id', 'With `name`: the organization of the contact not yet saved; its people with a close name are found too.', { type: 'integer' })
+    : queryParam('organization_name', 'With `name`: the organization name of the lead not yet saved; leads of that organization name with a close name are found too.', { type: 'string' });
   return [
     {
       method: 'GET', path: `/v2/${plural}/duplicates`, tag, summary: `Find likely duplicate ${plural}`,
-      description: `Groups of ${plural} sharing an email, a phone number or a name in the same organization, a page at a time (an Outpost extension). With \`email\`, \`phone\` or \`name\`: the ${plural} a new ${type} would duplicate, one group per reason.`,
-      security: bearer, parameters: [candidate('email', 'email'), candidate('phone', 'phone number'), candidate('name', 'name'), queryParam('page', 'Page number.', { type: 'integer', minimum: 1 }), queryParam('per_page', 'Groups per page (at most 100).', { type: 'integer', minimum: 1, maximum: 100 })],
+      description: `Groups of ${plural} sharing an email, a phone number or a close name in the same organization, a page at a time (an Outpost extension). With \`email\`, \`phone\` or \`name\`: the ${plural} a new ${type} would duplicate, one group per reason.`,
+      security: bearer, parameters: [candidate('email', 'email'), candidate('phone', 'phone number'), candidate('name', 'name'), organization, queryParam('page', 'Page number.', { type: 'integer', minimum: 1 }), queryParam('per_page', 'Groups per page (at most 100).', { type: 'integer', minimum: 1, maximum: 100 })],
       responses: ok('A page of groups.', page('duplicate_group', DUPLICATE_GROUP)),
     },
     {
