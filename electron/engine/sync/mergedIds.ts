@@ -28,7 +28,9 @@ export class MergedIds {
   /** The record that took the place of a merged one; undefined when the id was never merged. */
   survivorOf(type: string, id: number): number | undefined {
     const kind = RESOURCE_TYPES[type];
-    if (!kind) return undefined;
+    // Only an id can have been merged; anything else (0.1, 1e300) is left for the write's own checks to refuse,
+    // never sent to a bigint column (PostgreSQL refuses such a value with an error, not a miss).
+    if (!kind || !Number.isSafeInteger(id)) return undefined;
     return this.survivor.get(kind, id) as number | undefined;
   }
 
