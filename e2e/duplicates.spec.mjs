@@ -100,7 +100,7 @@ describe('duplicates', () => {
     const b = await created('/v2/leads', { first_name: 'Pia', last_name: 'Phone', organization_name: 'Small screens', phone: '020 7946 0018', email: '0-pia@merge.test' });
     await page.setViewportSize(PHONE);
     await page.goto(new URL('/duplicates/leads', page.url()).toString());
-    await groupOf('Same name pia phone').waitFor();
+    await groupOf('Same or similar name pia phone').waitFor();
     await screenshot(page, 'duplicates-390');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `no sideways scrolling (${width} px)`);
