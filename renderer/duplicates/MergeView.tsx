@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { phoneOrText } from '../records/phoneFormat.js';
 import { api } from '../api/client.js';
 import { refusalText } from '../api/formErrors.js';
 import { Link } from '../router/Link.js';
@@ -141,6 +142,8 @@ function useReferenceNames(records: [Json, Json] | null): ReferenceNames {
   }, [key]);
   return {
     of: (field, value) => {
+      // Phone numbers in the one format every screen shows them in (records/phoneFormat.ts); the value kept is still as typed.
+      if (typeof value === 'string' && PHONE_FIELDS.has(field)) return phoneOrText(value);
       if (typeof value !== 'number') return shown(value);
       const kind = field === 'owner_id' ? 'user' : field === 'contact_id' || field === 'parent_organization_id' ? 'contact' : null;
       return (kind && names.get(`${kind}:${value}`)) ?? `#${value}`;
@@ -160,6 +163,8 @@ async function loadNames(records: Json[]): Promise<Map<string, string>> {
   }
   return found;
 }
+
+const PHONE_FIELDS = new Set(['phone', 'mobile', 'fax']);
 
 /** A field's value in words: text as it is, an address or custom fields as their parts, ids by number. */
 function shown(value: unknown): string {
