@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
 import type { CustomFieldDefinition } from '../../shared/resources/customField.js';
-import { api } from '../api/client.js';
 import { refusalText } from '../api/formErrors.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { customFieldsPayload } from '../forms/CustomFieldInputs.js';
 import { Link } from '../router/Link.js';
+import { useNamedOptions } from '../leads/useNamedOptions.js';
 import { ACTION_LABELS, countOf, tagNames, type BulkAction, type BulkKind } from './bulkKinds.js';
 import { idsMatching, MAX_SELECTION, runBulk, type BulkChange, type BulkSummary } from './bulkRun.js';
 import type { Selection } from './useSelection.js';
@@ -112,8 +112,9 @@ interface FormProps {
 /** The action chooser, the action's own input, and Apply (a delete asks first, in place). */
 function ActionForm({ kind, count, action, value, field, confirming, onAction, onValue, onField, onConfirm, onApply }: FormProps) {
   const users = useUsers();
-  const stages = useListed<{ id: number; name: string }>(action === 'stage' ? '/v2/stages' : null);
-  const fields = useListed<CustomFieldDefinition>(action === 'custom_field' && kind.customFields ? `/v2/${kind.customFields}/custom_fields` : null);
+  // What the action needs (stages, custom fields), read when the action is chosen.
+  const stages = useNamedOptions(action === 'stage' ? '/v2/stages' : null);
+  const fields = useNamedOptions<CustomFieldDefinition>(action === 'custom_field' && kind.customFields ? `/v2/${kind.customFields}/custom_fields` : null);
   const definition = fields.find((d) => d.name === field);
   const change = changeOf(action, value, definition);
 
@@ -209,20 +210,6 @@ function changeOf(action: BulkAction | '', value: string, definition: CustomFiel
     }
     default: return null;
   }
-}
-
-/** A list the action needs (stages, custom fields), read when the action is chosen. */
-function useListed<T>(path: string | null): T[] {
-  const [items, setItems] = useState<T[]>([]);
-  useEffect(() => {
-    if (path === null) return;
-    let live = true;
-    api.list<T>(path, { per_page: 100 }).then((page) => live && setItems(page.items.map((i) => i.data)), () => undefined);
-    return () => {
-      live = false;
-    };
-  }, [path]);
-  return items;
 }
 
 const FAILURES_SHOWN = 50;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestHub, type TestHub } from '../support/testHub.js';
-import { startTestReplica, switchedCable, type TestReplica } from '../support/testReplica.js';
+import { startCabledReplica, type TestReplica } from '../support/testReplica.js';
 
 /**
  * Issue 29: offline edits merge field by field. A real hub and real replicas,
@@ -19,11 +19,9 @@ afterAll(async () => {
 });
 
 async function replicaOf(userId: number): Promise<TestReplica & { net: { online: boolean } }> {
-  const net = { online: true };
-  const r = await startTestReplica(hub, userId, { fetch: switchedCable(net) });
+  const r = await startCabledReplica(hub, userId);
   open.push(r);
-  expect(await r.replica.sync()).toMatchObject({ state: 'up_to_date' });
-  return Object.assign(r, { net });
+  return r;
 }
 
 const onHub = async (path: string) => (await call(hub, 'GET', path, { token: hub.adminToken })).body.data;

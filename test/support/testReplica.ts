@@ -35,6 +35,15 @@ export function switchedCable(net: { online: boolean }): HubFetch {
   };
 }
 
+/** A replica behind a switched cable (`net.online = false` cuts it), up to date with its hub after a first sync. */
+export async function startCabledReplica(hub: TestHub, userId: number): Promise<TestReplica & { net: { online: boolean } }> {
+  const net = { online: true };
+  const replica = await startTestReplica(hub, userId, { fetch: switchedCable(net) });
+  const { state } = await replica.replica.sync();
+  if (state !== 'up_to_date') throw new Error(`the replica's first sync ended ${state}, not up_to_date`);
+  return Object.assign(replica, { net });
+}
+
 export async function startTestReplica(hub: TestHub, userId: number, options: { fetch?: HubFetch } = {}): Promise<TestReplica> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
   const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
