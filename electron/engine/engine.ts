@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { openDatabase, type Db } from './db/database.js';
 import { DATABASE_FILE } from './db/dataFolder.js';
 import { openPostgres } from './db/postgres/open.js';
+import { NoticeListener } from './db/postgres/noticeListener.js';
+import { AUTH_CHANGES } from './db/postgres/clusterTables.js';
 import { StatementCache } from './db/statements.js';
 import { CommitGroups } from './db/commitGroups.js';
 import { systemClock, type Clock } from './clock.js';
@@ -140,6 +142,8 @@ export interface Engine {
   customObjectRecords: CustomObjectRecords;
   /** Runs sequence steps; only on a hub (a replica's enrollments are run by its hub). */
   scheduler: Scheduler | null;
+  /** On PostgreSQL: the notices that tokens or permissions changed, which keep the node's token cache right. */
+  authChanges?: NoticeListener;
   sync: SyncSessions;
   close(): void;
 }
@@ -233,6 +237,7 @@ export function openEngine(options: EngineOptions): Engine {
     scheduler: null,
     sync,
     close: () => {
+      void engine.authChanges?.close();
       engine.scheduler?.stop();
       engine.leadConversions.stop();
       ctx.commits.flush();
@@ -240,6 +245,7 @@ export function openEngine(options: EngineOptions): Engine {
       db.close();
     },
   };
+  if (options.databaseUrl !== undefined) cacheTokensWhileHeard(engine, options.databaseUrl);
   engine.accounts.ensure();
   engine.clients.ensureFirstParty();
   if (!options.replica && options.runSequences !== false) engine.scheduler = startScheduler(engine, options);
@@ -259,6 +265,13 @@ function openEngineDatabase(options: EngineOptions, clock: Clock): Db {
     // checkpoint, and fewer to sort into its indexes (measured at 300 000 records: about a tenth less time).
     pageSize: options.replica ? 16384 : undefined,
   });
+}
+
+/** A PostgreSQL node keeps tokens in memory while it hears every change to them, from any node. */
+function cacheTokensWhileHeard(engine: Engine, url: string): void {
+  let cache: { forget(): void } | null = null;
+  engine.authChanges = new NoticeListener(url, AUTH_CHANGES, () => cache?.forget());
+  cache = engine.tokens.cacheWhile(engine.authChanges);
 }
 
 /** The hub's sequence scheduler, ticking on a timer unless the clock is injected. */
