@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Db } from './db/database.js';
 import { DATABASE_FILE } from './db/dataFolder.js';
-import { openPostgres } from './db/postgres/open.js';
+import { openPostgres, openPreparedPostgres } from './db/postgres/open.js';
 import { NoticeListener } from './db/postgres/noticeListener.js';
 import { AUTH_CHANGES } from './db/postgres/clusterTables.js';
 import { StatementCache } from './db/statements.js';
@@ -76,6 +76,11 @@ export interface EngineOptions {
   databaseUrl?: string;
   clock?: Clock;
   nativeBinding?: string;
+  /**
+   * The PostgreSQL database is known to be at this version's schema (a hub node's engine workers, opened after
+   * the node's own engine migrated it): only the tables' keys are read.
+   */
+  databasePrepared?: boolean;
   /** A desktop replica of a hub (replica/): temporary ids for local creates, an outbox of local changes. */
   replica?: boolean;
   /**
@@ -255,7 +260,7 @@ export function openEngine(options: EngineOptions): Engine {
 function openEngineDatabase(options: EngineOptions, clock: Clock): Db {
   if (options.databaseUrl !== undefined) {
     if (options.replica) throw new Error('A desktop replica keeps its data in SQLite, not PostgreSQL.');
-    return openPostgres(options.databaseUrl, clock);
+    return options.databasePrepared ? openPreparedPostgres(options.databaseUrl, clock) : openPostgres(options.databaseUrl, clock);
   }
   return openDatabase(join(options.dataDir, DATABASE_FILE), {
     nativeBinding: options.nativeBinding, clock, foreignKeys: !options.replica,
