@@ -6,6 +6,8 @@ import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliPro
 import { postgresBinaries, startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 import { openPostgres } from '../../electron/engine/db/postgres/open.js';
 import { systemClock } from '../../electron/engine/clock.js';
+import { startTestHub } from '../support/testHub.js';
+import { startCabledReplica } from '../support/testReplica.js';
 
 /**
  * A PostgreSQL hub node that survives its database restarting (issue 33): a
@@ -202,6 +204,29 @@ describe.skipIf(missing !== null)('a PostgreSQL hub node when its database goes 
       expect(() => openPostgres(url, systemClock)).toThrow(/OUTPOST_PG_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds, not '30s'/);
     } finally {
       delete process.env.OUTPOST_PG_STATEMENT_TIMEOUT_MS;
+    }
+  });
+});
+
+describe('a desktop replica\'s /health', () => {
+  it('says its hub is unreachable while offline, and stays ok: it still serves its own data', async () => {
+    const hub = await startTestHub();
+    const device = await startCabledReplica(hub, hub.agentId);
+    try {
+      const health = async () => {
+        const answer = await fetch(`${device.local.url}/health`);
+        return { status: answer.status, body: await answer.json() };
+      };
+      expect(await health()).toEqual({ status: 200, body: { status: 'ok', checks: { database: 'ok', hub: 'ok' } } });
+      device.net.online = false;
+      expect((await device.replica.sync()).state).toBe('offline');
+      expect(await health()).toEqual({ status: 200, body: { status: 'ok', checks: { database: 'ok', hub: 'unreachable' } } });
+      device.net.online = true;
+      expect((await device.replica.sync()).state).toBe('up_to_date');
+      expect((await health()).body.checks.hub).toBe('ok');
+    } finally {
+      await device.close();
+      await hub.close();
     }
   });
 });
