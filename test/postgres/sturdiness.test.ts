@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliProcess.js';
 import { postgresBinaries, startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 import { openPostgres } from '../../electron/engine/db/postgres/open.js';
-import { systemClock } from '../../electron/engine/clock.js';
+import { ManualClock, systemClock } from '../../electron/engine/clock.js';
+import { openEngine } from '../../electron/engine/engine.js';
+import { Scheduler, SENDER_LOCK } from '../../electron/engine/sequences/scheduler.js';
+import type { Actor } from '../../electron/engine/context.js';
 import { startTestHub } from '../support/testHub.js';
 import { startCabledReplica } from '../support/testReplica.js';
 
@@ -227,6 +230,68 @@ describe('a desktop replica\'s /health', () => {
     } finally {
       await device.close();
       await hub.close();
+    }
+  });
+});
+
+describe.skipIf(missing !== null)('the sequence sender when its connection is lost', () => {
+  let cluster: PostgresCluster;
+  let dataDir: string;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+    dataDir = tempDir();
+  });
+  afterAll(() => {
+    cleanUp();
+    cluster?.stop();
+  });
+
+  it('stops sending once its connection (and the session lock with it) was lost, and lets the node now holding the lock send', async () => {
+    cluster.sql('CREATE DATABASE sender');
+    const url = cluster.url.replace(/\/postgres$/, '/sender');
+    const clock = new ManualClock('2026-03-02T09:00:00Z');
+    const engine = openEngine({ dataDir, databaseUrl: url, clock, runSequences: false });
+    const otherNode = new pg.Client({ connectionString: url });
+    await otherNode.connect();
+    try {
+      const userId = await engine.users.create({ email: 'rep@example.com', password: 'rep-secret-1', name: 'Rita Rep', role: 'admin' });
+      const actor: Actor = { userId, role: 'admin', scopes: new Set(['read', 'write']) };
+      engine.accounts.update({ smtp_url: 'smtp://mailer:secret@127.0.0.1:1' }, actor);
+      const templateId = engine.emailTemplates.create({ name: 'Hello', subject: 'Hi', body: 'Body' }, actor);
+      const email = { delay_from_previous_step: 0, delay_from_previous_step_unit: 'hours', action_type: 'automated_email', action_properties: { email_template_id: templateId, is_reply: false } };
+      const sequenceId = engine.sequences.create({ name: 'One email', steps: [email] }, actor);
+      for (const address of ['first@example.com', 'second@example.com']) {
+        const contactId = engine.contacts.create({ first_name: 'Kim', last_name: address, email: address }, actor);
+        engine.enrollments.create({ sequence_id: sequenceId, resource_type: 'contact', resource_id: contactId }, actor);
+      }
+      const sent: string[] = [];
+      // While the first email goes out, the database drops this node's connection and another node takes the sender lock.
+      const mailer = {
+        async send(_smtpUrl: string, message: { to: string }) {
+          sent.push(message.to);
+          if (sent.length > 1) return;
+          await otherNode.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'sender' AND pid <> pg_backend_pid()`);
+          await otherNode.query('SELECT pg_advisory_lock($1)', [SENDER_LOCK]);
+        },
+        close() {},
+      };
+      const scheduler = new Scheduler(engine.ctx, {
+        enrollments: engine.enrollments, accounts: engine.accounts, templates: () => engine.emailTemplates,
+        createTask: (data, by) => engine.tasks.create(data, by), recordJson: (_type, id) => JSON.parse(engine.contacts.json(id)), mailer,
+      });
+      await scheduler.tick();
+      // The second is left for the node holding the lock now: two senders at once is what the lock prevents.
+      expect(sent).toHaveLength(1);
+      await scheduler.tick();
+      expect(sent).toHaveLength(1);
+      await otherNode.query('SELECT pg_advisory_unlock($1)', [SENDER_LOCK]);
+      await scheduler.tick();
+      expect(sent).toHaveLength(2);
+      expect(new Set(sent).size).toBe(2);
+      scheduler.stop();
+    } finally {
+      await otherNode.end();
+      engine.close();
     }
   });
 });
