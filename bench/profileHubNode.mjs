@@ -5,7 +5,7 @@
 //      throwaway PostgreSQL cluster (test/support/postgresCluster.ts, as the bench and the tests start it);
 //   2. starts a hub node on it under `node --cpu-prof` (PROFILE_NODE_ARGS: more `serve` options, space separated);
 //   3. logs every statement PostgreSQL runs (log_statement = all, set for the whole cluster and reloaded) while
-//      one warm by-id request runs alone, and prints them;
+//      one warm by-id request runs alone, then one small write (PUT, a new title), and prints them;
 //   4. loads the node with by-id requests of random contacts (autocannon, PROFILE_CONNECTIONS, default 50, for
 //      PROFILE_SECONDS, default 15), stops it (it writes its profiles on exit: one per thread) and prints, for each
 //      thread, its self time during the load (start-up left out) by group and its top functions, as shares of
@@ -63,22 +63,34 @@ function statementsBetween(log, begin, end) {
     .map((sql) => sql.replace(/\s+/g, ' ').trim());
 }
 
-/** One by-id request alone, with every statement logged; returns the statements. */
-async function statementsOfOneRequest(cluster, base, headers) {
+/**
+ * The statements PostgreSQL runs for each of `requests` ([label, path, init] for fetch), each sent alone with every
+ * statement logged (log_statement = all for the cluster, reloaded); returns [label, statements] pairs.
+ */
+async function statementsOf(cluster, base, headers, requests) {
   const logFile = join(dirname(cluster.sql('SHOW data_directory')), 'server.log');
   cluster.sql("ALTER SYSTEM SET log_statement = 'all'");
   cluster.sql('SELECT pg_reload_conf()');
-  // A reload reaches the node's connections when they next read a command: one request first, unlogged or not.
+  // A reload reaches the node's connections when they next read a command: one request first, logged or not.
   await fetch(`${base}/v2/contacts/2`, { headers }).then((r) => r.arrayBuffer());
-  cluster.sql("SELECT 'profile: request begins'");
-  const response = await fetch(`${base}/v2/contacts/1`, { headers });
-  if (!response.ok) throw new Error(`GET /v2/contacts/1: ${response.status}`);
-  await response.arrayBuffer();
-  cluster.sql("SELECT 'profile: request ends'");
+  for (const [label, path, init] of requests) {
+    cluster.sql(`SELECT 'profile: ${label} begins'`);
+    const response = await fetch(base + path, { ...init, headers: { ...headers, ...init?.headers } });
+    if (!response.ok) throw new Error(`${label}: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+    cluster.sql(`SELECT 'profile: ${label} ends'`);
+  }
   cluster.sql('ALTER SYSTEM RESET log_statement');
   cluster.sql('SELECT pg_reload_conf()');
-  return statementsBetween(readFileSync(logFile, 'utf8'), 'profile: request begins', 'profile: request ends');
+  const log = readFileSync(logFile, 'utf8');
+  return requests.map(([label]) => [label, statementsBetween(log, `profile: ${label} begins`, `profile: ${label} ends`)]);
 }
+
+/** A by-id read, and a small write (a new title) for comparison. */
+const LOGGED_REQUESTS = [
+  ['GET /v2/contacts/:id', '/v2/contacts/1'],
+  ['PUT /v2/contacts/:id (a new title)', '/v2/contacts/1', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { title: 'Profiled' } }) }],
+];
 
 const FASTIFY_MODULES = /^(fastify|@fastify\/.*|avvio|find-my-way|light-my-request|fast-json-stringify|fast-querystring|fast-uri|fastify-plugin|abstract-logging|toad-cache|process-warning)$/;
 const NODE_POSTGRES = /^(pg|pg-protocol|pg-types|pg-pool|pgpass|postgres-.*)$/;
@@ -170,9 +182,10 @@ try {
   outpost('migrate', '--from-data-dir', data, '--to', url);
   node = await startProfiledNode(url);
   const headers = { Authorization: `Bearer ${token}` };
-  const statements = await statementsOfOneRequest(cluster, node.base, headers);
-  console.log(`GET /v2/contacts/:id on a PostgreSQL hub node${NODE_ARGS.length > 0 ? ` (serve ${NODE_ARGS.join(' ')})` : ''}: ${statements.length} SQL statements`);
-  statements.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.length > 600 ? `${sql.slice(0, 600)}…` : sql}`));
+  for (const [label, statements] of await statementsOf(cluster, node.base, headers, LOGGED_REQUESTS)) {
+    console.log(`${label} on a PostgreSQL hub node${NODE_ARGS.length > 0 ? ` (serve ${NODE_ARGS.join(' ')})` : ''}: ${statements.length} SQL statements`);
+    statements.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.length > 400 ? `${sql.slice(0, 400)}…` : sql}`));
+  }
   const setupClient = (client) => client.setRequests(Array.from({ length: 1000 }, () => ({ path: `/v2/contacts/${1 + Math.floor(Math.random() * CONTACTS)}` })));
   const loadStarted = monotonicMicroseconds();
   const result = await autocannon({ url: node.base, connections: CONNECTIONS, headers, setupClient, duration: SECONDS });
