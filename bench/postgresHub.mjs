@@ -11,12 +11,20 @@
 //   - by id and list page over two nodes on the one database (half the connections each, at once, summed)
 //     beside one node with all of them;
 //   - last, the initial sync of the whole data set (sync start and every queue page, bench/syncClient.ts) on each.
-import { spawnSync } from 'node:child_process';
+// And issue 33's targets, PASS or MISS (ratio = hub node req/s ÷ the other side's, same run, same data, alternating rounds):
+//   - by id (≥ 0.8), list page (≥ 1.0), `q` on tasks and notes (≥ 1.0): a PostgreSQL hub node beside a plain Fastify +
+//     node-postgres server on the same database (bench/barePostgresServer.mjs), at LOAD_CONNECTIONS connections;
+//   - reads by id on two nodes beside one (≥ 1.8), and writes (PUT /v2/contacts/:id, a new title on a random
+//     contact) from two nodes at once beside one node (≥ 1.6), half the connections each;
+//   - the initial sync: ≤ 15 s for ≥ 300 000 records (judged only at that size).
+// BENCH_PG_NODE_ARGS: more `serve` options for the PostgreSQL hub nodes, space separated (e.g. "--workers 3").
+import { fork, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { tsImport } from 'tsx/esm/api';
+import autocannon from 'autocannon';
 
 const DATABASE = 'outpost_bench';
 const SYNC_SCOPE = 'read write profile sync';
@@ -26,6 +34,13 @@ const SERIAL_REQUESTS = 200;
 const SERIAL_WARM_UP = 20;
 /** /proc/<pid>/stat counts CPU time in clock ticks: 100 a second on Linux. */
 const CLOCK_TICKS = 100;
+/** Connections for issue 33's lines: its figures were quoted "at 50 connections". */
+const LOAD_CONNECTIONS = 50;
+/** Issue 33's targets. */
+const TARGETS = { byId: 0.8, list: 1.0, search: 1.0, twoNodeReads: 1.8, twoNodeWrites: 1.6, syncSeconds: 15, syncRecords: 300_000 };
+/** Precomputed writes per connection (each a random contact and title), as run.mjs's `load` precomputes paths. */
+const WRITES_PER_CONNECTION = 1000;
+const NODE_ARGS = (process.env.BENCH_PG_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 /** The lines; `bench` holds run.mjs's data (dataDir, auth, counts, …) and helpers (startHub, compare, load, …). */
 export async function postgresHubLines(bench) {
@@ -36,6 +51,7 @@ export async function postgresHubLines(bench) {
     return;
   }
   console.log('\npostgres: the hub on PostgreSQL (a throwaway local cluster: fsync off, as the tests run it, otherwise PostgreSQL 15 defaults) beside the hub on SQLite, same data');
+  console.log(`${bench.indent}PostgreSQL hub nodes: outpost serve --database-url <cluster>${NODE_ARGS.length > 0 ? ` ${NODE_ARGS.join(' ')}` : ''} (BENCH_PG_NODE_ARGS: ${NODE_ARGS.length > 0 ? 'set' : 'none'})`);
   const cluster = await startPostgresCluster();
   // pg_ctl daemonizes the server: it is no child of the bench, so it is stopped here on every way out.
   const stopCluster = () => cluster.stop();
@@ -65,14 +81,16 @@ function copyInto({ root, dataDir, indent }, url) {
 
 async function measure(bench, url, syncToken, postmaster) {
   const { dataDir, tempDir, startHub, stop, indent } = bench;
-  const pgNode = () => startHub(tempDir('outpost-bench-pg-node-'), ['--database-url', url]);
-  const [postgres, sqlite] = [await pgNode(), await startHub(dataDir)];
+  const pgNode = () => startHub(tempDir('outpost-bench-pg-node-'), ['--database-url', url, ...NODE_ARGS]);
+  const [postgres, sqlite, plain] = [await pgNode(), await startHub(dataDir), await startPlain(bench, url)];
   try {
     await sameData(bench, postgres.base, sqlite.base);
+    await samePlainData(bench, postgres.base, plain.base);
     console.log(`${indent}both hubs: rate limiter on (limit never reached); on PostgreSQL it counts in a shared table: one upsert per request`);
     console.log(`${indent}each SQL statement on PostgreSQL is a round trip to the server (the bridge line above shows its cost beside better-sqlite3's), so a request costs its statements' round trips`);
     await oneAtATime(bench, { ...postgres, postmaster }, sqlite);
     await hubBesideHub(bench, postgres.base, sqlite.base);
+    await hubBesidePlain(bench, postgres.base, plain.base);
     const second = await pgNode();
     try {
       await twoNodesBesideOne(bench, postgres.base, second.base);
@@ -82,8 +100,21 @@ async function measure(bench, url, syncToken, postmaster) {
     // Last: a sync past the client's time limit leaves its process running until the bench exits.
     await syncBesideSync(bench, postgres.base, sqlite.base, syncToken);
   } finally {
-    await Promise.all([stop(postgres.child), stop(sqlite.child)]);
+    await Promise.all([stop(postgres.child), stop(sqlite.child), stop(plain.child)]);
   }
+}
+
+/** The plain Fastify + node-postgres server (bench/barePostgresServer.mjs) on the database at `url`. */
+function startPlain({ root }, url) {
+  const child = fork(join(root, 'bench/barePostgresServer.mjs'), [url], { stdio: 'inherit' });
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error('the plain PostgreSQL server did not start within 60 s')), 60_000);
+    child.once('message', ({ port }) => {
+      clearTimeout(timer);
+      resolveStart({ child, base: `http://127.0.0.1:${port}` });
+    });
+    child.once('exit', (code, signal) => reject(new Error(`the plain PostgreSQL server exited (${code ?? signal})`)));
+  });
 }
 
 /** Paths the load lines draw from: a random contact, a random list page, a word for `q`. */
@@ -121,11 +152,48 @@ async function sameData(bench, postgres, sqlite) {
     : `${bench.indent}check: WARNING: ${differ.length} of ${sample.length} answers differ between the hubs, e.g. ${differ.slice(0, 3).join(', ')}`);
 }
 
-/** A line of two sides' req/s (run.mjs's `compare` result) and their ratio, for information: no target. */
-function infoLine({ fmt, range, indent }, label, [ours, theirs], [ourName, theirName]) {
+/** A line of two sides' req/s (run.mjs's `compare` result) and their ratio: against `target` (≥) when given, else for information. */
+function infoLine({ fmt, range, indent }, label, [ours, theirs], [ourName, theirName], target) {
+  const ratio = ours.rps / theirs.rps;
+  const verdict = target === undefined ? '(info)' : `(target ≥ ${target.toFixed(2)}) ${ratio >= target ? 'PASS' : 'MISS'}`;
   console.log(label);
-  console.log(`${indent}${ourName} ${fmt(ours.rps)} req/s   ${theirName} ${fmt(theirs.rps)} req/s   ratio ${(ours.rps / theirs.rps).toFixed(2)} (info)`);
+  console.log(`${indent}${ourName} ${fmt(ours.rps)} req/s   ${theirName} ${fmt(theirs.rps)} req/s   ratio ${ratio.toFixed(2)} ${verdict}`);
   console.log(`${indent}rounds: ${ourName} ${range(ours.rounds)}, ${theirName} ${range(theirs.rounds)} req/s; latency p50/p99 (worst round): ${ourName} ${ours.p50}/${ours.p99} ms, ${theirName} ${theirs.p50}/${theirs.p99} ms`);
+}
+
+/** A search answer's records as comparable values: booleans as 0/1 and arrays as JSON text (the plain server answers plain rows). */
+const comparable = (value) => (typeof value === 'boolean' ? Number(value) : value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
+
+/** The same records in the same order, and the same value in every field both answers have. */
+function sameRecords(hubItems, plainItems) {
+  return hubItems.length === plainItems.length && hubItems.every(({ data: hub }, i) => {
+    const plain = plainItems[i].data;
+    return Object.keys(hub).filter((key) => Object.hasOwn(plain, key)).every((key) => comparable(hub[key]) === comparable(plain[key])) && hub.id === plain.id;
+  });
+}
+
+/**
+ * The plain server is only a baseline if it answers the same data: contacts (by id, list pages) compared whole,
+ * as both build the API's contact JSON; tasks and notes by `sameRecords`, as the plain server answers their rows.
+ */
+async function samePlainData(bench, hub, plain) {
+  const path = paths(bench);
+  const sample = [
+    ...Array.from({ length: 20 }, () => ['contact', path.byId()]),
+    ...Array.from({ length: 3 }, () => ['list', path.list()]),
+    ...['tasks', 'notes'].filter((r) => bench.counts[r] > 0).flatMap((r) => Array.from({ length: 3 }, () => ['search', path.search(r)()])),
+  ];
+  const differ = [];
+  for (const [kind, p] of sample) {
+    const [a, b] = await Promise.all([getJson(hub + p, bench.auth), getJson(plain + p, bench.auth)]);
+    const same = kind === 'contact' ? isDeepStrictEqual(a.data, b.data)
+      : kind === 'list' ? isDeepStrictEqual(a.items.map((i) => i.data), b.items.map((i) => i.data)) && a.items.length === bench.perPage
+        : sameRecords(a.items, b.items) && a.items.length > 0;
+    if (!same) differ.push(p);
+  }
+  console.log(differ.length === 0
+    ? `${bench.indent}check: the plain PostgreSQL server answers the same data as the PostgreSQL hub (${sample.length} requests compared: contacts whole, tasks and notes by ids in order and the fields both have)`
+    : `${bench.indent}check: WARNING: ${differ.length} of ${sample.length} plain answers differ from the hub's, e.g. ${differ.slice(0, 3).join(', ')}`);
 }
 
 /** CPU seconds a process has used (user and system), from /proc (Linux); NaN elsewhere. */
@@ -197,27 +265,82 @@ async function syncBesideSync({ runClient, tempDir, indent }, postgres, sqlite, 
   } catch (err) {
     // The client's time limit (run.mjs): said, not thrown, so the bench goes on to its end.
     console.log(`${indent}postgres: ${err.message}   sqlite ${lite.records} records in ${lite.seconds.toFixed(1)} s (${rate(lite)})`);
+    console.log(`${indent}target on PostgreSQL: ≥ ${TARGETS.syncRecords.toLocaleString('en-US')} records in ≤ ${TARGETS.syncSeconds} s: MISS (the sync did not finish)`);
     return;
   }
   console.log(`${indent}postgres ${pg.records} records in ${pg.seconds.toFixed(1)} s (${rate(pg)})   sqlite ${lite.records} records in ${lite.seconds.toFixed(1)} s (${rate(lite)})   time ratio ${(pg.seconds / lite.seconds).toFixed(2)} (info)`);
+  const { syncSeconds, syncRecords } = TARGETS;
+  const verdict = pg.records < syncRecords ? `not judged: fewer than ${syncRecords.toLocaleString('en-US')} records` : pg.seconds <= syncSeconds ? 'PASS' : 'MISS';
+  console.log(`${indent}target on PostgreSQL: ≥ ${syncRecords.toLocaleString('en-US')} records in ≤ ${syncSeconds} s: ${pg.records} records in ${pg.seconds.toFixed(1)} s, ${verdict}`);
 }
 
-/** Two nodes on the one database, half the connections each at once, beside one node with all of them. */
-async function twoNodesBesideOne(bench, first, second) {
-  const { compare, load, auth, connections, listQuery, listPages } = bench;
+/**
+ * Issue 33's comparison: a PostgreSQL hub node beside a plain Fastify + node-postgres server on the same database,
+ * at LOAD_CONNECTIONS connections; last, writes (information: the plain server writes no change log or revisions).
+ */
+async function hubBesidePlain(bench, hub, plain) {
+  const { compare, auth, counts, listQuery, listPages } = bench;
   const path = paths(bench);
-  const half = Math.max(1, Math.floor(connections / 2));
-  const oneNode = (nextPath) => ({ base: first, nextPath, headers: auth });
-  const twoNodes = (nextPath) => async (duration) => {
-    const results = await Promise.all([first, second].map((base) => load({ base, nextPath, headers: auth, connections: half }, duration)));
+  const names = ['hub node', 'plain'];
+  const side = (base, nextPath) => ({ base, nextPath, headers: auth, connections: LOAD_CONNECTIONS });
+  const pair = (nextPath) => compare(side(hub, nextPath), side(plain, nextPath));
+  console.log(`postgres: a hub node beside a plain Fastify + node-postgres server (bench/barePostgresServer.mjs: a token lookup, then the row; pool of 10) on the same database, ${LOAD_CONNECTIONS} connections`);
+  infoLine(bench, `postgres GET /v2/contacts/:id (random ids, ${counts.contacts} contacts), hub node beside plain`, await pair(path.byId), names, TARGETS.byId);
+  infoLine(bench, `postgres GET /v2/contacts?${listQuery}&page=1..${listPages}, hub node beside plain`, await pair(path.list), names, TARGETS.list);
+  for (const resource of ['tasks', 'notes']) {
+    if (counts[resource] === 0) continue;
+    infoLine(bench, `postgres GET /v2/${resource}?q=<word> (${counts[resource]} ${resource}), hub node beside plain`, await pair(path.search(resource)), names, TARGETS.search);
+  }
+  const writes = (base) => (duration) => writeLoad(bench, base, LOAD_CONNECTIONS, duration);
+  infoLine(bench, 'postgres PUT /v2/contacts/:id (a new title, random ids), hub node beside plain (an UPDATE … RETURNING)', await compare(writes(hub), writes(plain)), names);
+}
+
+/**
+ * `PUT /v2/contacts/:id` with a new title on random contacts, as run.mjs's `load` runs reads: each connection
+ * gets its own precomputed requests. Resolves as `load` does; throws on any answer but 2xx.
+ */
+async function writeLoad({ auth, counts }, base, connections, duration) {
+  const write = () => ({
+    method: 'PUT',
+    path: `/v2/contacts/${1 + Math.floor(Math.random() * counts.contacts)}`,
+    body: JSON.stringify({ data: { title: `Bench ${randomUUID().slice(0, 8)}` } }),
+  });
+  const setupClient = (client) => client.setRequests(Array.from({ length: WRITES_PER_CONNECTION }, write));
+  const headers = { ...auth, 'Content-Type': 'application/json' };
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`writes to ${base} did not end within ${duration + 30} s`)), (duration + 30) * 1000);
+  });
+  const result = await Promise.race([autocannon({ url: base, connections, pipelining: 1, headers, setupClient, duration }), timeout]).finally(() => clearTimeout(timer));
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`writes to ${base}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return result;
+}
+
+/** Runs `loadOne(base, connections, duration)` on both nodes at once, half the connections each; the sum resolved as `load` resolves. */
+function onBothNodes(nodes, connections, loadOne) {
+  return async (duration) => {
+    const results = await Promise.all(nodes.map((base) => loadOne(base, Math.max(1, Math.floor(connections / 2)), duration)));
     return {
       requests: { total: results.reduce((sum, r) => sum + r.requests.total, 0) },
       duration: Math.max(...results.map((r) => r.duration)),
       latency: { p50: Math.max(...results.map((r) => r.latency.p50)), p99: Math.max(...results.map((r) => r.latency.p99)) },
     };
   };
+}
+
+/** Two nodes on the one database, half the connections each at once, beside one node with all of them: reads, then writes. */
+async function twoNodesBesideOne(bench, first, second) {
+  const { compare, load, auth, listQuery, listPages } = bench;
+  const path = paths(bench);
+  const connections = LOAD_CONNECTIONS;
+  const reads = (nextPath) => (base, n, duration) => load({ base, nextPath, headers: auth, connections: n }, duration);
+  const writes = (base, n, duration) => writeLoad(bench, base, n, duration);
+  const pair = (loadOne) => compare(onBothNodes([first, second], connections, loadOne), (duration) => loadOne(first, connections, duration));
   const names = ['two nodes', 'one node'];
-  console.log(`postgres: two hub nodes (two processes) on the one database, ${half} connections each at once, beside one node with ${connections}; the PostgreSQL server, both nodes and the load generator share the machine's cores`);
-  infoLine(bench, 'postgres GET /v2/contacts/:id (random ids), two nodes beside one', await compare(twoNodes(path.byId), oneNode(path.byId)), names);
-  infoLine(bench, `postgres GET /v2/contacts?${listQuery}&page=1..${listPages}, two nodes beside one`, await compare(twoNodes(path.list), oneNode(path.list)), names);
+  console.log(`postgres: two hub nodes (two processes) on the one database, ${connections / 2} connections each at once, beside one node with ${connections}; the PostgreSQL server, both nodes and the load generator share the machine's cores`);
+  infoLine(bench, 'postgres GET /v2/contacts/:id (random ids), two nodes beside one', await pair(reads(path.byId)), names, TARGETS.twoNodeReads);
+  infoLine(bench, `postgres GET /v2/contacts?${listQuery}&page=1..${listPages}, two nodes beside one`, await pair(reads(path.list)), names);
+  infoLine(bench, 'postgres PUT /v2/contacts/:id (a new title, random ids), two nodes beside one', await pair(writes), names, TARGETS.twoNodeWrites);
 }

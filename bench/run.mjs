@@ -13,7 +13,7 @@
 //   BENCH_POSTGRES    0 skips the PostgreSQL lines: the bridge (bench/postgresLatency.ts) and the hub on PostgreSQL
 //                     beside the SQLite hub, two nodes beside one (bench/postgresHub.mjs); skipped too without a PostgreSQL server
 //   BENCH_BULK        0 skips the bulk-edit line (bench/bulkEdits.mjs: BENCH_BULK_RECORDS, default 10000)
-//   BENCH_ONLY        bulk: seed, then only the bulk-edit line
+//   BENCH_ONLY        bulk: seed, then only the bulk-edit line; postgres: seed, then only the PostgreSQL lines
 import { spawn, spawnSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,13 +45,15 @@ const PATHS_PER_CONNECTION = 1000;
 const SEARCH_WORDS = ['pricing', 'renewal', 'budget', 'deliv', 'contr', 'train', 'compet'];
 // Everything is bounded: seeding (a child with its own timeout) and the whole run.
 const SEED_TIMEOUT_MS = 10 * 60_000;
-// The PostgreSQL hub lines (bench/postgresHub.mjs) add ~10 minutes at the default sizes on the 2-core machine.
-const RUN_TIMEOUT_MS = (process.env.BENCH_POSTGRES === '0' ? 15 : 30) * 60_000;
+// The PostgreSQL hub lines (bench/postgresHub.mjs) add ~13 minutes at the default sizes on the 2-core machine.
+const RUN_TIMEOUT_MS = (process.env.BENCH_POSTGRES === '0' ? 15 : 40) * 60_000;
 const STARTUP_TIMEOUT_MS = 60_000;
 const CLIENT_TIMEOUT_MS = 5 * 60_000;
 // The sync lines (BENCH_SYNC=0 skips them): initial sync at three backlog sizes, the plain download, start when nothing changed.
 // BENCH_ONLY=bulk: only the bulk-edit line (it runs last on the hub: it changes 20 000 contacts).
 const ONLY_BULK = process.env.BENCH_ONLY === 'bulk';
+// BENCH_ONLY=postgres: only the PostgreSQL lines (the bridge, bench/postgresHub.mjs), on the seeded data.
+const ONLY_POSTGRES = process.env.BENCH_ONLY === 'postgres';
 const SYNC = process.env.BENCH_SYNC !== '0';
 const SYNC_TARGET_SECONDS = 15;
 const REPLICA_EDITS = Number(process.env.BENCH_REPLICA_EDITS || 10_000);
@@ -226,15 +228,19 @@ const [contacts, tasks, notes] = [count('contacts'), count('tasks'), count('note
 counts.close();
 if (contacts === 0) throw new Error(`no contacts in ${database}`);
 const token = JSON.parse(outpost('tokens', 'create', '--email', 'bench@example.com')).access_token;
+const auth = { Authorization: `Bearer ${token}` };
+const listQuery = `is_organization=false&customer_status=current&sort_by=last_name&per_page=${PER_PAGE}`;
+if (ONLY_POSTGRES) {
+  await postgresLines();
+  process.exit(0);
+}
 // Leads and deals for the palette search line, removed again before the sync lines.
 const searchCounts = { contacts, ...addSearchRecords(database) };
-const auth = { Authorization: `Bearer ${token}` };
 
 const hub = await startHub();
 const bare = await startBare();
 
 // The baseline is only a baseline if it answers the same data: compare before measuring.
-const listQuery = `is_organization=false&customer_status=current&sort_by=last_name&per_page=${PER_PAGE}`;
 const bareListQuery = `is_organization=false&customer_status=current&per_page=${PER_PAGE}`;
 let differences = 0;
 for (let i = 0; i < 20; i++) {
@@ -301,17 +307,20 @@ if (process.env.BENCH_BULK !== '0') await bulkEditLine({ hub: hub.base, auth, fi
 await Promise.all([stop(hub.child), stop(bare.child)]);
 removeSearchRecords(database);
 if (SYNC) await syncBench();
-if (process.env.BENCH_POSTGRES !== '0') {
+if (process.env.BENCH_POSTGRES !== '0') await postgresLines();
+if (process.env.BENCH_CPU_PROF) console.log(`hub CPU profile written to ${resolve(process.env.BENCH_CPU_PROF)}`);
+process.exit(0);
+
+// ---- PostgreSQL (issue 24's go/no-go, docs/design/postgres-hub.md) ------------------------------
+
+/** The bridge line, then the hub on PostgreSQL (bench/postgresHub.mjs), on the seeded data with no other hub running. */
+async function postgresLines() {
   await postgresLine();
   await postgresHubLines({
     root, dataDir, auth, counts: { contacts, tasks, notes }, listQuery, listPages: LIST_PAGES, perPage: PER_PAGE, words: SEARCH_WORDS,
     connections: CONNECTIONS, indent: INDENT, startHub, stop, load, compare, fmt, range, outpostIn, tempDir, runClient,
   });
 }
-if (process.env.BENCH_CPU_PROF) console.log(`hub CPU profile written to ${resolve(process.env.BENCH_CPU_PROF)}`);
-process.exit(0);
-
-// ---- PostgreSQL (issue 24's go/no-go, docs/design/postgres-hub.md) ------------------------------
 
 /** A point read through the synchronous bridge beside node-postgres awaited (the same round trip) and better-sqlite3. */
 async function postgresLine() {

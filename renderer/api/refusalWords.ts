@@ -88,6 +88,8 @@ const CODE_SENTENCES: Record<string, Say> = {
   DuplicateValue: (label) => `${cap(label)} is already taken: choose another.`,
   unknown: (label) => `${cap(label)} cannot be set here.`,
   UnknownField: (label) => `${cap(label)} cannot be set here.`,
+  // A PostgreSQL hub whose database is restarting or busy (issue 33): nothing the rep did, and it passes.
+  temporarily_unavailable: () => 'The team’s server can’t reach its database right now. Try again in a moment.',
 };
 
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

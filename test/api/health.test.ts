@@ -6,10 +6,10 @@ let hub: TestHub;
 afterEach(async () => hub.close());
 
 describe('GET /health', () => {
-  it('answers 200 {"status":"ok"} without a token while the database answers', async () => {
+  it('answers 200 {"status":"ok"} with its checks without a token while the database answers', async () => {
     hub = await startTestHub();
     const answer = await call(hub, 'GET', '/health', { token: null });
-    expect([answer.status, answer.text]).toEqual([200, '{"status":"ok"}']);
+    expect([answer.status, answer.text]).toEqual([200, '{"status":"ok","checks":{"database":"ok"}}']);
     expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(answer.headers.get('cache-control')).toBe('no-store');
   });
@@ -19,6 +19,6 @@ describe('GET /health', () => {
     hub.engine.db.close();
     const answer = await call(hub, 'GET', '/health', { token: null });
     expect(answer.status).toBe(503);
-    expect(answer.body).toEqual({ status: 'unavailable', reason: 'The database does not answer.', logref: answer.headers.get('x-request-id') });
+    expect(answer.body).toEqual({ status: 'unavailable', checks: { database: 'unavailable' }, reason: 'The database does not answer.', logref: answer.headers.get('x-request-id') });
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresBridge, PostgresError } from '../../electron/engine/db/postgresBridge.js';
+import { DatabaseUnavailableError, PostgresBridge, PostgresError } from '../../electron/engine/db/postgresBridge.js';
+import { PostgresDatabase } from '../../electron/engine/db/postgresDatabase.js';
+import { CommitFailedError, CommitGroups } from '../../electron/engine/db/commitGroups.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 
 /**
@@ -58,7 +60,7 @@ describe.skipIf(missing !== null)('the synchronous PostgreSQL bridge', () => {
   });
 
   it('never hands a statement the late answer of one that gave up waiting', async () => {
-    const impatient = new PostgresBridge(cluster.url, 300);
+    const impatient = new PostgresBridge(cluster.url, { waitMs: 300 });
     try {
       impatient.query('SELECT 1'); // connected
       expect(() => impatient.query('SELECT pg_sleep(0.6) AS slept')).toThrow(/did not answer within 300 ms/);
@@ -67,6 +69,219 @@ describe.skipIf(missing !== null)('the synchronous PostgreSQL bridge', () => {
       expect(impatient.query('SELECT $1::int AS mine', [8]).rows).toEqual([{ mine: 8 }]);
     } finally {
       await impatient.close();
+    }
+  });
+
+  it('gives each text with parameters a prepared statement of its own, parsed once per connection', () => {
+    const text = 'SELECT name FROM contacts WHERE owner_id = $1 ORDER BY id';
+    expect(db.query(text, [1]).rows).toEqual([{ name: 'Ada' }]);
+    expect(db.query(text, [2]).rows).toEqual([{ name: 'Grace' }]);
+    const prepared = db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [text]).rows;
+    expect(prepared).toHaveLength(1);
+    // Texts without parameters go unnamed: they may hold several statements.
+    expect(db.query('SELECT 1 AS a; SELECT 2 AS b').rows).toEqual([{ b: 2 }]);
+  });
+});
+
+/** Runs `body` with a bridge of its own over `cluster`, closed after. */
+async function withBridge(cluster: PostgresCluster, options: ConstructorParameters<typeof PostgresBridge>[1], body: (bridge: PostgresBridge) => void | Promise<void>) {
+  const bridge = new PostgresBridge(cluster.url, options);
+  try {
+    await body(bridge);
+  } finally {
+    await bridge.close();
+  }
+}
+
+/** The error `run` throws (it must throw). */
+function thrownBy(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected an error');
+}
+
+/**
+ * The first statement after a backend was terminated: it fails as unavailable if it
+ * was sent before the worker heard of the loss, else it runs on a new connection.
+ */
+function afterTermination(bridge: PostgresBridge): void {
+  try {
+    bridge.query('SELECT 1');
+  } catch (err) {
+    expect(err).toBeInstanceOf(DatabaseUnavailableError);
+    bridge.query('SELECT 1');
+  }
+}
+
+describe.skipIf(missing !== null)('the bridge when the database goes away (issue 33)', () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+    cluster.sql('CREATE TABLE notes (id bigserial PRIMARY KEY, body text NOT NULL)');
+  });
+  afterAll(() => cluster?.stop());
+
+  const terminate = (pid: unknown) => cluster.sql(`SELECT pg_terminate_backend(${Number(pid)})`);
+
+  it('opens a new connection after its backend is terminated: at most one statement fails, as unavailable', async () => {
+    await withBridge(cluster, {}, (bridge) => {
+      const pid = bridge.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').rows[0]!.pid;
+      const first = bridge.connection;
+      expect(terminate(pid)).toBe('t');
+      let failures = 0;
+      let next: number | undefined;
+      for (let i = 0; i < 3; i++) {
+        try {
+          next = bridge.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').rows[0]!.pid;
+        } catch (err) {
+          expect(err).toBeInstanceOf(DatabaseUnavailableError);
+          failures++;
+        }
+      }
+      expect(failures).toBeLessThanOrEqual(1);
+      expect(next).not.toBe(pid);
+      expect(bridge.connection).toBe(first + 1);
+    });
+  });
+
+  it('never runs the rest of a transaction on a new connection: it fails, and the next BEGIN starts afresh', async () => {
+    await withBridge(cluster, {}, (bridge) => {
+      bridge.query('BEGIN');
+      const connection = bridge.connection;
+      bridge.query('INSERT INTO notes (body) VALUES ($1)', ['before'], connection);
+      terminate(bridge.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', [], connection).rows[0]!.pid);
+      for (let i = 0; i < 2; i++) {
+        const err = thrownBy(() => bridge.query('INSERT INTO notes (body) VALUES ($1)', ['after'], connection));
+        expect(err).toBeInstanceOf(DatabaseUnavailableError);
+      }
+      // Nothing of the transaction was kept, and none of it ran outside it.
+      expect(cluster.sql('SELECT count(*) FROM notes')).toBe('0');
+      bridge.query('BEGIN');
+      expect(bridge.connection).not.toBe(connection);
+      bridge.query('INSERT INTO notes (body) VALUES ($1)', ['again'], bridge.connection);
+      bridge.query('COMMIT', [], bridge.connection);
+      expect(cluster.sql('SELECT body FROM notes')).toBe('again');
+    });
+  });
+
+  it('sets the session timeouts on every connection, a new one too', async () => {
+    await withBridge(cluster, { statementTimeoutMs: 1500, lockTimeoutMs: 700, idleInTransactionTimeoutMs: 9000 }, (bridge) => {
+      const show = () => bridge.query('SELECT current_setting($1) AS s, current_setting($2) AS l, current_setting($3) AS i', ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout']).rows[0];
+      expect(show()).toEqual({ s: '1500ms', l: '700ms', i: '9s' });
+      const before = bridge.connection;
+      terminate(bridge.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').rows[0]!.pid);
+      afterTermination(bridge);
+      expect(bridge.connection).toBe(before + 1);
+      expect(show()).toEqual({ s: '1500ms', l: '700ms', i: '9s' });
+    });
+    await withBridge(cluster, {}, (bridge) => {
+      expect(bridge.query('SHOW statement_timeout').rows).toEqual([{ statement_timeout: '30s' }]);
+      expect(bridge.query('SHOW lock_timeout').rows).toEqual([{ lock_timeout: '10s' }]);
+      expect(bridge.query('SHOW idle_in_transaction_session_timeout').rows).toEqual([{ idle_in_transaction_session_timeout: '1min' }]);
+    });
+  });
+
+  it('answers a statement cancelled by statement_timeout as unavailable, and keeps its connection', async () => {
+    await withBridge(cluster, { statementTimeoutMs: 200 }, (bridge) => {
+      bridge.query('SELECT 1');
+      const connection = bridge.connection;
+      const err = thrownBy(() => bridge.query('SELECT pg_sleep(1)'));
+      expect(err).toBeInstanceOf(DatabaseUnavailableError);
+      expect((err as PostgresError).code).toBe('57014');
+      expect(bridge.query('SELECT 2 AS two').rows).toEqual([{ two: 2 }]);
+      expect(bridge.connection).toBe(connection);
+    });
+  });
+
+  it('answers a statement that waited past lock_timeout as unavailable (55P03)', async () => {
+    await withBridge(cluster, { lockTimeoutMs: 200 }, async (bridge) => {
+      const holder = new PostgresBridge(cluster.url);
+      try {
+        holder.query('BEGIN');
+        holder.query('LOCK TABLE notes IN ACCESS EXCLUSIVE MODE', [], holder.connection);
+        const err = thrownBy(() => bridge.query('SELECT count(*) FROM notes'));
+        expect(err).toBeInstanceOf(DatabaseUnavailableError);
+        expect((err as PostgresError).code).toBe('55P03');
+        holder.query('ROLLBACK', [], holder.connection);
+        expect(bridge.query('SELECT count(*)::int AS n FROM notes').rows).toEqual([{ n: 1 }]);
+      } finally {
+        await holder.close();
+      }
+    });
+  });
+
+  it('answers unavailable at once when no database listens, and connects once one does', async () => {
+    const nowhere = new PostgresBridge('postgres://outpost@127.0.0.1:1/postgres', { connectTimeoutMs: 500 });
+    try {
+      const started = performance.now();
+      const err = thrownBy(() => nowhere.query('SELECT 1'));
+      expect(err).toBeInstanceOf(DatabaseUnavailableError);
+      expect((err as PostgresError).code).toBe('ECONNREFUSED');
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      await nowhere.close();
+    }
+  });
+
+  it('prepares statements again on a new connection, and keeps at most its cap of them', async () => {
+    await withBridge(cluster, { maxNamedStatements: 2 }, (bridge) => {
+      const prepared = () => bridge.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement LIKE $1 ORDER BY 1', ['SELECT $1::int + %']).rows.map((row) => row.statement);
+      bridge.query('SELECT $1::int + 1 AS n', [1]);
+      bridge.query('SELECT $1::int + 2 AS n', [1]);
+      bridge.query('SELECT $1::int + 3 AS n', [1]);
+      // Two kept (the third and the listing's own text): the others were deallocated as they were evicted.
+      expect(prepared()).toEqual(['SELECT $1::int + 3 AS n']);
+      bridge.query('SELECT $1::int + 1 AS n', [1]);
+      expect(prepared()).toEqual(['SELECT $1::int + 1 AS n']);
+      const before = bridge.connection;
+      terminate(bridge.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').rows[0]!.pid);
+      afterTermination(bridge);
+      expect(bridge.connection).toBe(before + 1);
+      // The new connection has none until a text runs on it, and then prepares it again.
+      expect(prepared()).toEqual([]);
+      expect(bridge.query('SELECT $1::int + 1 AS n', [1]).rows).toEqual([{ n: 2 }]);
+      expect(prepared()).toEqual(['SELECT $1::int + 1 AS n']);
+    });
+  });
+
+  it('ends the engine\'s transaction cleanly when its connection is lost, and the next one works', async () => {
+    const db = new PostgresDatabase(cluster.url);
+    try {
+      cluster.sql('TRUNCATE notes');
+      const insert = db.prepare('INSERT INTO notes (body) VALUES (?)');
+      const err = thrownBy(() => db.transaction(() => {
+        insert.run('one');
+        db.transaction(() => {
+          terminate(db.query('SELECT pg_backend_pid() AS pid').rows[0]!.pid);
+          insert.run('two');
+        })();
+      })());
+      expect(err).toBeInstanceOf(DatabaseUnavailableError);
+      expect(db.inTransaction).toBe(false);
+      db.transaction(() => insert.run('three'))();
+      expect(cluster.sql('SELECT string_agg(body, \',\') FROM notes')).toBe('three');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('fails a group commit whose connection was lost, with nothing kept, and the next group commits', async () => {
+    const db = new PostgresDatabase(cluster.url);
+    try {
+      cluster.sql('TRUNCATE notes');
+      const commits = new CommitGroups(db);
+      const insert = db.prepare('INSERT INTO notes (body) VALUES (?)');
+      const lost = commits.run(() => insert.run('lost'));
+      terminate(db.query('SELECT pg_backend_pid() AS pid').rows[0]!.pid);
+      await expect(lost).rejects.toBeInstanceOf(CommitFailedError);
+      expect(db.inTransaction).toBe(false);
+      await commits.run(() => insert.run('kept'));
+      expect(cluster.sql('SELECT string_agg(body, \',\') FROM notes')).toBe('kept');
+    } finally {
+      await db.close();
     }
   });
 });

@@ -12,6 +12,15 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
  * statement at a time, as it does with SQLite; a transaction is the
  * connection's (BEGIN … COMMIT through `query`).
  *
+ * Sturdiness (issue 33): a connection that is lost (the database restarted
+ * or failed over, the backend was terminated, the network went silent) is
+ * dropped, and the next statement opens a new one; meanwhile statements fail
+ * with DatabaseUnavailableError, as do those cancelled by statement_timeout
+ * or lock_timeout, which every connection sets. A statement of a transaction
+ * names the connection it began on and never runs on another. Each distinct
+ * text with parameters is a named prepared statement, parsed and planned
+ * once per connection.
+ *
  * Its bench line (npm run bench) measured what this costs a statement
  * beside node-postgres awaited: the design's option 2 held.
  */
@@ -19,6 +28,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 /** The worker's whole program, run from this string so it needs no file of its own (as db/sqlWorker.ts). */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const { Client, types } = require(workerData.driver);
 // 64-bit integers (ids, counts) as numbers, as better-sqlite3 gives them; the engine's ids stay far below 2^53.
 types.setTypeParser(20, (text) => Number(text));
@@ -29,34 +39,124 @@ types.setTypeParser(114, (text) => text);
 types.setTypeParser(3802, (text) => text);
 const flag = new Int32Array(workerData.flag);
 const port = workerData.port;
-const client = new Client({ connectionString: workerData.url });
-// A lost connection fails the statement waiting on it (and every later one), not the process.
-client.on('error', () => {});
-const connected = client.connect();
+const settings = workerData.settings;
+
+// The open connection, or null: a lost one is dropped and the next statement opens another.
+let client = null;
+// Which connection \`client\` is (1, 2, …): a transaction must end on the one it began on.
+let connection = 0;
+
+function drop(which) {
+  if (client !== which) return;
+  client = null;
+  which.end().catch(() => {});
+}
+
+async function open() {
+  const next = new Client({
+    connectionString: settings.url,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    keepAlive: true,
+    // The session's settings, on every connection (a new one after a reconnect too).
+    options: settings.sessionOptions,
+  });
+  // A lost connection fails the statement waiting on it, not the process; the next statement opens another.
+  next.on('error', () => drop(next));
+  next.on('end', () => drop(next));
+  try {
+    await next.connect();
+  } catch (err) {
+    next.end().catch(() => {});
+    throw err;
+  }
+  client = next;
+  connection++;
+  return next;
+}
+
+// Prepared statements by text, least recently used first: PostgreSQL parses and plans each once per
+// connection. Capped, for texts built per request; an evicted one is deallocated on the connection.
+const names = new Map();
+function nameOf(current, text, values) {
+  // Parameterless texts may hold several statements (a migration), which a prepared statement cannot.
+  if (settings.maxNames === 0 || values.length === 0) return undefined;
+  let name = names.get(text);
+  if (name !== undefined) {
+    names.delete(text);
+  } else {
+    name = 'o' + createHash('sha1').update(text).digest('hex').slice(0, 20);
+    if (names.size >= settings.maxNames) evict(current);
+  }
+  names.set(text, name);
+  return name;
+}
+function evict(current) {
+  const [oldest, name] = names.entries().next().value;
+  names.delete(oldest);
+  const parsed = current.connection.parsedStatements;
+  if (parsed[name] === undefined) return;
+  delete parsed[name];
+  current.query('DEALLOCATE ' + name).catch(() => {});
+}
+
+// A statement that outlives statement_timeout (its cancel came first otherwise) is on a connection that
+// no longer answers (a network cut): the connection is given up, and the engine told at once.
+function withinDeadline(current, pending) {
+  let timer;
+  const late = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => {
+      drop(current);
+      current.connection.stream.destroy();
+      const error = new Error('PostgreSQL did not answer within ' + settings.answerWithinMs + ' ms.');
+      error.code = 'ETIMEDOUT';
+      reject(error);
+    }, settings.answerWithinMs);
+  });
+  return Promise.race([pending, late]).finally(() => clearTimeout(timer));
+}
+
 // Every answer carries its request's id: one that comes after its request gave up waiting is told apart.
 function answer(id, message) {
-  port.postMessage({ id, ...message });
+  port.postMessage({ id, connection, ...message });
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
 }
-port.on('message', async (request) => {
+
+async function run(request) {
   const id = request.id;
+  if (request.end) {
+    if (client) await client.end().catch(() => {});
+    client = null;
+    answer(id, { ok: true, rows: [], fields: [], rowCount: 0 });
+    port.close();
+    return;
+  }
+  // Inside a transaction: its connection or none (a new one would run the rest outside it).
+  if (request.connection !== undefined && (client === null || request.connection !== connection)) {
+    answer(id, { ok: false, lost: true, code: '08003', message: 'The connection to PostgreSQL was lost during the transaction, which it rolled back.' });
+    return;
+  }
+  let current = client;
   try {
-    await connected;
-    if (request.end) {
-      await client.end();
-      answer(id, { ok: true, rows: [], fields: [], rowCount: 0 });
-      port.close();
-      return;
-    }
+    current = current ?? (await open());
+    const name = nameOf(current, request.text, request.values);
     // Rows as arrays: a statement may name two columns alike (a.id, b.id), which objects would merge.
-    const answered = await client.query({ text: request.text, values: request.values, rowMode: 'array' });
+    const answered = await withinDeadline(current, current.query({ text: request.text, values: request.values, name, rowMode: 'array' }));
     // Several statements (a migration) answer one result each: the last one is the answer.
     const result = Array.isArray(answered) ? answered[answered.length - 1] : answered;
     answer(id, { ok: true, rows: result.rows, fields: (result.fields || []).map((f) => f.name), rowCount: result.rowCount ?? 0 });
   } catch (err) {
-    answer(id, { ok: false, message: String((err && err.message) || err), code: err && err.code });
+    // pg marks a connection that failed (lost, terminated, timed out) unqueryable: the next statement opens another.
+    const lost = current === null || current._ending || !current._queryable || /^(08|57P0[123])/.test((err && err.code) || '');
+    if (current && lost) drop(current);
+    answer(id, { ok: false, lost, message: String((err && err.message) || err), code: err && err.code });
   }
+}
+
+// One statement at a time, in order: a reconnect must not let a later statement overtake.
+let queue = Promise.resolve();
+port.on('message', (request) => {
+  queue = queue.then(() => run(request));
 });
 `;
 
@@ -81,55 +181,147 @@ export class PostgresError extends Error {
   }
 }
 
-type Answer = { ok: true; rows: unknown[][]; fields: string[]; rowCount: number } | { ok: false; message: string; code?: string };
-type Request = { id: number; text: string; values: unknown[] } | { id: number; end: true };
+/**
+ * The database cannot answer now: the connection was lost (a restart, a
+ * failover, a terminated backend; the next statement opens another) or the
+ * database is too busy (statement_timeout, lock_timeout). Worth trying again
+ * in a moment: over HTTP, 503 temporarily_unavailable.
+ */
+export class DatabaseUnavailableError extends PostgresError {}
+
+/** Why a database cannot answer now, whatever wraps it (CommitFailedError keeps it as its cause); null when it can. */
+export function unavailableDatabase(error: unknown): DatabaseUnavailableError | null {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
+    if (at instanceof DatabaseUnavailableError) return at;
+  }
+  return null;
+}
+
+/** SQLSTATEs of a database that is busy rather than wrong: 57014 statement_timeout, 55P03 lock_timeout. */
+const BUSY = new Set(['57014', '55P03']);
+
+/** A failure of the connection rather than of the statement: SQLSTATE class 08, a shutdown (57P01–03), or the network's. */
+export function isConnectionFailure(code: string | undefined, message: string): boolean {
+  if (code && (/^08/.test(code) || /^57P0[123]$/.test(code))) return true;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
+  return /Connection terminated|timeout expired|Client was closed|not queryable|connection timeout/i.test(message);
+}
+
+export interface BridgeOptions {
+  /** PostgreSQL's statement_timeout on each connection; 0: none. */
+  statementTimeoutMs?: number;
+  /** lock_timeout: how long a statement waits for a lock another session holds. */
+  lockTimeoutMs?: number;
+  /** idle_in_transaction_session_timeout: a transaction left open this long is ended by the server. */
+  idleInTransactionTimeoutMs?: number;
+  /** How long opening a connection may take. */
+  connectTimeoutMs?: number;
+  /** How many statement texts get a prepared statement of their own (0: none, each is parsed on every run). */
+  maxNamedStatements?: number;
+  /** The longest the engine's thread waits for one answer; by default a little more than statement_timeout, so the database's cancel comes first. */
+  waitMs?: number;
+}
+
+export const BRIDGE_DEFAULTS = {
+  statementTimeoutMs: 30_000,
+  lockTimeoutMs: 10_000,
+  idleInTransactionTimeoutMs: 60_000,
+  connectTimeoutMs: 3_000,
+  maxNamedStatements: 500,
+} as const;
+
+/** Settings taken from the environment by the names docs/hub.md gives; a value that is not a whole number of ms is refused. */
+export function bridgeOptionsFromEnv(env: NodeJS.ProcessEnv): BridgeOptions {
+  const read = (name: string): number | undefined => {
+    const text = env[name];
+    if (text === undefined || text === '') return undefined;
+    if (!/^\d+$/.test(text)) throw new Error(`${name} must be a whole number of milliseconds, not '${text}'.`);
+    return Number(text);
+  };
+  return {
+    statementTimeoutMs: read('OUTPOST_PG_STATEMENT_TIMEOUT_MS'),
+    lockTimeoutMs: read('OUTPOST_PG_LOCK_TIMEOUT_MS'),
+    idleInTransactionTimeoutMs: read('OUTPOST_PG_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+    connectTimeoutMs: read('OUTPOST_PG_CONNECT_TIMEOUT_MS'),
+  };
+}
+
+type Answer = ({ ok: true; rows: unknown[][]; fields: string[]; rowCount: number } | { ok: false; message: string; code?: string; lost: boolean }) & { connection: number };
+type Request = { id: number; text: string; values: unknown[]; connection?: number } | { id: number; end: true };
 
 export class PostgresBridge {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly waitMs: number;
   private closed = false;
   private lastId = 0;
+  private lastConnection = 0;
 
-  /** `timeoutMs`: the longest one statement may take (a lost connection or a dead worker answers nothing). */
-  constructor(url: string, private readonly timeoutMs = 30_000) {
+  constructor(url: string, options: BridgeOptions = {}) {
+    const settings = { ...BRIDGE_DEFAULTS, ...withoutUndefined(options) };
+    // The worker gives up on a connection that stays silent past statement_timeout (its cancel would have come);
+    // the engine's thread waits a little longer still, for a worker that is itself stuck.
+    const answerWithinMs = (settings.statementTimeoutMs || BRIDGE_DEFAULTS.statementTimeoutMs) + 2_000;
+    this.waitMs = options.waitMs ?? answerWithinMs + settings.connectTimeoutMs + 1_000;
+    const sessionOptions = [
+      `-c statement_timeout=${settings.statementTimeoutMs}`,
+      `-c lock_timeout=${settings.lockTimeoutMs}`,
+      `-c idle_in_transaction_session_timeout=${settings.idleInTransactionTimeoutMs}`,
+    ].join(' ');
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver: driverPath(), url, flag: this.flag.buffer, port: port2 },
+      workerData: {
+        driver: driverPath(), flag: this.flag.buffer, port: port2,
+        settings: { url, sessionOptions, connectTimeoutMs: settings.connectTimeoutMs, answerWithinMs, maxNames: settings.maxNamedStatements },
+      },
       transferList: [port2],
     });
     // The worker lives as long as the bridge; it must not keep a process alive that is otherwise done.
     this.worker.unref();
   }
 
-  /** Runs one statement (`$1`-style parameters) and returns its rows; throws PostgresError if PostgreSQL refuses it. */
-  query<Row = Record<string, unknown>>(text: string, values: unknown[] = []): BridgeResult<Row> {
-    const { rows, fields, rowCount } = this.queryArrays(text, values);
+  /** Which connection answered last (1, 2, …: a new number after each reconnect); 0 before the first. */
+  get connection(): number {
+    return this.lastConnection;
+  }
+
+  /**
+   * Runs one statement (`$1`-style parameters) and returns its rows; throws PostgresError if PostgreSQL
+   * refuses it, DatabaseUnavailableError if it cannot answer now. `onConnection`: the statement belongs to
+   * a transaction begun on that connection, and fails rather than run on another.
+   */
+  query<Row = Record<string, unknown>>(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<Row> {
+    const { rows, fields, rowCount } = this.queryArrays(text, values, onConnection);
     return { rows: rows.map((row) => Object.fromEntries(fields.map((field, i) => [field, row[i]]))) as Row[], fields, rowCount };
   }
 
   /** As `query`, with each row as an array of its values. */
-  queryArrays(text: string, values: unknown[] = []): BridgeResult<unknown[]> {
+  queryArrays(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<unknown[]> {
     if (this.closed) throw new Error('The database connection is not open');
-    const answer = this.exchange({ id: ++this.lastId, text, values });
-    if (!answer.ok) throw new PostgresError(answer.message, answer.code);
+    const answer = this.exchange({ id: ++this.lastId, text, values, connection: onConnection });
+    this.lastConnection = answer.connection;
+    if (!answer.ok) throw refusal(answer);
     return { rows: answer.rows, fields: answer.fields, rowCount: answer.rowCount };
   }
 
   /** Ends the connection and the worker. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.exchange({ id: ++this.lastId, end: true });
     this.closed = true;
-    await this.worker.terminate();
+    try {
+      this.exchange({ id: ++this.lastId, end: true });
+    } finally {
+      await this.worker.terminate();
+    }
   }
 
   private exchange(request: Request): Answer {
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(request);
-    const deadline = performance.now() + this.timeoutMs;
+    const deadline = performance.now() + this.waitMs;
     for (;;) {
       this.waitForSignal(deadline);
       // The signal is consumed before the port is read: an answer posted after the read sets it again.
@@ -149,7 +341,7 @@ export class PostgresBridge {
     while (Atomics.load(this.flag, 0) === 0) {
       const left = deadline - performance.now();
       if (left <= 0 || Atomics.wait(this.flag, 0, 0, left) === 'timed-out') {
-        throw new Error(`PostgreSQL did not answer within ${this.timeoutMs} ms.`);
+        throw new DatabaseUnavailableError(`PostgreSQL did not answer within ${this.waitMs} ms.`, undefined);
       }
     }
   }
@@ -162,6 +354,16 @@ export class PostgresBridge {
     }
     return undefined;
   }
+}
+
+/** A failed answer as the error the engine sees. */
+function refusal(answer: { message: string; code?: string; lost: boolean }): PostgresError {
+  const unavailable = answer.lost || BUSY.has(answer.code ?? '') || isConnectionFailure(answer.code, answer.message);
+  return unavailable ? new DatabaseUnavailableError(answer.message, answer.code) : new PostgresError(answer.message, answer.code);
+}
+
+function withoutUndefined<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** node-postgres' entry file, found from this module (ES modules under tsx and Vitest) or the bundle (CommonJS). */

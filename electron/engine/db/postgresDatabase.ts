@@ -1,4 +1,4 @@
-import { PostgresBridge, PostgresError } from './postgresBridge.js';
+import { DatabaseUnavailableError, PostgresBridge, PostgresError, type BridgeOptions } from './postgresBridge.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
 import type { Db, Transaction } from './database.js';
 import { ignoresConflicts, toPostgres, type Schema, type TableKeys } from './postgres/dialect.js';
@@ -165,6 +165,8 @@ const TRANSACTION_CONTROL = /^\s*(BEGIN(?:\s+(IMMEDIATE|DEFERRED|EXCLUSIVE))?|CO
 export interface PostgresOptions {
   /** The engine's clock, behind SQLite's now_utc() in the engine's statements. */
   clock?: Clock;
+  /** Timeouts and prepared statements of the connection (postgresBridge.ts). */
+  bridge?: BridgeOptions;
 }
 
 export class PostgresDatabase implements Db {
@@ -173,11 +175,13 @@ export class PostgresDatabase implements Db {
   private readonly clock: Clock;
   /** How deep the transactions in progress are nested: 0 outside one; inner ones are savepoints. */
   private depth = 0;
+  /** The connection the transaction in progress began on: its statements run there or fail. */
+  private transactionConnection: number | undefined;
   /** The keys of the tables, which the translation of INSERTs needs (loaded by `loadSchema`, after migrating). */
   private schema: Schema = new Map();
 
   constructor(url: string, options: PostgresOptions = {}) {
-    this.bridge = new PostgresBridge(url);
+    this.bridge = new PostgresBridge(url, options.bridge);
     this.clock = options.clock ?? systemClock;
   }
 
@@ -190,14 +194,19 @@ export class PostgresDatabase implements Db {
     return isoSeconds(this.clock.now());
   }
 
-  /** Runs one statement as PostgreSQL writes it. */
+  /** Which connection answers now (a new number after each reconnect): session state, such as an advisory lock, is that connection's. */
+  get connection(): number {
+    return this.bridge.connection;
+  }
+
+  /** Runs one statement as PostgreSQL writes it (inside a transaction, on its connection). */
   query(text: string, values: unknown[] = []) {
-    return this.bridge.query(text, values);
+    return this.bridge.query(text, values, this.transactionConnection);
   }
 
   /** As `query`, with rows as arrays. */
   queryArrays(text: string, values: unknown[] = []) {
-    return this.bridge.queryArrays(text, values);
+    return this.bridge.queryArrays(text, values, this.transactionConnection);
   }
 
   /** An engine statement (SQLite's SQL), translated for PostgreSQL once. BEGIN, COMMIT and ROLLBACK keep the nesting count. */
@@ -227,7 +236,7 @@ export class PostgresDatabase implements Db {
 
   /** Runs statements without parameters (several, separated by semicolons: a migration). */
   exec(sql: string): this {
-    this.bridge.query(sql);
+    this.query(sql);
     return this;
   }
 
@@ -251,20 +260,60 @@ export class PostgresDatabase implements Db {
   /** BEGIN, taking the write lock, or a savepoint inside a transaction; returns the savepoint's name. */
   begin(): string | null {
     const savepoint = this.depth > 0 ? `outpost_${this.depth}` : null;
-    this.bridge.query(savepoint ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+    if (savepoint) this.query(`SAVEPOINT ${savepoint}`);
+    else this.beginOnConnection();
     this.depth++;
-    // UNSAFE, tests only: test/postgres/twoNodes.test.ts sets it to show its race fails without the write lock.
-    const unsafeNoWriteLock = process.env.OUTPOST_UNSAFE_NO_WRITE_LOCK === '1';
-    if (!savepoint && !unsafeNoWriteLock) this.bridge.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
     return savepoint;
   }
 
+  /** BEGIN on whichever connection is open (a new one if the last was lost), then the write lock; the transaction's statements stay there. */
+  private beginOnConnection(): void {
+    this.bridge.query('BEGIN');
+    this.transactionConnection = this.bridge.connection;
+    // UNSAFE, tests only: test/postgres/twoNodes.test.ts sets it to show its race fails without the write lock.
+    if (process.env.OUTPOST_UNSAFE_NO_WRITE_LOCK === '1') return;
+    try {
+      this.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
+    } catch (err) {
+      // Not yet counted as begun: its caller never ends it.
+      this.rollbackQuietly();
+      throw err;
+    }
+  }
+
+  /**
+   * COMMIT or ROLLBACK (of a savepoint inside a transaction). A rollback on a
+   * connection that was lost has nothing to undo (the server ended the
+   * transaction with it); a commit there fails, DatabaseUnavailableError, and
+   * the transaction is over either way: the count is back down and the next
+   * BEGIN starts afresh on a new connection.
+   */
   end(savepoint: string | null, commit: boolean): void {
     try {
-      if (commit) this.bridge.query(savepoint ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
-      else this.bridge.query(savepoint ? `ROLLBACK TO SAVEPOINT ${savepoint}` : 'ROLLBACK');
+      if (commit) this.query(savepoint ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
+      else if (savepoint) this.rollbackTo(savepoint);
+      else this.rollbackQuietly();
     } finally {
       this.depth--;
+      if (this.depth === 0) this.transactionConnection = undefined;
+    }
+  }
+
+  private rollbackTo(savepoint: string): void {
+    try {
+      this.query(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+    } catch (err) {
+      if (!(err instanceof DatabaseUnavailableError)) throw err;
+    }
+  }
+
+  private rollbackQuietly(): void {
+    try {
+      this.query('ROLLBACK');
+    } catch (err) {
+      if (!(err instanceof DatabaseUnavailableError)) throw err;
+    } finally {
+      if (this.depth === 0) this.transactionConnection = undefined;
     }
   }
 

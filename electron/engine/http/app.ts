@@ -9,7 +9,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Engine } from '../engine.js';
 import { ApiProblem, problem } from '../problems.js';
-import { NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
+import { databaseUnavailableProblem, NUL_MESSAGE, oauthUnavailableBody, problemHeaders, problemStatus } from './problemReply.js';
 import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { errorEnvelope, DOCS_PATH } from './envelope.js';
 import { authenticate } from './auth.js';
@@ -122,7 +122,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   answerAfterCommit(app, engine.ctx.commits);
   // Operations (issue 21): the metrics and closing hooks cover every route registered after them; /health and /metrics sit outside /v2.
   metricsRoutes(app, engine);
-  healthRoutes(app, engine);
+  healthRoutes(app, engine, options.replica);
   closeConnectionsWhenClosing(app);
   await app.register(cookie);
 
@@ -208,11 +208,13 @@ function registerErrorHandling(app: FastifyInstance, engine: Engine, webRoot: st
 }
 
 function sendError(error: FastifyError | ApiProblem, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = error instanceof ApiProblem ? error : fromFastifyError(error);
+  const known = error instanceof ApiProblem ? error : databaseUnavailableProblem(error, request.log) ?? fromFastifyError(error);
   if (!known) request.log.error({ err: error }, 'unhandled error');
   const failure = known ?? problem('internal_error', 'Something went wrong on the server; the request id identifies it in the log.');
   const status = problemStatus(failure);
   reply.headers(problemHeaders(failure));
+  // The OAuth endpoints answer in OAuth's shape (routes/oauth.ts), a database that cannot answer too.
+  if (status === 503 && request.url.startsWith('/oauth2/')) return reply.code(status).type(JSON_TYPE).send(oauthUnavailableBody(failure));
   return reply.code(status).type(JSON_TYPE).send(errorEnvelope(status, failure.errors, request.id, origin(request)));
 }
 

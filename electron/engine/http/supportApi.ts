@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { ApiProblem } from '../problems.js';
-import { NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
+import { databaseUnavailableProblem, NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
 import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
@@ -164,7 +164,8 @@ export function normalizeSupportBaseUrl(text: string): string | null {
 
 /** Every error of the scope, in this interface's style; anything unexpected is logged and answered 500. */
 export function sendSupportError(error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  let known = toSupportProblem(error);
+  const unavailable = databaseUnavailableProblem(error, request.log);
+  let known = unavailable ? fromApiProblem(unavailable) : toSupportProblem(error);
   if (!known) {
     request.log.error({ err: error }, 'unhandled error');
     known = new SupportProblem(500, { error: 'InternalError', description: 'Something went wrong on the server; the X-Request-Id header identifies it in the log.' });
@@ -186,6 +187,7 @@ const SUPPORT_CODES: Partial<Record<ErrorCode, string>> = {
   not_found: 'RecordNotFound', incorrect_path: 'InvalidEndpoint', method_not_allowed: 'MethodNotAllowed',
   request_too_large: 'PayloadTooLarge', unsupported_media_type: 'UnsupportedMediaType',
   rate_limit_exceeded: 'TooManyRequests', too_many_sessions: 'TooManyRequests',
+  temporarily_unavailable: 'ServiceUnavailable',
 };
 
 /** Field problem codes of /v2 and their detail codes here. */

@@ -43,7 +43,7 @@ export class SupportAuthenticator {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (bearer) return this.bearer(bearer[1], request.method);
     const basic = /^Basic\s+(\S+)\s*$/i.exec(header);
-    if (basic) return this.basic(Buffer.from(basic[1], 'base64').toString('utf8'));
+    if (basic) return this.basic(Buffer.from(basic[1], 'base64').toString('utf8'), request.ip);
     throw unauthorized();
   }
 
@@ -58,14 +58,14 @@ export class SupportAuthenticator {
     return actor;
   }
 
-  /** `email:password` (the password may itself hold colons). */
-  private async basic(credentials: string): Promise<Actor> {
+  /** `email:password` (the password may itself hold colons), sent from `source` (the caller's address, for the sign-in lockout). */
+  private async basic(credentials: string, source: string): Promise<Actor> {
     const colon = credentials.indexOf(':');
     if (colon <= 0) throw unauthorized();
     const key = createHash('sha256').update(credentials).digest('hex');
     const known = this.recall(key);
     if (known) return actorOf(known);
-    const result = await this.engine.signIn.check(credentials.slice(0, colon), credentials.slice(colon + 1));
+    const result = await this.engine.signIn.check(credentials.slice(0, colon), credentials.slice(colon + 1), source);
     if (!result.ok) {
       if (result.retryAfter) throw new SupportProblem(429, { error: 'TooManyRequests', description: result.message }, { 'Retry-After': String(result.retryAfter) });
       if (result.unavailable) throw new SupportProblem(503, { error: 'HubUnreachable', description: result.message });

@@ -91,6 +91,11 @@ const OAUTH_ERROR: JsonSchema = {
   properties: { error: { type: 'string', description: 'An RFC 6749 error code (`invalid_request`, `invalid_client`, `invalid_grant`, …).' }, error_description: { type: 'string' } },
 };
 const oauthFailure = (description: string) => ({ 400: jsonAnswer(description, OAUTH_ERROR), 401: jsonAnswer('The client could not be authenticated.', OAUTH_ERROR), 429: jsonAnswer('Too many failed sign-ins.', OAUTH_ERROR) });
+/** /health's checks: each part of the hub and whether it answers. */
+const healthChecks = object('Each part and how it is.', {
+  database: { enum: ['ok', 'unavailable'] },
+  hub: { enum: ['ok', 'unreachable'], description: 'A desktop replica\'s hub, as its sync last found it.' },
+}, ['database']);
 const FORM = 'application/x-www-form-urlencoded';
 const formBody = (properties: Record<string, JsonSchema>, required: string[]): JsonSchema => {
   const schema = { type: 'object', properties, required };
@@ -348,7 +353,10 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     // Operations and documentation
     {
       method: 'GET', path: '/health', tag: 'Operations', summary: 'Health check', security: 'public',
-      responses: { ...ok('The hub answers and its database too.', object(undefined, { status: { type: 'string' } }, ['status'])), 503: jsonAnswer('The database does not answer.', object(undefined, { status: { const: 'unavailable' }, reason: { type: 'string' }, logref: { type: 'string' } }, ['status'])) },
+      responses: {
+        ...ok('The hub answers and its database too; on a desktop replica, `checks.hub` says whether its hub is reachable (offline is not down).', object(undefined, { status: { const: 'ok' }, checks: healthChecks }, ['status', 'checks'])),
+        503: jsonAnswer('The database does not answer.', object(undefined, { status: { const: 'unavailable' }, checks: healthChecks, reason: { type: 'string' }, logref: { type: 'string' } }, ['status', 'checks'])),
+      },
     },
     { method: 'GET', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics', description: 'Needs an admin\'s token.', security: bearer, responses: { 200: textAnswer('The metrics, in Prometheus\'s text format.', 'text/plain') } },
     { method: 'GET', path: '/docs/api', tag: 'Documentation', summary: 'The API guide', security: 'public', responses: { 200: textAnswer('docs/api.md.', 'text/markdown'), 404: textAnswer('Not bundled with this build.', 'text/plain') } },

@@ -7,6 +7,7 @@ import type { MergeContext, Rendered } from '../resources/emailTemplates.js';
 import type { FailureReason } from '../../../shared/resources/sequence.js';
 import { failureReasonOf, type Mailer, type OutgoingEmail } from './mailer.js';
 import type { PostgresDatabase } from '../db/postgresDatabase.js';
+import { DatabaseUnavailableError } from '../db/postgresBridge.js';
 
 /** What the scheduler needs from the rest of the engine (passed lazily: they are built around it). */
 export interface SchedulerDeps {
@@ -75,6 +76,8 @@ export class Scheduler {
   private busy = false;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** The connection SENDER_LOCK was taken on (PostgreSQL): the lock is held only while it is the one answering. */
+  private lockConnection = 0;
 
   constructor(private readonly ctx: EngineContext, private readonly deps: SchedulerDeps) {
     if (ctx.db.dialect === 'sqlite') this.recoverInterruptedSends();
@@ -116,7 +119,7 @@ export class Scheduler {
         const due = this.dueSteps();
         if (due.length === 0) break;
         for (const step of due) {
-          if (this.stopped) return;
+          if (this.stopped || !this.stillSender()) return;
           await this.execute(step);
         }
       }
@@ -129,17 +132,30 @@ export class Scheduler {
   /** On PostgreSQL, whether this node is the one sending this round; on SQLite (one process per data folder), always. */
   private takeSenderLock(): boolean {
     if (this.ctx.db.dialect !== 'postgres') return true;
-    const { rows } = (this.ctx.db as PostgresDatabase).query('SELECT pg_try_advisory_lock($1) AS taken', [SENDER_LOCK]);
+    const db = this.ctx.db as PostgresDatabase;
+    const { rows } = db.query('SELECT pg_try_advisory_lock($1) AS taken', [SENDER_LOCK]);
+    this.lockConnection = db.connection;
     return rows[0]?.taken === 1;
   }
 
+  /**
+   * Whether this node still holds SENDER_LOCK: a session lock is its
+   * connection's, and a lost connection (the database restarted, the backend
+   * was terminated) took it along, so another node may be sending now. The
+   * run then stops; the next one asks for the lock again.
+   */
+  private stillSender(): boolean {
+    return this.ctx.db.dialect !== 'postgres' || (this.ctx.db as PostgresDatabase).connection === this.lockConnection;
+  }
+
   private releaseSenderLock(): void {
-    if (this.ctx.db.dialect !== 'postgres') return;
+    // On another connection there is nothing to release: the lost one released the lock with it.
+    if (this.ctx.db.dialect !== 'postgres' || !this.stillSender()) return;
     try {
       (this.ctx.db as PostgresDatabase).query('SELECT pg_advisory_unlock($1)', [SENDER_LOCK]);
     } catch (error) {
-      // Stopped while sending: the connection may be closed already, which released the lock with it.
-      if (!this.stopped) throw error;
+      // Stopped while sending, or the connection lost meanwhile: either released the lock with it.
+      if (!this.stopped && !(error instanceof DatabaseUnavailableError)) throw error;
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { PostgresDatabase } from '../postgresDatabase.js';
+import { bridgeOptionsFromEnv } from '../postgresBridge.js';
 import { CLUSTER_TABLES } from './clusterTables.js';
 import { COMPAT_FUNCTIONS, ENGINE_TRIGGERS } from './functions.js';
 import { migratePostgres } from './schema.js';
@@ -11,10 +12,11 @@ import { SEARCH } from './search.js';
  * in the functions, triggers and search tables the engine's SQL relies on (replaced every
  * time: they are code and follow this version), then reads the tables' keys
  * for the translation of statements. All of it under the hub's write lock,
- * so nodes starting together do it one after another.
+ * so nodes starting together do it one after another. The connection's
+ * timeouts come from the environment (OUTPOST_PG_*_MS, docs/hub.md).
  */
 export function openPostgres(url: string, clock: Clock): PostgresDatabase {
-  const db = new PostgresDatabase(url, { clock });
+  const db = new PostgresDatabase(url, { clock, bridge: bridgeOptionsFromEnv(process.env) });
   try {
     migratePostgres(db);
     db.transaction(() => db.exec(`${CLUSTER_TABLES}\n${COMPAT_FUNCTIONS}\n${ENGINE_TRIGGERS}\n${SEARCH}`)).immediate();

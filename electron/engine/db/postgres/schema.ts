@@ -1116,12 +1116,21 @@ CREATE INDEX merged_records_survivor ON merged_records (resource_type, survivor_
 ${duplicateKeyIndexes('greatest')}
 `;
 
+/** SQLite's migration 31 (db/migrations/0031_sign_in_sources.ts), with the agreed type mapping. */
+const SIGN_IN_SOURCES_31 = /* sql */ `
+ALTER TABLE sign_in_failures ADD COLUMN source text NOT NULL DEFAULT '';
+CREATE INDEX sign_in_failures_pair ON sign_in_failures (email, source, failed_at);
+CREATE INDEX sign_in_failures_source ON sign_in_failures (source, failed_at);
+CREATE INDEX sign_in_failures_time ON sign_in_failures (failed_at);
+`;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 26, name: 'baseline: SQLite schema 26', sql: BASELINE_26 },
   { version: 27, name: 'field-by-field merge of offline edits', sql: FIELD_MERGE_27 },
   { version: 28, name: 'exchange rates', sql: EXCHANGE_RATES_28 },
   { version: 29, name: 'smart lists', sql: SMART_LISTS_29 },
   { version: 30, name: 'merged records and duplicate keys', sql: MERGED_RECORDS_30 },
+  { version: 31, name: 'failed sign-ins by email and source', sql: SIGN_IN_SOURCES_31 },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1].version;

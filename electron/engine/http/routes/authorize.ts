@@ -54,7 +54,7 @@ export function authorizeRoutes(app: FastifyInstance, engine: Engine): void {
         return showConsent(engine, reply.code(400), auth, { error: 'This page expired or was not sent from this hub: please try again.', email: form.username });
       }
       if (form.decision !== 'approve') return redirectBack(reply, auth, { error: 'access_denied', error_description: 'The user denied the request.' });
-      const signIn = await engine.signIn.check(form.username ?? '', form.password ?? '');
+      const signIn = await engine.signIn.check(form.username ?? '', form.password ?? '', request.ip);
       if (!signIn.ok) {
         if (signIn.retryAfter) reply.header('Retry-After', String(signIn.retryAfter));
         return showConsent(engine, reply.code(signIn.unavailable ? 503 : signIn.retryAfter ? 429 : 401), auth, { error: signIn.message, email: form.username });

@@ -28,7 +28,7 @@ export function oauthRoutes(app: FastifyInstance, engine: Engine): void {
         case 'authorization_code':
           return authorizationCodeGrant(engine, client, form);
         case 'password':
-          return passwordGrant(engine, client, form);
+          return passwordGrant(engine, client, form, request.ip);
         case 'refresh_token':
           return refreshGrant(engine, client, form);
         case undefined:
@@ -130,13 +130,13 @@ function authorizationCodeGrant(engine: Engine, client: OAuthClient, form: Form)
  * The resource owner's password, for the built-in app and confidential
  * clients. A public third-party client must not handle users' passwords.
  */
-async function passwordGrant(engine: Engine, client: OAuthClient, form: Form) {
+async function passwordGrant(engine: Engine, client: OAuthClient, form: Form, source: string) {
   if (client.public && !client.first_party) {
     throw new OAuthError(400, 'unauthorized_client', 'A public client may not use the password grant: use the authorization code grant with PKCE.');
   }
   if (!form.username || !form.password) throw new OAuthError(400, 'invalid_request', 'username and password are required.');
   const scope = requestedScope(form);
-  const signIn = await engine.signIn.check(form.username, form.password);
+  const signIn = await engine.signIn.check(form.username, form.password, source);
   if (!signIn.ok) {
     // RFC 6749 names temporarily_unavailable for the authorization endpoint; the token endpoint answers alike.
     if (signIn.unavailable) throw new OAuthError(503, 'temporarily_unavailable', signIn.message, { 'Retry-After': '5' });
