@@ -70,7 +70,9 @@ export class Tokens {
   /** Keeps token rows in memory while `watch` hears every change to them; `forget` is called on each change. */
   cacheWhile(watch: ChangeWatch): { forget(): void } {
     this.watch = watch;
-    return { forget: () => this.cached.clear() };
+    const forget = () => this.cached.clear();
+    this.ctx.forgetCachedTokens = forget;
+    return { forget };
   }
 
   /** The caller a bearer token stands for, or null when it is unknown, revoked or expired. */
@@ -172,10 +174,12 @@ export class Tokens {
       this.ctx.db.prepare(`UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND (authorization_code_id = ?
         OR refresh_token_id IN (SELECT id FROM refresh_tokens WHERE authorization_code_id = ?))`).run(now, codeId, codeId);
     })();
+    this.cached.clear();
   }
 
   /** Revokes a personal access token; false when no such live token exists. */
   revokePersonal(token: string): boolean {
+    this.cached.delete(tokenHash(token));
     return this.ctx.db
       .prepare("UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND kind = 'personal' AND revoked_at IS NULL")
       .run(isoSeconds(this.ctx.clock.now()), tokenHash(token)).changes > 0;
@@ -198,5 +202,6 @@ export class Tokens {
         db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id IS ? AND revoked_at IS NULL').run(now, hash, clientId);
       }
     })();
+    this.cached.clear();
   }
 }
