@@ -10,6 +10,12 @@ import { DEFAULT_SCOPE } from '../../shared/oauth.js';
 import { ADDONS, COMMERCE_CHANGES, PLANS } from '../../shared/resources/account.js';
 import { LOG_LEVELS, type LogLevel } from './http/logging.js';
 
+/**
+ * Engine workers of a PostgreSQL hub node (http/engineWorkers.ts). Each mostly waits on the database, so a few
+ * help even on two cores; each costs an engine's memory (docs/hub.md says how to choose).
+ */
+const DEFAULT_WORKERS = 2;
+
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const USAGE = `Usage: outpost <command> [--data-dir DIR] [--database-url postgres://…]
@@ -17,6 +23,7 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR] [--database-url postgre
   serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
         [--log-level info]                       JSON logs on stderr: fatal, error, warn, info, debug, trace or silent (or OUTPOST_LOG_LEVEL)
         [--support-base-url URL]                 the URL custom-objects answers (/api/v2) link to (default: the request's origin)
+        [--workers N]                            on PostgreSQL: engine workers answering requests side by side (default 2, or OUTPOST_WORKERS; 0: one engine)
   serve --upstream URL [--upstream-token T] …    run a replica of that hub (the desktop engine, headless)
   users add --email E --name N --role admin|agent --password P
   users add --email E --name N --role admin|agent [--hub-url URL]   without a password: invited; prints a one-time link (7 days)
@@ -89,7 +96,7 @@ async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T
 async function serve(args: string[]): Promise<void> {
   const values = parse(args, {
     port: { type: 'string' }, host: { type: 'string' }, 'rate-limit': { type: 'string' }, upstream: { type: 'string' }, 'upstream-token': { type: 'string' },
-    'support-base-url': { type: 'string' }, 'log-level': { type: 'string' },
+    'support-base-url': { type: 'string' }, 'log-level': { type: 'string' }, workers: { type: 'string' },
   });
   const logger = { level: logLevelOf(values) };
   const upstream = typeof values.upstream === 'string' ? values.upstream : undefined;
@@ -97,6 +104,8 @@ async function serve(args: string[]): Promise<void> {
   if (values['upstream-token'] !== undefined && upstream === undefined) throw new UsageError('--upstream-token needs --upstream');
   const databaseUrl = databaseUrlOf(values);
   if (databaseUrl !== undefined && upstream !== undefined) throw new UsageError('a replica (--upstream) keeps its data in SQLite: --database-url is for a hub');
+  if (values.workers !== undefined && databaseUrl === undefined) throw new UsageError('--workers is for a hub on PostgreSQL (--database-url): on SQLite one engine answers in process');
+  const workers = integer(values.workers ?? process.env.OUTPOST_WORKERS, 'workers', DEFAULT_WORKERS);
   // Loaded on demand: the other commands start faster without the HTTP stack and the demo-data generator.
   const { normalizeSupportBaseUrl } = await import('./http/supportApi.js');
   const supportBaseUrl = typeof values['support-base-url'] === 'string' ? normalizeSupportBaseUrl(values['support-base-url']) ?? undefined : undefined;
@@ -114,12 +123,14 @@ async function serve(args: string[]): Promise<void> {
     upstream: upstream === undefined ? undefined : { url: upstream, token: typeof values['upstream-token'] === 'string' ? values['upstream-token'] : undefined },
     supportBaseUrl,
     logger,
+    workers: databaseUrl === undefined ? 0 : workers,
   });
   // Before the line that says it listens: whoever reads it may stop it at once.
   stopOnSignals(hub);
   const role = upstream === undefined ? 'hub' : `replica of ${upstream}`;
   const data = databaseUrl === undefined ? dataDirOf(values) : `PostgreSQL at ${withoutPassword(databaseUrl)}`;
   console.log(`Outpost ${role} listening on ${hub.url} (data: ${data})`);
+  void hub.workers?.started.then((ready) => console.log(`Engine workers ready: ${ready} of ${workers}`));
 }
 
 /** A database URL fit to print: its password (if any) left out. */

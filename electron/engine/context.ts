@@ -25,6 +25,12 @@ export interface EngineContext {
   /** A device's time of writing for the create being made (writtenAt.ts); null: now. */
   writtenAt: WrittenAt;
   /**
+   * Called by this engine's own changes to tokens and permissions, so that its
+   * token cache (PostgreSQL only: auth/tokens.ts) forgets at once rather than
+   * when the database's notice of them arrives a moment later.
+   */
+  forgetCachedTokens?: () => void;
+  /**
    * Set on a desktop replica: local creates get negative (temporary) ids
    * until the hub answers, and every change through the REST interface is
    * also written to the outbox in its transaction.

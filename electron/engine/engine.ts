@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Db } from './db/database.js';
 import { DATABASE_FILE } from './db/dataFolder.js';
-import { openPostgres } from './db/postgres/open.js';
+import { openPostgres, openPreparedPostgres } from './db/postgres/open.js';
+import { NoticeListener } from './db/postgres/noticeListener.js';
+import { AUTH_CHANGES } from './db/postgres/clusterTables.js';
 import { StatementCache } from './db/statements.js';
 import { CommitGroups } from './db/commitGroups.js';
 import { systemClock, type Clock } from './clock.js';
@@ -74,6 +76,11 @@ export interface EngineOptions {
   databaseUrl?: string;
   clock?: Clock;
   nativeBinding?: string;
+  /**
+   * The PostgreSQL database is known to be at this version's schema (a hub node's engine workers, opened after
+   * the node's own engine migrated it): only the tables' keys are read.
+   */
+  databasePrepared?: boolean;
   /** A desktop replica of a hub (replica/): temporary ids for local creates, an outbox of local changes. */
   replica?: boolean;
   /**
@@ -140,6 +147,8 @@ export interface Engine {
   customObjectRecords: CustomObjectRecords;
   /** Runs sequence steps; only on a hub (a replica's enrollments are run by its hub). */
   scheduler: Scheduler | null;
+  /** On PostgreSQL: the notices that tokens or permissions changed, which keep the node's token cache right. */
+  authChanges?: NoticeListener;
   sync: SyncSessions;
   close(): void;
 }
@@ -233,6 +242,7 @@ export function openEngine(options: EngineOptions): Engine {
     scheduler: null,
     sync,
     close: () => {
+      void engine.authChanges?.close();
       engine.scheduler?.stop();
       engine.leadConversions.stop();
       ctx.commits.flush();
@@ -240,6 +250,7 @@ export function openEngine(options: EngineOptions): Engine {
       db.close();
     },
   };
+  if (options.databaseUrl !== undefined) cacheTokensWhileHeard(engine, options.databaseUrl);
   engine.accounts.ensure();
   engine.clients.ensureFirstParty();
   if (!options.replica && options.runSequences !== false) engine.scheduler = startScheduler(engine, options);
@@ -249,7 +260,7 @@ export function openEngine(options: EngineOptions): Engine {
 function openEngineDatabase(options: EngineOptions, clock: Clock): Db {
   if (options.databaseUrl !== undefined) {
     if (options.replica) throw new Error('A desktop replica keeps its data in SQLite, not PostgreSQL.');
-    return openPostgres(options.databaseUrl, clock);
+    return options.databasePrepared ? openPreparedPostgres(options.databaseUrl, clock) : openPostgres(options.databaseUrl, clock);
   }
   return openDatabase(join(options.dataDir, DATABASE_FILE), {
     nativeBinding: options.nativeBinding, clock, foreignKeys: !options.replica,
@@ -259,6 +270,13 @@ function openEngineDatabase(options: EngineOptions, clock: Clock): Db {
     // checkpoint, and fewer to sort into its indexes (measured at 300 000 records: about a tenth less time).
     pageSize: options.replica ? 16384 : undefined,
   });
+}
+
+/** A PostgreSQL node keeps tokens in memory while it hears every change to them, from any node. */
+function cacheTokensWhileHeard(engine: Engine, url: string): void {
+  let cache: { forget(): void } | null = null;
+  engine.authChanges = new NoticeListener(url, AUTH_CHANGES, () => cache?.forget());
+  cache = engine.tokens.cacheWhile(engine.authChanges);
 }
 
 /** The hub's sequence scheduler, ticking on a timer unless the clock is injected. */

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { createServer } from 'node:http';
+import type { FastifyInstance, FastifyServerFactory } from 'fastify';
+import { EngineWorkers, type WorkerSettings } from './http/engineWorkers.js';
 import { openEngine, type Engine } from './engine.js';
 import { createHttpApp, type HttpOptions } from './http/app.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
@@ -16,6 +18,8 @@ export interface HubOptions extends HttpOptions {
   /** Where first-start messages go (the generated admin password). */
   print?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** On PostgreSQL: how many engine workers answer the API's requests side by side (http/engineWorkers.ts); 0: the node's own engine answers all. */
+  workers?: number;
   /** Run as a replica of this hub (the desktop app's engine, headless): its URL and, optionally, an access token of it. */
   upstream?: { url: string; token?: string };
 }
@@ -26,6 +30,8 @@ export interface Hub {
   url: string;
   /** Set when running as a replica of another hub. */
   replica?: Replica;
+  /** A PostgreSQL node's engine workers, if it runs any. */
+  workers?: EngineWorkers;
   close(): Promise<void>;
 }
 
@@ -41,31 +47,56 @@ export async function startHub(options: HubOptions): Promise<Hub> {
   mkdirSync(options.dataDir, { recursive: true });
   const lock = lockDataDir(options.dataDir);
   let engine: Engine | undefined;
+  let workers: EngineWorkers | undefined;
   try {
     engine = openEngine({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, replica: Boolean(options.upstream) });
     const replica = options.upstream ? replicaOf(engine, options.upstream, (line) => console.warn(line)) : undefined;
     if (!replica) await bootstrapAdmin(engine, options.env ?? process.env, options.print ?? console.log);
-    const app = await createHttpApp(engine, { ...options, replica });
+    workers = options.databaseUrl && options.workers ? EngineWorkers.start(options.workers, workerSettings(options, options.databaseUrl)) : undefined;
+    const app = await createHttpApp(engine, { ...options, replica, serverFactory: workers && handingTo(workers) });
+    if (workers) answeredBy(workers, app);
     const address = await app.listen({ host: options.host, port: options.port });
     replica?.start();
     const openedEngine = engine;
+    const openedWorkers = workers;
     return {
       engine,
       app,
       url: address,
       replica,
+      workers,
       close: async () => {
         await replica?.stop();
         await app.close();
+        await openedWorkers?.close();
         openedEngine.close();
         lock.release();
       },
     };
   } catch (err) {
+    await workers?.close();
     engine?.close();
     lock.release();
     throw err;
   }
+}
+
+/** What each engine worker opens: the same database, the same API options (plain data: they are copied to its thread). */
+function workerSettings(options: HubOptions, databaseUrl: string): WorkerSettings {
+  return { databaseUrl, http: { rateLimitPerHour: options.rateLimitPerHour, supportBaseUrl: options.supportBaseUrl, logger: options.logger } };
+}
+
+/** The node's HTTP server: the engine workers answer what they take, the node's own app the rest. */
+function handingTo(workers: EngineWorkers): FastifyServerFactory {
+  return (handler) => createServer((request, response) => (workers.takes(request) ? workers.handle(request, response) : handler(request, response)));
+}
+
+/** The workers' answers count in the node's metrics, and say `Connection: close` once the node is closing, as the app's own do. */
+function answeredBy(workers: EngineWorkers, app: FastifyInstance): void {
+  workers.onAnswered = app.countAnswer;
+  app.addHook('preClose', async () => {
+    workers.draining = true;
+  });
 }
 
 /** A replica of the upstream hub: people sign in with their hub account, checked by the hub. */

@@ -39,8 +39,26 @@ export interface IssueOptions {
   authorizationCodeId?: number;
 }
 
+/** The most tokens a node keeps in memory; past it the cache starts again (each entry is a few hundred bytes). */
+const MOST_CACHED_TOKENS = 20_000;
+
+/** Whether cached token rows may be trusted now: only while every change to them is heard (db/postgres/noticeListener.ts). */
+export interface ChangeWatch {
+  readonly listening: boolean;
+}
+
 export class Tokens {
   private readonly lookup;
+  /**
+   * Token rows by hash, on a PostgreSQL hub node only: there each lookup is
+   * a round trip to the database, and a request's token is the same one as
+   * its last request's. Cleared at once when any node (or the command line)
+   * revokes a token or changes a user's role or status, by the notice
+   * `cacheWhile`'s watch hears. Not on SQLite, where the lookup is an index
+   * seek in process (~10 µs) and the command line may change tokens unheard.
+   */
+  private readonly cached = new Map<string, TokenRow>();
+  private watch: ChangeWatch | null = null;
 
   constructor(private readonly ctx: EngineContext) {
     this.lookup = ctx.db.prepare(`
@@ -49,15 +67,37 @@ export class Tokens {
       WHERE t.token_hash = ? AND t.revoked_at IS NULL AND u.status = 'active' AND u.deleted_at IS NULL`);
   }
 
+  /** Keeps token rows in memory while `watch` hears every change to them; `forget` is called on each change. */
+  cacheWhile(watch: ChangeWatch): { forget(): void } {
+    this.watch = watch;
+    const forget = () => this.cached.clear();
+    this.ctx.forgetCachedTokens = forget;
+    return { forget };
+  }
+
   /** The caller a bearer token stands for, or null when it is unknown, revoked or expired. */
   authenticate(token: string): (Actor & { tokenId: number }) | null {
     if (token.length !== 64) return null;
-    const row = this.lookup.get(tokenHash(token)) as TokenRow | undefined;
+    const row = this.rowOf(tokenHash(token));
     if (!row) return null;
     const now = isoSeconds(this.ctx.clock.now());
     if (row.expires_at !== null && row.expires_at <= now) return null;
     if (row.first_used_at === null) this.markFirstUse(row, now);
     return { tokenId: row.id, userId: row.user_id, role: row.role, scopes: new Set(row.scope.split(' ') as Scope[]) };
+  }
+
+  /** A live token's row, from memory when it may be trusted; unknown tokens are never kept (anyone can make up more). */
+  private rowOf(hash: string): TokenRow | undefined {
+    const trusted = this.watch?.listening === true;
+    if (!trusted) this.cached.clear();
+    const known = trusted ? this.cached.get(hash) : undefined;
+    if (known) return known;
+    const row = this.lookup.get(hash) as TokenRow | undefined;
+    if (row && trusted) {
+      if (this.cached.size >= MOST_CACHED_TOKENS) this.cached.clear();
+      this.cached.set(hash, row);
+    }
+    return row;
   }
 
   /** The first use of a refreshed access token ends the refresh token it was issued from (spec: Grants, 4). */
@@ -68,6 +108,8 @@ export class Tokens {
         this.ctx.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, row.supersedes_refresh_id);
       }
     })();
+    // Marked once: a cached row must not write it again (the notice of this update clears it anyway, a moment later).
+    row.first_used_at = now;
   }
 
   /** A personal access token for scripts: no client, no expiry, valid until revoked. */
@@ -132,10 +174,12 @@ export class Tokens {
       this.ctx.db.prepare(`UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND (authorization_code_id = ?
         OR refresh_token_id IN (SELECT id FROM refresh_tokens WHERE authorization_code_id = ?))`).run(now, codeId, codeId);
     })();
+    this.cached.clear();
   }
 
   /** Revokes a personal access token; false when no such live token exists. */
   revokePersonal(token: string): boolean {
+    this.cached.delete(tokenHash(token));
     return this.ctx.db
       .prepare("UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND kind = 'personal' AND revoked_at IS NULL")
       .run(isoSeconds(this.ctx.clock.now()), tokenHash(token)).changes > 0;
@@ -158,5 +202,6 @@ export class Tokens {
         db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id IS ? AND revoked_at IS NULL').run(now, hash, clientId);
       }
     })();
+    this.cached.clear();
   }
 }

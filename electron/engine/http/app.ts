@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maxHeaderSize } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import formBody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -64,6 +64,8 @@ export interface HttpOptions {
   replica?: Replica;
   /** Routes the desktop shell adds inside the authenticated /v2 scope (its hub connection). */
   shellRoutes?: (api: FastifyInstance) => void;
+  /** The node's own HTTP server (a PostgreSQL hub node hands most requests to its engine workers: hub.ts). */
+  serverFactory?: FastifyServerFactory;
   /** Where `url` fields of the custom-objects interface (/api/v2) point (`serve --support-base-url`); default: the request's origin. */
   supportBaseUrl?: string;
 }
@@ -103,6 +105,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     clientErrorHandler: answerClientError,
     // /api/v2 links end in `.json`, as the real service's do.
     rewriteUrl: (request) => withoutJsonSuffix(request.url ?? '/'),
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
   app.decorateRequest('actor', null);
   app.decorate('routeList', [] as FastifyInstance['routeList']);

@@ -9,6 +9,13 @@ import { SESSION_IDLE_SECONDS } from '../sync/sessions.js';
 
 export const METRICS_PATH = '/metrics';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts a request answered outside this app's hooks (by a hub node's engine worker: engineWorkers.ts). */
+    countAnswer: (method: string, route: string, statusCode: number, seconds: number) => void;
+  }
+}
+
 let processMetrics: Registry | undefined;
 
 /**
@@ -50,11 +57,12 @@ function countRequests(app: FastifyInstance, registry: Registry): void {
     name: 'outpost_http_request_duration_seconds', help: 'Time from receiving a request to sending its answer, by method and route pattern.',
     labelNames: ['method', 'route'] as const, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const route = routeLabel(request);
-    requests.inc({ method: request.method, route, status_code: String(reply.statusCode) });
-    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-  });
+  const count = (method: string, route: string, statusCode: number, seconds: number) => {
+    requests.inc({ method, route, status_code: String(statusCode) });
+    latency.observe({ method, route }, seconds);
+  };
+  app.decorate('countAnswer', count);
+  app.addHook('onResponse', async (request, reply) => count(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000));
 }
 
 /** Gauges read from the database when scraped (never kept up to date on each write). */

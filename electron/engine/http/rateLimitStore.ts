@@ -8,9 +8,9 @@ import type { PostgresDatabase } from '../db/postgresDatabase.js';
  * Rate limits across the nodes of a PostgreSQL hub (issue 24): on a hub of
  * several processes, each one counting in memory (@fastify/rate-limit's own
  * store) would let a caller make the limit once per node. Here every node
- * counts in one table (`rate_limit_hits`, db/postgres/clusterTables.ts): one
- * upsert per request, per key and fixed window, windows aligned on the
- * database's clock so that all nodes agree where one begins.
+ * counts in one table (`rate_limit_hits`, db/postgres/clusterTables.ts), per
+ * key and fixed window, windows aligned on the database's clock so that all
+ * nodes agree where one begins; far below the limit, in memory first (HitCounter).
  *
  * Keys are the caller's Authorization header (or address): stored only as a
  * SHA-256 hash with the limit's scope, never as the token itself.
@@ -41,21 +41,109 @@ interface Count {
 /** The current time in ms on the database's clock, as a CTE every statement below starts with. */
 const NOW_MS = 'WITH now AS (SELECT CAST(floor(extract(epoch FROM clock_timestamp()) * 1000) AS bigint) AS ms)';
 
+/** How often a node adds the hits it counted in memory to the shared table. */
+const FLUSH_EVERY_MS = 250;
+
+/** One key's count in its current window, as this node knows it. */
+interface Tally {
+  windowStart: number;
+  windowEnd: number;
+  /** The shared table's count when this node last read it (this node's hits until then included). */
+  shared: number;
+  /** Hits counted here since, not yet added to the table. */
+  pending: number;
+}
+
+interface SharedCount {
+  key: string;
+  hits: number;
+  window_start: number;
+  window_end: number;
+  /** The database's clock when it counted. */
+  now: number;
+}
+
+/**
+ * Counts hits without a round trip per request (issue 33): while a key is
+ * below half its limit, a hit is counted in memory and the node adds its
+ * hits to the shared table every FLUSH_EVERY_MS, in one statement; from half
+ * the limit on (and a key's first hit in a window), every hit is counted in
+ * the table at once, so the limit itself is exact across nodes. What other
+ * nodes counted in the last flush interval is seen late only while far from
+ * the limit, and so is `X-RateLimit-Remaining` (a little high) then.
+ */
 class HitCounter {
+  private readonly tallies = new Map<string, Tally>();
+  /** The database's clock minus this node's, so that windows begin where every node's do. */
+  private clockOffsetMs = 0;
   private lastSweep = 0;
+  /** Set while hits wait in memory, so an idle node (or a closed engine) has no timer running. */
+  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly db: PostgresDatabase, private readonly commits: CommitGroups) {}
 
-  /** Counts one hit of `key` in the window of `windowMs` holding now. */
-  async hit(key: string, windowMs: number): Promise<Count> {
+  /** Counts one hit of `key` in the window of `windowMs` holding now, for a limit of `max`. */
+  async hit(key: string, windowMs: number, max: number): Promise<Count> {
+    const now = Date.now() + this.clockOffsetMs;
+    const tally = this.tallies.get(key);
+    const current = tally && now < tally.windowEnd ? tally : undefined;
+    if (current && (current.shared + current.pending + 1) * 2 < max) {
+      current.pending += 1;
+      this.flushSoon();
+      return { current: current.shared + current.pending, ttl: current.windowEnd - now };
+    }
+    const own = 1 + (current?.pending ?? 0);
+    if (current) current.pending = 0;
     await this.outsideWriteGroup();
     this.sweepNowAndThen();
-    const row = this.db.query(`${NOW_MS}
+    const [row] = this.add([key], [windowMs], [own]);
+    return this.learn(row!);
+  }
+
+  private flushSoon(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      // A closed engine's last hits are lost with it: they were only counts.
+      void this.flush().catch(() => undefined);
+    }, FLUSH_EVERY_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Adds each key's hits to its window in the shared table (one statement); returns the counts after. */
+  private add(keys: string[], windows: number[], hits: number[]): SharedCount[] {
+    return this.db.query(`${NOW_MS}
       INSERT INTO rate_limit_hits AS r (key, window_start, window_end, hits)
-      SELECT $1, ms - ms % $2, ms - ms % $2 + $2, 1 FROM now
-      ON CONFLICT (key, window_start) DO UPDATE SET hits = r.hits + 1
-      RETURNING hits, window_end - (SELECT ms FROM now) AS ttl`, [key, windowMs]).rows[0] as { hits: number; ttl: number };
-    return { current: row.hits, ttl: row.ttl };
+      SELECT k.key, ms - ms % k.window_ms, ms - ms % k.window_ms + k.window_ms, k.hits
+      FROM now, unnest($1::text[], $2::bigint[], $3::integer[]) AS k(key, window_ms, hits)
+      ON CONFLICT (key, window_start) DO UPDATE SET hits = r.hits + EXCLUDED.hits
+      RETURNING key, hits, window_start, window_end, (SELECT ms FROM now) AS now`, [keys, windows, hits]).rows as unknown as SharedCount[];
+  }
+
+  /** Keeps what the table answered for a key (with hits counted here meanwhile) and returns its count. */
+  private learn(row: SharedCount): Count {
+    this.clockOffsetMs = row.now - Date.now();
+    const before = this.tallies.get(row.key);
+    const pending = before && before.windowStart === row.window_start ? before.pending : 0;
+    this.tallies.set(row.key, { windowStart: row.window_start, windowEnd: row.window_end, shared: row.hits, pending });
+    return { current: row.hits + pending, ttl: row.window_end - row.now };
+  }
+
+  /** Adds the hits counted in memory to the table; forgets the windows that have ended. */
+  private async flush(): Promise<void> {
+    const now = Date.now() + this.clockOffsetMs;
+    const due: [string, Tally][] = [];
+    for (const [key, tally] of this.tallies) {
+      if (tally.pending > 0) due.push([key, tally]);
+      else if (tally.windowEnd <= now) this.tallies.delete(key);
+    }
+    if (due.length === 0) return;
+    const hits = due.map(([, tally]) => tally.pending);
+    for (const [, tally] of due) tally.pending = 0;
+    await this.outsideWriteGroup();
+    // Counted in the window each tally belongs to: its length is its end less its start.
+    const rows = this.add(due.map(([key]) => key), due.map(([, t]) => t.windowEnd - t.windowStart), hits);
+    for (const row of rows) this.learn(row);
   }
 
   /**
@@ -82,8 +170,8 @@ class HitCounter {
 class PostgresRateLimitStore implements FastifyRateLimitStore {
   constructor(private readonly counter: HitCounter, private readonly scope: string) {}
 
-  incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number): void {
-    this.counter.hit(this.keyOf(key), timeWindow).then((count) => callback(null, count), (error: Error) => callback(error));
+  incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number, max: number): void {
+    this.counter.hit(this.keyOf(key), timeWindow, max).then((count) => callback(null, count), (error: Error) => callback(error));
   }
 
   /** A route with a limit of its own counts on its own (as the plugin's in-memory store does). */

@@ -164,6 +164,7 @@ export class Users {
       if (status === 'inactive') this.revokeTokens(id);
       this.ctx.changes.record('user', id, 'updated', actorId);
     })();
+    this.ctx.forgetCachedTokens?.();
   }
 
   /** Signs the user out everywhere: their access and refresh tokens stop working. */
@@ -171,6 +172,7 @@ export class Users {
     const now = isoSeconds(this.ctx.clock.now());
     this.ctx.db.prepare('UPDATE access_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL').run(now, id);
     this.ctx.db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL').run(now, id);
+    this.ctx.forgetCachedTokens?.();
   }
 
   /** Checks a new user from the API, every problem in one 422; hashes the password (the slow part, outside any transaction). */
@@ -231,6 +233,7 @@ export class Users {
       this.ctx.db.prepare(`UPDATE users SET ${Object.keys(columns).map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`)
         .run({ ...columns, now, id });
       if (!statusChanges) this.ctx.changes.record('user', id, 'updated', actor.userId);
+      if (changes.role !== undefined) this.ctx.forgetCachedTokens?.();
     }
     if (statusChanges) this.setStatus(id, changes.status!, actor.userId);
     if (changes.passwordHash !== undefined && id !== actor.userId) this.revokeTokens(id);

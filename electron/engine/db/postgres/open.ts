@@ -27,3 +27,15 @@ export function openPostgres(url: string, clock: Clock): PostgresDatabase {
     throw err;
   }
 }
+
+/** Opens a database `openPostgres` has already prepared (by this node, just before): reads the tables' keys only. */
+export function openPreparedPostgres(url: string, clock: Clock): PostgresDatabase {
+  const db = new PostgresDatabase(url, { clock });
+  try {
+    db.loadSchema();
+    return db;
+  } catch (err) {
+    void db.close();
+    throw err;
+  }
+}
