@@ -18,6 +18,12 @@ import type { SyncSources } from './sources.js';
 export const QUEUE_PAGE_SIZE = 1000;
 /** A session not used for this long expires: its id answers 404 and it no longer counts as active. */
 export const SESSION_IDLE_SECONDS = 10 * 60;
+/**
+ * Fewest revisions a page reads at a time: when most of a window is not for
+ * the device (held already, or hidden from its user), the rest of the page
+ * is not read a few revisions per statement.
+ */
+const MIN_WINDOW = 100;
 /** Active (open, not expired) sessions per user: one per device, so a user's devices are limited to this. */
 export const MAX_ACTIVE_SESSIONS = 100;
 
@@ -53,6 +59,13 @@ interface Candidate {
   held: number | null;
 }
 
+/** A page being filled: its envelopes, and the records it serves by type (noted as served once it is full). */
+interface PageFill {
+  items: string[];
+  failedObjects: { id: number; type: string }[];
+  served: Map<string, number[]>;
+}
+
 /**
  * The hub side of the sync protocol. A session is a snapshot: the records
  * whose latest revision (record_revisions) is above the device's watermark
@@ -63,7 +76,7 @@ interface Candidate {
  * more than one page in memory, whatever the backlog.
  */
 export class SyncSessions {
-  private readonly candidates: Statement;
+  private readonly window: Statement;
   private readonly summary: Statement;
   private readonly statements;
 
@@ -75,8 +88,15 @@ export class SyncSessions {
       WHERE rev.revision > @after AND rev.revision <= @snapshot
         AND (held.revision IS NULL OR held.revision < rev.revision)
         AND (held.revision IS NOT NULL OR ${sources.visibleSql('rev')})`;
-    this.candidates = db.prepare(`SELECT rev.revision, rev.resource_type AS type, rev.resource_id AS id, held.revision AS held ${where} ORDER BY rev.revision LIMIT @limit`);
     this.summary = db.prepare(`SELECT COUNT(*) AS total, MIN(rev.revision) AS first ${where}`);
+    // The next revisions and what the device holds of each (by primary key, a lookup per row: a join is
+    // planned on PostgreSQL from statistics taken while the device held little, a nested loop over all it
+    // holds for every revision). Ordered as the key is: NULLS LAST is PostgreSQL's default for an ascending
+    // key, which the dialect would otherwise turn into NULLS FIRST, a sort of every revision that follows.
+    this.window = db.prepare(`SELECT rev.revision, rev.resource_type AS type, rev.resource_id AS id,
+        (SELECT held.revision FROM sync_device_records held
+          WHERE held.device_id = @device AND held.resource_type = rev.resource_type AND held.resource_id = rev.resource_id) AS held
+      FROM record_revisions rev WHERE rev.revision > @after AND rev.revision <= @snapshot ORDER BY rev.revision NULLS LAST LIMIT @limit`);
     this.statements = {
       findDevice: db.prepare('SELECT id, watermark, last_seen_at FROM sync_devices WHERE user_id = ? AND uuid = ?'),
       seen: db.prepare('UPDATE sync_devices SET last_seen_at = ? WHERE id = ?'),
@@ -140,16 +160,16 @@ export class SyncSessions {
       const session = this.statements.find.get(sessionId, device.id) as SessionRow | undefined;
       if (!session || this.expired(session)) throw notFound('sync_session', sessionId);
       if (session.state === 'drained') return null;
-      const candidates = this.candidates.all({
-        device: device.id, user: actor.userId, after: session.cursor, snapshot: session.snapshot, limit: QUEUE_PAGE_SIZE,
-      }) as Candidate[];
-      if (candidates.length === 0) {
+      this.acks.writePendingOf(device.id);
+      const { page, cursor } = this.fill(device.id, actor.userId, session, origin);
+      const count = page.items.length + page.failedObjects.length;
+      if (count === 0) {
         this.statements.drain.run(this.now(), session.id);
         return null;
       }
-      const page = this.build(candidates, device.id, actor.userId, origin);
-      this.statements.advance.run(candidates[candidates.length - 1].revision, candidates.length, this.now(), session.id);
-      return { ...page, countLeft: Math.max(0, session.total_count - session.served_count - candidates.length) };
+      for (const [type, ids] of page.served) this.statements.served.run(device.id, type, JSON.stringify(ids));
+      this.statements.advance.run(cursor, count, this.now(), session.id);
+      return { items: page.items, failedObjects: page.failedObjects, countLeft: Math.max(0, session.total_count - session.served_count - count) };
     })();
   }
 
@@ -175,34 +195,62 @@ export class SyncSessions {
     this.acks.flush();
   }
 
-  /** The page's envelopes, in revision order; records it now may hold are noted as served. */
-  private build(candidates: Candidate[], deviceId: number, userId: number, origin: string): Omit<QueuePage, 'countLeft'> {
+  /**
+   * The next page: revisions read in order from the cursor, a window at a
+   * time (as many as the page has room for, at least MIN_WINDOW), until the
+   * page is full or the snapshot ends; the new cursor is the last revision
+   * looked at. Not a query for the first wanted revisions: PostgreSQL plans
+   * that (and the visibility test, a hash of each whole table) over every
+   * revision above the cursor, for every page. Visibility is the fetch's.
+   */
+  private fill(deviceId: number, userId: number, session: SessionRow, origin: string): { page: PageFill; cursor: number } {
+    const page: PageFill = { items: [], failedObjects: [], served: new Map() };
+    const room = () => QUEUE_PAGE_SIZE - page.items.length - page.failedObjects.length;
+    let cursor = session.cursor;
+    for (;;) {
+      const limit = Math.max(room(), MIN_WINDOW);
+      const rows = this.window.all({ device: deviceId, after: cursor, snapshot: session.snapshot, limit }) as Candidate[];
+      const wanted = rows.filter((c) => c.held === null || c.held < c.revision);
+      const docs = this.documents(wanted, userId, origin);
+      for (const row of rows) {
+        if (room() === 0) return { page, cursor };
+        cursor = row.revision;
+        if (row.held === null || row.held < row.revision) this.add(page, row, docs.get(row.type)!);
+      }
+      if (room() === 0 || rows.length < limit) return { page, cursor };
+    }
+  }
+
+  /** The JSON of the records the user may see, by type and id; null for a type without a source. */
+  private documents(candidates: Candidate[], userId: number, origin: string): Map<string, Map<number, string> | null> {
     const docs = new Map<string, Map<number, string> | null>();
     for (const type of new Set(candidates.map((c) => c.type))) {
       const ids = candidates.filter((c) => c.type === type).map((c) => c.id);
-      const found = this.sources.fetch(type, ids, userId, origin);
-      docs.set(type, found);
-      if (found && found.size > 0) this.statements.served.run(deviceId, type, JSON.stringify([...found.keys()]));
+      docs.set(type, this.sources.fetch(type, ids, userId, origin));
     }
-    const items: string[] = [];
-    const failedObjects: { id: number; type: string }[] = [];
-    for (const c of candidates) {
-      const found = docs.get(c.type);
-      if (!found) {
-        failedObjects.push({ id: c.id, type: c.type });
-        continue;
-      }
-      const doc = found.get(c.id);
-      // Gone, or hidden from this user since the device got it: the device deletes its copy.
-      if (doc === undefined && c.held === null) continue;
-      const deleted = doc === undefined;
-      const event = deleted ? 'deleted' : c.held ? 'updated' : 'created';
-      const ackKey = formatAckKey({ type: c.type, id: c.id, revision: c.revision, deleted });
-      // Written out rather than JSON.stringify'd (a fifth of a page's build): type and key are [a-z_0-9:] only.
-      const sync = `{"event_type":"${event}","ack_key":"${ackKey}","revision":${c.revision}}`;
-      items.push(`{"data":${deleted ? `{"id":${c.id}}` : doc},"meta":{"type":"${c.type}","sync":${sync}}}`);
+    return docs;
+  }
+
+  /** A candidate's envelope on the page (a record it now may hold is noted as served), or nothing. */
+  private add(page: PageFill, c: Candidate, found: Map<number, string> | null): void {
+    if (!found) {
+      page.failedObjects.push({ id: c.id, type: c.type });
+      return;
     }
-    return { items, failedObjects };
+    const doc = found.get(c.id);
+    // Gone, or hidden from this user, and the device never got it: nothing to send.
+    if (doc === undefined && c.held === null) return;
+    // Gone or hidden since the device got it: the device deletes its copy.
+    const deleted = doc === undefined;
+    const event = deleted ? 'deleted' : c.held ? 'updated' : 'created';
+    const ackKey = formatAckKey({ type: c.type, id: c.id, revision: c.revision, deleted });
+    // Written out rather than JSON.stringify'd (a fifth of a page's build): type and key are [a-z_0-9:] only.
+    const sync = `{"event_type":"${event}","ack_key":"${ackKey}","revision":${c.revision}}`;
+    page.items.push(`{"data":${deleted ? `{"id":${c.id}}` : doc},"meta":{"type":"${c.type}","sync":${sync}}}`);
+    if (deleted) return;
+    const served = page.served.get(c.type);
+    if (served) served.push(c.id);
+    else page.served.set(c.type, [c.id]);
   }
 
   /** Expires idle sessions, closes the device's previous one, and refuses a start beyond the limit. */
