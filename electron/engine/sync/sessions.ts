@@ -110,7 +110,10 @@ export class SyncSessions {
       active: db.prepare("SELECT COUNT(*) AS count, MIN(last_used_at) AS oldest FROM sync_sessions WHERE user_id = ? AND state = 'open'"),
       insert: db.prepare(`INSERT INTO sync_sessions (id, device_id, user_id, snapshot, cursor, total_count, created_at, last_used_at)
         VALUES (@id, @device, @user, @snapshot, @cursor, @total, @now, @now)`),
-      find: db.prepare('SELECT id, device_id, snapshot, cursor, total_count, served_count, state, last_used_at FROM sync_sessions WHERE id = ? AND device_id = ?'),
+      // The session with its device's row, in one statement (each is a round trip on PostgreSQL, and every page asks).
+      find: db.prepare(`SELECT s.id, s.device_id, s.snapshot, s.cursor, s.total_count, s.served_count, s.state, s.last_used_at,
+          d.last_seen_at AS device_seen_at
+        FROM sync_sessions s JOIN sync_devices d ON d.id = s.device_id WHERE s.id = ? AND d.user_id = ? AND d.uuid = ?`),
       advance: db.prepare('UPDATE sync_sessions SET cursor = ?, served_count = served_count + ?, last_used_at = ? WHERE id = ?'),
       drain: db.prepare("UPDATE sync_sessions SET state = 'drained', last_used_at = ? WHERE id = ?"),
       served: db.prepare(`INSERT OR IGNORE INTO sync_device_records (device_id, resource_type, resource_id, revision)
@@ -127,8 +130,13 @@ export class SyncSessions {
     const now = this.now();
     const known = this.statements.findDevice.get(actor.userId, uuid) as { id: number; watermark: number; last_seen_at: string } | undefined;
     if (!known) return this.statements.device.get(actor.userId, uuid, { now }) as { id: number; watermark: number };
-    if (known.last_seen_at !== now) this.statements.seen.run(now, known.id);
+    this.seen(known.id, known.last_seen_at);
     return known;
+  }
+
+  private seen(deviceId: number, lastSeenAt: string): void {
+    const now = this.now();
+    if (lastSeenAt !== now) this.statements.seen.run(now, deviceId);
   }
 
   /** POST /v2/sync/start: a new session, or null (204) when the device holds everything. */
@@ -156,18 +164,19 @@ export class SyncSessions {
   /** GET /v2/sync/:id/queues/main: the next page, or null (204) when the session has no more data. */
   page(actor: Actor, uuid: string, sessionId: string, origin: string): QueuePage | null {
     return this.ctx.db.transaction(() => {
-      const device = this.device(actor, uuid);
-      const session = this.statements.find.get(sessionId, device.id) as SessionRow | undefined;
+      // A device that does not know the session (nor has a row yet) gets its 404 without one being made.
+      const session = this.statements.find.get(sessionId, actor.userId, uuid) as (SessionRow & { device_seen_at: string }) | undefined;
       if (!session || this.expired(session)) throw notFound('sync_session', sessionId);
+      this.seen(session.device_id, session.device_seen_at);
       if (session.state === 'drained') return null;
-      this.acks.writePendingOf(device.id);
-      const { page, cursor } = this.fill(device.id, actor.userId, session, origin);
+      this.acks.writePendingOf(session.device_id);
+      const { page, cursor } = this.fill(session.device_id, actor.userId, session, origin);
       const count = page.items.length + page.failedObjects.length;
       if (count === 0) {
         this.statements.drain.run(this.now(), session.id);
         return null;
       }
-      for (const [type, ids] of page.served) this.statements.served.run(device.id, type, JSON.stringify(ids));
+      for (const [type, ids] of page.served) this.statements.served.run(session.device_id, type, JSON.stringify(ids));
       this.statements.advance.run(cursor, count, this.now(), session.id);
       return { items: page.items, failedObjects: page.failedObjects, countLeft: Math.max(0, session.total_count - session.served_count - count) };
     })();
