@@ -59,7 +59,10 @@ interface Candidate {
   held: number | null;
 }
 
-/** A page being filled: its envelopes, and the records it serves by type (noted as served once it is full). */
+/** The device does not hold the record at this revision (it may hold an older one). */
+const isWanted = (c: Candidate) => c.held === null || c.held < c.revision;
+
+/** A page being filled: its envelopes, and the records it serves by type (noted as served when it is complete). */
 interface PageFill {
   items: string[];
   failedObjects: { id: number; type: string }[];
@@ -219,12 +222,11 @@ export class SyncSessions {
     for (;;) {
       const limit = Math.max(room(), MIN_WINDOW);
       const rows = this.window.all({ device: deviceId, after: cursor, snapshot: session.snapshot, limit }) as Candidate[];
-      const wanted = rows.filter((c) => c.held === null || c.held < c.revision);
-      const docs = this.documents(wanted, userId, origin);
+      const docs = this.documents(rows.filter(isWanted), userId, origin);
       for (const row of rows) {
         if (room() === 0) return { page, cursor };
         cursor = row.revision;
-        if (row.held === null || row.held < row.revision) this.add(page, row, docs.get(row.type)!);
+        if (isWanted(row)) this.add(page, row, docs.get(row.type)!);
       }
       if (room() === 0 || rows.length < limit) return { page, cursor };
     }
