@@ -82,6 +82,12 @@ export class SyncSessions {
   private readonly window: Statement;
   private readonly summary: Statement;
   private readonly statements;
+  /**
+   * Device ids by user and UUID. A device's row is never removed, so an
+   * acknowledgement (one a page) need not read it again: on PostgreSQL each
+   * read is a round trip.
+   */
+  private readonly deviceIds = new Map<string, number>();
 
   constructor(private readonly ctx: EngineContext, private readonly sources: SyncSources, private readonly acks: Acknowledgements) {
     const { db } = ctx;
@@ -132,9 +138,16 @@ export class SyncSessions {
   device(actor: Actor, uuid: string): { id: number; watermark: number } {
     const now = this.now();
     const known = this.statements.findDevice.get(actor.userId, uuid) as { id: number; watermark: number; last_seen_at: string } | undefined;
-    if (!known) return this.statements.device.get(actor.userId, uuid, { now }) as { id: number; watermark: number };
-    this.seen(known.id, known.last_seen_at);
-    return known;
+    const device = known ?? this.statements.device.get(actor.userId, uuid, { now }) as { id: number; watermark: number };
+    if (known) this.seen(known.id, known.last_seen_at);
+    this.remember(actor.userId, uuid, device.id);
+    return device;
+  }
+
+  private remember(userId: number, uuid: string, deviceId: number): void {
+    // A bound on memory: ids are read again after this many devices (a hub serves far fewer).
+    if (this.deviceIds.size >= 10_000) this.deviceIds.clear();
+    this.deviceIds.set(`${userId}:${uuid}`, deviceId);
   }
 
   private seen(deviceId: number, lastSeenAt: string): void {
@@ -171,6 +184,7 @@ export class SyncSessions {
       const session = this.statements.find.get(sessionId, actor.userId, uuid) as (SessionRow & { device_seen_at: string }) | undefined;
       if (!session || this.expired(session)) throw notFound('sync_session', sessionId);
       this.seen(session.device_id, session.device_seen_at);
+      this.remember(actor.userId, uuid, session.device_id);
       if (session.state === 'drained') return null;
       this.acks.writePendingOf(session.device_id);
       const { page, cursor } = this.fill(session.device_id, actor.userId, session, origin);
@@ -199,7 +213,8 @@ export class SyncSessions {
 
   /** POST /v2/sync/ack: answered at once; the keys are written in the background. */
   acknowledge(actor: Actor, uuid: string, keys: AckKey[]): void {
-    this.acks.enqueue(this.device(actor, uuid).id, keys);
+    const known = this.deviceIds.get(`${actor.userId}:${uuid}`);
+    this.acks.enqueue(known ?? this.device(actor, uuid).id, keys);
   }
 
   /** Writes pending acknowledgements (before the engine closes). */
