@@ -28,6 +28,14 @@ export function parseAckKey(text: string): AckKey | null {
 }
 
 /**
+ * How long acknowledgements wait to be written in a transaction of their
+ * own. A device's next page request (or session start) writes its pending
+ * ones first, inside its own transaction, so a device syncing without pause
+ * costs no transaction per acknowledgement (three statements on PostgreSQL).
+ */
+export const ACK_WRITE_DELAY_MS = 50;
+
+/**
  * Acknowledgements, processed in the background as the spec says: the
  * request is answered 202 at once and the keys are written shortly after,
  * all pending ones in one transaction. A key never lowers what a device is
@@ -36,7 +44,7 @@ export function parseAckKey(text: string): AckKey | null {
  */
 export class Acknowledgements {
   private pending: { deviceId: number; keys: AckKey[] }[] = [];
-  private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
   private readonly hold;
   private readonly holdMany;
   private readonly forget;
@@ -55,24 +63,41 @@ export class Acknowledgements {
   enqueue(deviceId: number, keys: AckKey[]): void {
     if (keys.length === 0) return;
     this.pending.push({ deviceId, keys });
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flushSafely());
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.flushSafely(), ACK_WRITE_DELAY_MS);
+      // Pending keys are written when the engine closes (SyncSessions.flush); they keep no process alive.
+      this.timer.unref();
     }
   }
 
   /** Writes every pending acknowledgement now (a new session starts from what is acknowledged). */
   flush(): void {
-    this.scheduled = false;
+    this.cancelTimer();
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
     this.db.transaction(() => {
-      for (const { deviceId, keys } of batch) {
-        if (this.holdMany) this.writeMany(deviceId, keys);
-        else for (const key of keys) this.write(deviceId, key);
-      }
+      for (const { deviceId, keys } of batch) this.writeAll(deviceId, keys);
     })();
+  }
+
+  /** Writes one device's pending acknowledgements in the caller's transaction (its page's). */
+  writePendingOf(deviceId: number): void {
+    const own = this.pending.filter((entry) => entry.deviceId === deviceId);
+    if (own.length === 0) return;
+    this.pending = this.pending.filter((entry) => entry.deviceId !== deviceId);
+    if (this.pending.length === 0) this.cancelTimer();
+    for (const { keys } of own) this.writeAll(deviceId, keys);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private writeAll(deviceId: number, keys: AckKey[]): void {
+    if (this.holdMany) this.writeMany(deviceId, keys);
+    else for (const key of keys) this.write(deviceId, key);
   }
 
   private write(deviceId: number, key: AckKey): void {

@@ -18,6 +18,12 @@ import type { SyncSources } from './sources.js';
 export const QUEUE_PAGE_SIZE = 1000;
 /** A session not used for this long expires: its id answers 404 and it no longer counts as active. */
 export const SESSION_IDLE_SECONDS = 10 * 60;
+/**
+ * Fewest revisions a page reads at a time: when most of a window is not for
+ * the device (held already, or hidden from its user), the rest of the page
+ * is not read a few revisions per statement.
+ */
+const MIN_WINDOW = 100;
 /** Active (open, not expired) sessions per user: one per device, so a user's devices are limited to this. */
 export const MAX_ACTIVE_SESSIONS = 100;
 
@@ -53,6 +59,16 @@ interface Candidate {
   held: number | null;
 }
 
+/** The device does not hold the record at this revision (it may hold an older one). */
+const isWanted = (c: Candidate) => c.held === null || c.held < c.revision;
+
+/** A page being filled: its envelopes, and the records it serves by type (noted as served when it is complete). */
+interface PageFill {
+  items: string[];
+  failedObjects: { id: number; type: string }[];
+  served: Map<string, number[]>;
+}
+
 /**
  * The hub side of the sync protocol. A session is a snapshot: the records
  * whose latest revision (record_revisions) is above the device's watermark
@@ -63,9 +79,15 @@ interface Candidate {
  * more than one page in memory, whatever the backlog.
  */
 export class SyncSessions {
-  private readonly candidates: Statement;
+  private readonly window: Statement;
   private readonly summary: Statement;
   private readonly statements;
+  /**
+   * Device ids by user and UUID. A device's row is never removed, so an
+   * acknowledgement (one a page) need not read it again: on PostgreSQL each
+   * read is a round trip.
+   */
+  private readonly deviceIds = new Map<string, number>();
 
   constructor(private readonly ctx: EngineContext, private readonly sources: SyncSources, private readonly acks: Acknowledgements) {
     const { db } = ctx;
@@ -75,8 +97,15 @@ export class SyncSessions {
       WHERE rev.revision > @after AND rev.revision <= @snapshot
         AND (held.revision IS NULL OR held.revision < rev.revision)
         AND (held.revision IS NOT NULL OR ${sources.visibleSql('rev')})`;
-    this.candidates = db.prepare(`SELECT rev.revision, rev.resource_type AS type, rev.resource_id AS id, held.revision AS held ${where} ORDER BY rev.revision LIMIT @limit`);
     this.summary = db.prepare(`SELECT COUNT(*) AS total, MIN(rev.revision) AS first ${where}`);
+    // The next revisions and what the device holds of each (by primary key, a lookup per row: a join is
+    // planned on PostgreSQL from statistics taken while the device held little, a nested loop over all it
+    // holds for every revision). Ordered as the key is: NULLS LAST is PostgreSQL's default for an ascending
+    // key, which the dialect would otherwise turn into NULLS FIRST, a sort of every revision that follows.
+    this.window = db.prepare(`SELECT rev.revision, rev.resource_type AS type, rev.resource_id AS id,
+        (SELECT held.revision FROM sync_device_records held
+          WHERE held.device_id = @device AND held.resource_type = rev.resource_type AND held.resource_id = rev.resource_id) AS held
+      FROM record_revisions rev WHERE rev.revision > @after AND rev.revision <= @snapshot ORDER BY rev.revision NULLS LAST LIMIT @limit`);
     this.statements = {
       findDevice: db.prepare('SELECT id, watermark, last_seen_at FROM sync_devices WHERE user_id = ? AND uuid = ?'),
       seen: db.prepare('UPDATE sync_devices SET last_seen_at = ? WHERE id = ?'),
@@ -90,7 +119,10 @@ export class SyncSessions {
       active: db.prepare("SELECT COUNT(*) AS count, MIN(last_used_at) AS oldest FROM sync_sessions WHERE user_id = ? AND state = 'open'"),
       insert: db.prepare(`INSERT INTO sync_sessions (id, device_id, user_id, snapshot, cursor, total_count, created_at, last_used_at)
         VALUES (@id, @device, @user, @snapshot, @cursor, @total, @now, @now)`),
-      find: db.prepare('SELECT id, device_id, snapshot, cursor, total_count, served_count, state, last_used_at FROM sync_sessions WHERE id = ? AND device_id = ?'),
+      // The session with its device's row, in one statement (each is a round trip on PostgreSQL, and every page asks).
+      find: db.prepare(`SELECT s.id, s.device_id, s.snapshot, s.cursor, s.total_count, s.served_count, s.state, s.last_used_at,
+          d.last_seen_at AS device_seen_at
+        FROM sync_sessions s JOIN sync_devices d ON d.id = s.device_id WHERE s.id = ? AND d.user_id = ? AND d.uuid = ?`),
       advance: db.prepare('UPDATE sync_sessions SET cursor = ?, served_count = served_count + ?, last_used_at = ? WHERE id = ?'),
       drain: db.prepare("UPDATE sync_sessions SET state = 'drained', last_used_at = ? WHERE id = ?"),
       served: db.prepare(`INSERT OR IGNORE INTO sync_device_records (device_id, resource_type, resource_id, revision)
@@ -106,9 +138,21 @@ export class SyncSessions {
   device(actor: Actor, uuid: string): { id: number; watermark: number } {
     const now = this.now();
     const known = this.statements.findDevice.get(actor.userId, uuid) as { id: number; watermark: number; last_seen_at: string } | undefined;
-    if (!known) return this.statements.device.get(actor.userId, uuid, { now }) as { id: number; watermark: number };
-    if (known.last_seen_at !== now) this.statements.seen.run(now, known.id);
-    return known;
+    const device = known ?? this.statements.device.get(actor.userId, uuid, { now }) as { id: number; watermark: number };
+    if (known) this.seen(known.id, known.last_seen_at);
+    this.remember(actor.userId, uuid, device.id);
+    return device;
+  }
+
+  private remember(userId: number, uuid: string, deviceId: number): void {
+    // A bound on memory: ids are read again after this many devices (a hub serves far fewer).
+    if (this.deviceIds.size >= 10_000) this.deviceIds.clear();
+    this.deviceIds.set(`${userId}:${uuid}`, deviceId);
+  }
+
+  private seen(deviceId: number, lastSeenAt: string): void {
+    const now = this.now();
+    if (lastSeenAt !== now) this.statements.seen.run(now, deviceId);
   }
 
   /** POST /v2/sync/start: a new session, or null (204) when the device holds everything. */
@@ -136,20 +180,22 @@ export class SyncSessions {
   /** GET /v2/sync/:id/queues/main: the next page, or null (204) when the session has no more data. */
   page(actor: Actor, uuid: string, sessionId: string, origin: string): QueuePage | null {
     return this.ctx.db.transaction(() => {
-      const device = this.device(actor, uuid);
-      const session = this.statements.find.get(sessionId, device.id) as SessionRow | undefined;
+      // A device that does not know the session (nor has a row yet) gets its 404 without one being made.
+      const session = this.statements.find.get(sessionId, actor.userId, uuid) as (SessionRow & { device_seen_at: string }) | undefined;
       if (!session || this.expired(session)) throw notFound('sync_session', sessionId);
+      this.seen(session.device_id, session.device_seen_at);
+      this.remember(actor.userId, uuid, session.device_id);
       if (session.state === 'drained') return null;
-      const candidates = this.candidates.all({
-        device: device.id, user: actor.userId, after: session.cursor, snapshot: session.snapshot, limit: QUEUE_PAGE_SIZE,
-      }) as Candidate[];
-      if (candidates.length === 0) {
+      this.acks.writePendingOf(session.device_id);
+      const { page, cursor } = this.fill(session.device_id, actor.userId, session, origin);
+      const count = page.items.length + page.failedObjects.length;
+      if (count === 0) {
         this.statements.drain.run(this.now(), session.id);
         return null;
       }
-      const page = this.build(candidates, device.id, actor.userId, origin);
-      this.statements.advance.run(candidates[candidates.length - 1].revision, candidates.length, this.now(), session.id);
-      return { ...page, countLeft: Math.max(0, session.total_count - session.served_count - candidates.length) };
+      for (const [type, ids] of page.served) this.statements.served.run(session.device_id, type, JSON.stringify(ids));
+      this.statements.advance.run(cursor, count, this.now(), session.id);
+      return { items: page.items, failedObjects: page.failedObjects, countLeft: Math.max(0, session.total_count - session.served_count - count) };
     })();
   }
 
@@ -167,7 +213,8 @@ export class SyncSessions {
 
   /** POST /v2/sync/ack: answered at once; the keys are written in the background. */
   acknowledge(actor: Actor, uuid: string, keys: AckKey[]): void {
-    this.acks.enqueue(this.device(actor, uuid).id, keys);
+    const known = this.deviceIds.get(`${actor.userId}:${uuid}`);
+    this.acks.enqueue(known ?? this.device(actor, uuid).id, keys);
   }
 
   /** Writes pending acknowledgements (before the engine closes). */
@@ -175,34 +222,61 @@ export class SyncSessions {
     this.acks.flush();
   }
 
-  /** The page's envelopes, in revision order; records it now may hold are noted as served. */
-  private build(candidates: Candidate[], deviceId: number, userId: number, origin: string): Omit<QueuePage, 'countLeft'> {
+  /**
+   * The next page: revisions read in order from the cursor, a window at a
+   * time (as many as the page has room for, at least MIN_WINDOW), until the
+   * page is full or the snapshot ends; the new cursor is the last revision
+   * looked at. Not a query for the first wanted revisions: PostgreSQL plans
+   * that (and the visibility test, a hash of each whole table) over every
+   * revision above the cursor, for every page. Visibility is the fetch's.
+   */
+  private fill(deviceId: number, userId: number, session: SessionRow, origin: string): { page: PageFill; cursor: number } {
+    const page: PageFill = { items: [], failedObjects: [], served: new Map() };
+    const room = () => QUEUE_PAGE_SIZE - page.items.length - page.failedObjects.length;
+    let cursor = session.cursor;
+    for (;;) {
+      const limit = Math.max(room(), MIN_WINDOW);
+      const rows = this.window.all({ device: deviceId, after: cursor, snapshot: session.snapshot, limit }) as Candidate[];
+      const docs = this.documents(rows.filter(isWanted), userId, origin);
+      for (const row of rows) {
+        if (room() === 0) return { page, cursor };
+        cursor = row.revision;
+        if (isWanted(row)) this.add(page, row, docs.get(row.type)!);
+      }
+      if (room() === 0 || rows.length < limit) return { page, cursor };
+    }
+  }
+
+  /** The JSON of the records the user may see, by type and id; null for a type without a source. */
+  private documents(candidates: Candidate[], userId: number, origin: string): Map<string, Map<number, string> | null> {
     const docs = new Map<string, Map<number, string> | null>();
     for (const type of new Set(candidates.map((c) => c.type))) {
       const ids = candidates.filter((c) => c.type === type).map((c) => c.id);
-      const found = this.sources.fetch(type, ids, userId, origin);
-      docs.set(type, found);
-      if (found && found.size > 0) this.statements.served.run(deviceId, type, JSON.stringify([...found.keys()]));
+      docs.set(type, this.sources.fetch(type, ids, userId, origin));
     }
-    const items: string[] = [];
-    const failedObjects: { id: number; type: string }[] = [];
-    for (const c of candidates) {
-      const found = docs.get(c.type);
-      if (!found) {
-        failedObjects.push({ id: c.id, type: c.type });
-        continue;
-      }
-      const doc = found.get(c.id);
-      // Gone, or hidden from this user since the device got it: the device deletes its copy.
-      if (doc === undefined && c.held === null) continue;
-      const deleted = doc === undefined;
-      const event = deleted ? 'deleted' : c.held ? 'updated' : 'created';
-      const ackKey = formatAckKey({ type: c.type, id: c.id, revision: c.revision, deleted });
-      // Written out rather than JSON.stringify'd (a fifth of a page's build): type and key are [a-z_0-9:] only.
-      const sync = `{"event_type":"${event}","ack_key":"${ackKey}","revision":${c.revision}}`;
-      items.push(`{"data":${deleted ? `{"id":${c.id}}` : doc},"meta":{"type":"${c.type}","sync":${sync}}}`);
+    return docs;
+  }
+
+  /** A candidate's envelope on the page (a record it now may hold is noted as served), or nothing. */
+  private add(page: PageFill, c: Candidate, found: Map<number, string> | null): void {
+    if (!found) {
+      page.failedObjects.push({ id: c.id, type: c.type });
+      return;
     }
-    return { items, failedObjects };
+    const doc = found.get(c.id);
+    // Gone, or hidden from this user, and the device never got it: nothing to send.
+    if (doc === undefined && c.held === null) return;
+    // Gone or hidden since the device got it: the device deletes its copy.
+    const deleted = doc === undefined;
+    const event = deleted ? 'deleted' : c.held ? 'updated' : 'created';
+    const ackKey = formatAckKey({ type: c.type, id: c.id, revision: c.revision, deleted });
+    // Written out rather than JSON.stringify'd (a fifth of a page's build): type and key are [a-z_0-9:] only.
+    const sync = `{"event_type":"${event}","ack_key":"${ackKey}","revision":${c.revision}}`;
+    page.items.push(`{"data":${deleted ? `{"id":${c.id}}` : doc},"meta":{"type":"${c.type}","sync":${sync}}}`);
+    if (deleted) return;
+    const served = page.served.get(c.type);
+    if (served) served.push(c.id);
+    else page.served.set(c.type, [c.id]);
   }
 
   /** Expires idle sessions, closes the device's previous one, and refuses a start beyond the limit. */
