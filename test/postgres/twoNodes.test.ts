@@ -25,9 +25,10 @@ import { HUB_WRITE_LOCK } from '../../electron/engine/db/postgresDatabase.js';
  *   OUTPOST_TEST_RACE_WITHOUT_LOCK=1 npx vitest run test/postgres/twoNodes.test.ts
  *
  * Then the gated test fails every time (the note held at the gate is never
- * synced), and the race fails every time too: in 5 runs of 7 on a missed
- * change, and in all on writes answered 500 (two nodes taking the same new
- * record id, which the lock also serializes). The race alone is a weak
+ * synced), and the race fails on missed changes (5 runs of 7 before issue 33;
+ * then writes answered 500 too, two nodes taking one new id: ids now come from
+ * sequences, and the ids test passes without the lock), and so does the task
+ * added to a contact being deleted (a write's checks read under the lock). The race alone is a weak
  * detector: a node runs one statement at a time, so a transaction held open
  * on a node also holds up every request the device sends that node, and a
  * skip needs two session starts through the other node while a revision is
