@@ -237,7 +237,9 @@ describe.skipIf(missing !== null)('two hub nodes on one PostgreSQL database', { 
       await until(() => waitingFor(database, GATE));
       // A's task names the contact: its check that the contact exists must not run before B commits.
       const task = a.call('POST', '/v2/tasks', { data: { content: 'Call them', resource_type: 'contact', resource_id: contact.id } });
-      await until(() => waitingFor(database, HUB_WRITE_LOCK));
+      let settled = false;
+      void task.finally(() => (settled = true));
+      await until(async () => settled || (await waitingFor(database, HUB_WRITE_LOCK)));
       await database.query('SELECT pg_advisory_unlock($1)', [GATE]);
       expect((await deleted).status).toBe(204);
       const answer = await task;
