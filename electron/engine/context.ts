@@ -70,13 +70,19 @@ export function temporaryId(ctx: EngineContext, table: string): number | undefin
  * The id of a new record: never one a deleted record had (SQLite would hand
  * out the id of the newest row again once it is deleted), since a device may
  * still hold that record or a change to it. Every id ever used is in the
- * change log's record_revisions, deleted records included. On a replica, a
+ * change log's record_revisions, deleted records included. On SQLite (one
+ * writer) the highest of those + 1; on PostgreSQL the table's identity
+ * sequence (db/postgres/functions.ts: outpost_new_record_id), so that no
+ * read has to be serialized across hub nodes for it. On a replica, a
  * temporary id instead.
  */
 export function newRecordId(ctx: EngineContext, table: string, type: string): number {
-  return temporaryId(ctx, table) ?? (ctx.statements.get(`SELECT MAX(
+  const temporary = temporaryId(ctx, table);
+  if (temporary !== undefined) return temporary;
+  if (ctx.db.dialect === 'postgres') return Number(ctx.statements.get('SELECT outpost_new_record_id(?, ?)').pluck().get(table, type));
+  return ctx.statements.get(`SELECT MAX(
       (SELECT COALESCE(MAX(id), 0) FROM ${table}),
-      (SELECT COALESCE(MAX(resource_id), 0) FROM record_revisions WHERE resource_type = ?)) + 1`).pluck().get(type) as number);
+      (SELECT COALESCE(MAX(resource_id), 0) FROM record_revisions WHERE resource_type = ?)) + 1`).pluck().get(type) as number;
 }
 
 /** The authenticated caller of an operation. */

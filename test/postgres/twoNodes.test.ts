@@ -25,9 +25,10 @@ import { HUB_WRITE_LOCK } from '../../electron/engine/db/postgresDatabase.js';
  *   OUTPOST_TEST_RACE_WITHOUT_LOCK=1 npx vitest run test/postgres/twoNodes.test.ts
  *
  * Then the gated test fails every time (the note held at the gate is never
- * synced), and the race fails every time too: in 5 runs of 7 on a missed
- * change, and in all on writes answered 500 (two nodes taking the same new
- * record id, which the lock also serializes). The race alone is a weak
+ * synced), and the race fails on missed changes (5 runs of 7 before issue 33;
+ * then writes answered 500 too, two nodes taking one new id: ids now come from
+ * sequences, and the ids test passes without the lock), and so does the task
+ * added to a contact being deleted (a write's checks read under the lock). The race alone is a weak
  * detector: a node runs one statement at a time, so a transaction held open
  * on a node also holds up every request the device sends that node, and a
  * skip needs two session starts through the other node while a revision is
@@ -223,6 +224,56 @@ describe.skipIf(missing !== null)('two hub nodes on one PostgreSQL database', { 
     expect(failures).toEqual([]);
     expect(latest.size).toBeGreaterThanOrEqual(WRITERS_PER_NODE * 2 * ROUNDS_PER_WRITER * 3);
   });
+
+  it('checks what a write reads under the write lock: a task is never added to a contact another node is deleting', async () => {
+    const [a, b] = nodes;
+    const contact = (await a.call('POST', '/v2/contacts', { data: { last_name: 'Deleted on B' } })).body.data as Doc;
+    // B's delete takes the write lock, removes the contact and its tasks, then waits at the gate before it commits.
+    await database.query(`CREATE TRIGGER test_gate_deletes AFTER INSERT ON change_log FOR EACH ROW
+      WHEN (NEW.resource_type = 'contact' AND NEW.event_type = 'deleted') EXECUTE FUNCTION test_gate_any()`);
+    await database.query('SELECT pg_advisory_lock($1)', [GATE]);
+    try {
+      const deleted = b.call('DELETE', `/v2/contacts/${contact.id}`);
+      await until(() => waitingFor(database, GATE));
+      // A's task names the contact: its check that the contact exists must not run before B commits.
+      const task = a.call('POST', '/v2/tasks', { data: { content: 'Call them', resource_type: 'contact', resource_id: contact.id } });
+      let settled = false;
+      void task.finally(() => (settled = true));
+      await until(async () => settled || (await waitingFor(database, HUB_WRITE_LOCK)));
+      await database.query('SELECT pg_advisory_unlock($1)', [GATE]);
+      expect((await deleted).status).toBe(204);
+      const answer = await task;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(422);
+    } finally {
+      await database.query('DROP TRIGGER test_gate_deletes ON change_log');
+      await database.query('SELECT pg_advisory_unlock_all()');
+    }
+    const orphans = await database.query("SELECT id FROM tasks WHERE resource_type = 'contact' AND resource_id = $1", [contact.id]);
+    expect(orphans.rows).toEqual([]);
+  });
+
+  it('gives records created through both nodes at once distinct ids, never the id of a deleted record', async () => {
+    const [a, b] = nodes;
+    const create = (node: Node, n: number) => node.call('POST', '/v2/contacts', { data: { last_name: `Id ${node.name} ${n}` } });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => [create(a, n), create(b, n)]).flat());
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    const ids = answers.map((answer) => (answer.body.data as Doc).id);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    // The newest contact deleted through B: A's next contact gets a new id.
+    const newest = Math.max(...ids);
+    expect((await b.call('DELETE', `/v2/contacts/${newest}`)).status).toBe(204);
+    const next = (await create(a, 10)).body.data as Doc;
+    expect(next.id).toBeGreaterThan(newest);
+
+    // An id written past the sequence (a contact a copy brought in, since deleted: only its change-log entries
+    // remain): both nodes step over it.
+    const copied = next.id + 50;
+    await database.query(`INSERT INTO change_log (resource_type, resource_id, event_type, actor_id, changed_at)
+      VALUES ('contact', $1, 'deleted', NULL, '2026-01-01T00:00:00Z')`, [copied]);
+    const after = await Promise.all([create(b, 11), create(a, 11)]);
+    expect(after.map((answer) => (answer.body.data as Doc).id).sort((x, y) => x - y)).toEqual([copied + 1, copied + 2]);
+  });
 });
 
 /**
@@ -270,6 +321,10 @@ async function installGate(database: pg.Client): Promise<void> {
     RETURN NULL;
   END $$`);
   await database.query('CREATE TRIGGER test_gate AFTER INSERT ON change_log FOR EACH ROW EXECUTE FUNCTION test_gate()');
+  // For a test's own trigger (its WHEN says which entries): the transaction waits at the gate.
+  await database.query(`CREATE FUNCTION test_gate_any() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+    PERFORM pg_advisory_xact_lock_shared(${GATE}); RETURN NULL;
+  END $$`);
 }
 
 /**

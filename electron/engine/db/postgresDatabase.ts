@@ -270,10 +270,11 @@ export class PostgresDatabase implements Db {
   private beginOnConnection(): void {
     this.bridge.query('BEGIN');
     this.transactionConnection = this.bridge.connection;
-    // UNSAFE, tests only: test/postgres/twoNodes.test.ts sets it to show its race fails without the write lock.
-    if (process.env.OUTPOST_UNSAFE_NO_WRITE_LOCK === '1') return;
     try {
-      this.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
+      // UNSAFE, tests only: test/postgres/twoNodes.test.ts sets it to show its race fails without the write lock
+      // (the setting turns off the change log's own taking of it too: postgres/functions.ts).
+      if (process.env.OUTPOST_UNSAFE_NO_WRITE_LOCK === '1') this.query("SET LOCAL outpost.unsafe_no_write_lock = 'on'");
+      else this.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
     } catch (err) {
       // Not yet counted as begun: its caller never ends it.
       this.rollbackQuietly();

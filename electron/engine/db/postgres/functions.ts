@@ -1,3 +1,5 @@
+import { HUB_WRITE_LOCK } from '../postgresDatabase.js';
+
 /**
  * SQLite's functions that the engine's SQL calls and PostgreSQL lacks,
  * defined in PostgreSQL under SQLite's names and with SQLite's answers, so the
@@ -98,7 +100,9 @@ $$;
 `;
 
 /**
- * The SQLite schema's triggers that keep data (not search: that is a later
+ * The hub's write lock on the change log and new record ids from sequences
+ * (docs/design/postgres-hub.md, "The change log watermark"), then the SQLite
+ * schema's triggers that keep data (not search: that is a later
  * phase), as PL/pgSQL: each record's latest revision for sync
  * (record_revisions, migration 7) and a deal's last activity (migration 12).
  * A deal's change is logged at the activity's own write time (its
@@ -106,6 +110,38 @@ $$;
  * PostgreSQL trigger cannot reach, and the two are the same instant.
  */
 export const ENGINE_TRIGGERS = /* sql */ `
+-- Revisions are taken under the hub's write lock, held to the commit, so they commit in order across
+-- nodes: taken before the statement's rows get their revisions. postgresDatabase.ts takes it at BEGIN
+-- already; this makes the order the log's own rule, whoever inserts (and wherever a transaction would
+-- take the lock later). outpost.unsafe_no_write_lock is set (SET LOCAL) only by twoNodes.test.ts's unsafe run.
+CREATE OR REPLACE FUNCTION change_log_write_lock() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('outpost.unsafe_no_write_lock', true) IS DISTINCT FROM 'on' THEN
+    PERFORM pg_advisory_xact_lock(${HUB_WRITE_LOCK});
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER change_log_write_lock BEFORE INSERT ON change_log
+  FOR EACH STATEMENT EXECUTE FUNCTION change_log_write_lock();
+
+-- A new record's id, from its table's identity: never one a record ever had (record_revisions keeps
+-- deleted records' ids), without reading under a lock. Ids written past the sequence by an explicit
+-- insert (a seed, a copy) are stepped over with nextval, which only moves forward, as another node's
+-- nextval at the same moment may (a setval could move it back under that node's feet).
+CREATE OR REPLACE FUNCTION outpost_new_record_id(record_table text, record_type text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  sequence text := pg_get_serial_sequence(record_table, 'id');
+  id bigint := nextval(sequence);
+  highest bigint;
+BEGIN
+  EXECUTE format('SELECT greatest((SELECT max(id) FROM %I), (SELECT max(resource_id) FROM record_revisions WHERE resource_type = $1))', record_table)
+    INTO highest USING record_type;
+  WHILE id <= coalesce(highest, 0) LOOP
+    id := nextval(sequence);
+  END LOOP;
+  RETURN id;
+END $$;
+
 CREATE OR REPLACE FUNCTION change_log_latest_revision() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO record_revisions (revision, resource_type, resource_id) VALUES (NEW.revision, NEW.resource_type, NEW.resource_id)
