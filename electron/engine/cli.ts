@@ -23,6 +23,7 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR] [--database-url postgre
   serve [--port P] [--host H] [--rate-limit N]   start the hub (REST, OAuth, web UI)
         [--log-level info]                       JSON logs on stderr: fatal, error, warn, info, debug, trace or silent (or OUTPOST_LOG_LEVEL)
         [--support-base-url URL]                 the URL custom-objects answers (/api/v2) link to (default: the request's origin)
+        [--trust-proxy ADDRESSES]                the reverse proxies (comma separated addresses or CIDR ranges) whose X-Forwarded-For names the client
         [--workers N]                            on PostgreSQL: engine workers answering requests side by side (default 2, or OUTPOST_WORKERS; 0: one engine)
   serve --upstream URL [--upstream-token T] …    run a replica of that hub (the desktop engine, headless)
   users add --email E --name N --role admin|agent --password P
@@ -97,6 +98,7 @@ async function serve(args: string[]): Promise<void> {
   const values = parse(args, {
     port: { type: 'string' }, host: { type: 'string' }, 'rate-limit': { type: 'string' }, upstream: { type: 'string' }, 'upstream-token': { type: 'string' },
     'support-base-url': { type: 'string' }, 'log-level': { type: 'string' }, workers: { type: 'string' },
+    'trust-proxy': { type: 'string' },
   });
   const logger = { level: logLevelOf(values) };
   const upstream = typeof values.upstream === 'string' ? values.upstream : undefined;
@@ -124,6 +126,7 @@ async function serve(args: string[]): Promise<void> {
     supportBaseUrl,
     logger,
     workers: databaseUrl === undefined ? 0 : workers,
+    trustProxy: trustedProxies(values['trust-proxy'] ?? process.env.OUTPOST_TRUST_PROXY),
   });
   // Before the line that says it listens: whoever reads it may stop it at once.
   stopOnSignals(hub);
@@ -131,6 +134,17 @@ async function serve(args: string[]): Promise<void> {
   const data = databaseUrl === undefined ? dataDirOf(values) : `PostgreSQL at ${withoutPassword(databaseUrl)}`;
   console.log(`Outpost ${role} listening on ${hub.url} (data: ${data})`);
   void hub.workers?.started.then((ready) => console.log(`Engine workers ready: ${ready} of ${workers}`));
+}
+
+/** `--trust-proxy`: addresses or CIDR ranges, comma separated; anything else is refused at start rather than trusting the wrong senders. */
+function trustedProxies(value: string | boolean | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const entries = typeof value === 'string' ? value.split(',').map((entry) => entry.trim()) : [];
+  const address = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-fA-F:]+)(?:\/\d{1,3})?$/;
+  if (entries.length === 0 || !entries.every((entry) => address.test(entry))) {
+    throw new UsageError('--trust-proxy must be the proxies\' addresses or CIDR ranges, comma separated (e.g. 10.0.0.5,10.1.0.0/16)');
+  }
+  return entries.join(',');
 }
 
 /** A database URL fit to print: its password (if any) left out. */

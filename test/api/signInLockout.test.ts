@@ -183,3 +183,38 @@ describe('sign-in lockout by email and source', () => {
     expect((await passwordGrant(mine, shared.email, shared.password)).status).toBe(200);
   });
 });
+
+describe('sign-in lockout behind a reverse proxy (serve --trust-proxy)', () => {
+  it('counts the client X-Forwarded-For names when the proxy is trusted, and ignores the header from anyone else', async () => {
+    const proxied = await startTestHub({ trustProxy: '127.0.0.1' });
+    try {
+      const user = { email: 'proxied@example.com', password: 'proxied-password-1' };
+      await proxied.engine.users.create({ ...user, name: 'Pia Proxied', role: 'user' });
+      const { port } = new URL(proxied.url);
+      const grant = (from: string, forwardedFor: string, password: string) => {
+        const body = new URLSearchParams({ grant_type: 'password', username: user.email, password }).toString();
+        return new Promise<number>((resolve, reject) => {
+          const request = http.request({ host: '127.0.0.1', port, path: '/oauth2/token', method: 'POST', localAddress: from, agent: false, headers: {
+            Authorization: basic(FIRST_PARTY_CLIENT_ID, ''), 'Content-Type': FORM, 'X-Forwarded-For': forwardedFor,
+          } }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode!));
+          });
+          request.on('error', reject);
+          request.end(body);
+        });
+      };
+      // Through the trusted proxy (127.0.0.1): one client's failures lock that client only.
+      for (let i = 0; i < MAX_FAILED_SIGN_INS; i++) expect(await grant('127.0.0.1', '203.0.113.7', 'wrong-password')).toBe(400);
+      const sources = proxied.engine.db.prepare('SELECT DISTINCT source FROM sign_in_failures WHERE email = ?').pluck().all(user.email);
+      expect(sources).toEqual(['203.0.113.7']);
+      expect(await grant('127.0.0.1', '198.51.100.20', user.password)).toBe(200);
+      // From an address that is not the proxy the header is only a claim: the connection's address counts.
+      expect(await grant('127.0.0.4', '198.51.100.99', 'wrong-password')).toBe(400);
+      expect(proxied.engine.db.prepare('SELECT DISTINCT source FROM sign_in_failures WHERE email = ? ORDER BY source').pluck().all(user.email))
+        .toEqual(['127.0.0.4', '203.0.113.7']);
+    } finally {
+      await proxied.close();
+    }
+  });
+});

@@ -64,6 +64,12 @@ export interface HttpOptions {
   replica?: Replica;
   /** Routes the desktop shell adds inside the authenticated /v2 scope (its hub connection). */
   shellRoutes?: (api: FastifyInstance) => void;
+  /**
+   * The reverse proxies (addresses or CIDR ranges, comma separated) whose `X-Forwarded-For` names the
+   * client: behind a load balancer every request otherwise comes from its address, and the sign-in
+   * lockout by source (auth/signIn.ts) would count every caller as one. None by default.
+   */
+  trustProxy?: string;
   /** The node's own HTTP server (a PostgreSQL hub node hands most requests to its engine workers: hub.ts). */
   serverFactory?: FastifyServerFactory;
   /** Where `url` fields of the custom-objects interface (/api/v2) point (`serve --support-base-url`); default: the request's origin. */
@@ -106,6 +112,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     // /api/v2 links end in `.json`, as the real service's do.
     rewriteUrl: (request) => withoutJsonSuffix(request.url ?? '/'),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
   });
   app.decorateRequest('actor', null);
   app.decorate('routeList', [] as FastifyInstance['routeList']);

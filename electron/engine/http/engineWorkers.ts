@@ -25,7 +25,7 @@ import { JSON_TYPE } from './reply.js';
 /** What a worker needs to open its engine and app; plain data (it is copied to the thread). */
 export interface WorkerSettings {
   databaseUrl: string;
-  http: { rateLimitPerHour?: number; supportBaseUrl?: string; logger?: LoggerOption };
+  http: { rateLimitPerHour?: number; supportBaseUrl?: string; trustProxy?: string; logger?: LoggerOption };
 }
 
 export interface WorkerRequest {
