@@ -70,6 +70,18 @@ describe('outpost serve logs', { timeout: 60_000 }, () => {
       expect(refused.stderr.split('\n')).toHaveLength(1);
     }
   });
+
+  it('refuses --trust-proxy values that are not addresses, and --workers on SQLite', async () => {
+    const dir = tempDir();
+    for (const value of ['everyone', '10.0.0.5,', 'true']) {
+      const refused = await outpost(['serve', '--port', '0', '--data-dir', dir, '--trust-proxy', value]);
+      expect(refused.code, value).toBe(2);
+      expect(refused.stderr).toMatch(/--trust-proxy must be the proxies' addresses or CIDR ranges/);
+    }
+    const workers = await outpost(['serve', '--port', '0', '--data-dir', dir, '--workers', '2']);
+    expect(workers.code).toBe(2);
+    expect(workers.stderr).toMatch(/--workers is for a hub on PostgreSQL/);
+  });
 });
 
 /**
