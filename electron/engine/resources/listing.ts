@@ -80,13 +80,29 @@ export interface ListReader {
 export function runList(def: ListDefinition, query: RawQuery, statements: StatementCache, viewerId?: number): ListPage {
   const reader: ListReader = { statements, viewerId };
   const { page, perPage } = pagingParams(query, def.maxPerPage, def.maxPage);
-  const { from, whereSql, params, searchIndex, sortBy } = selection(def, query, reader);
-  const order = searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, sortBy);
-  const sql = `SELECT ${def.json} FROM ${from}${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  const rows = statements.get(sql).pluck().all(...params, perPage + 1, (page - 1) * perPage) as string[];
+  const chosen = selection(def, query, reader);
+  const rows = statements.get(pageSql(def, chosen)).pluck().all(...chosen.params, perPage + 1, (page - 1) * perPage) as string[];
   const hasMore = rows.length > perPage;
   if (hasMore) rows.pop();
   return { rows, page, perPage, hasMore, ...totalAsked(def, query, reader) };
+}
+
+/**
+ * A page in two steps: the page's ids (filters, order, LIMIT and OFFSET over
+ * ids alone, read off an index where one serves the order), then the JSON of
+ * those rows only. In one step the database builds the JSON of every row it
+ * passes on the way: PostgreSQL of each row the OFFSET skips, SQLite of each
+ * row its sorter holds (every match, when no index gives the order). The page
+ * drives the join (SQLite keeps a CROSS JOIN's order; PostgreSQL fetches each
+ * row by its key) and its few rows are put in the list's order again. With
+ * the search index driving, its rowid is the record's id, so the order is the
+ * id's.
+ */
+function pageSql(def: ListDefinition, chosen: Selection): string {
+  const order = listOrder(def, chosen);
+  const ids = `SELECT ${def.idColumn} AS listed_id FROM ${chosen.from}${chosen.whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const rowsOrder = chosen.searchIndex ? `${def.idColumn} DESC` : order;
+  return `SELECT ${def.json} FROM (${ids}) AS page CROSS JOIN ${def.from} WHERE ${def.idColumn} = page.listed_id ORDER BY ${rowsOrder}`;
 }
 
 /** `count=true` asks for the list's total too, for "1–100 of 50 000" (an Outpost extension; real clients never send it, so pay nothing). */
@@ -111,9 +127,8 @@ export function countList(def: ListDefinition, query: RawQuery, statements: Stat
  * edit. The same selection() as the list itself, so the two never disagree.
  */
 export function idsMatching(def: ListDefinition, query: RawQuery, statements: StatementCache, viewerId?: number): number[] {
-  const { from, whereSql, params, searchIndex, sortBy } = selection(def, query, { statements, viewerId });
-  const order = searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, sortBy);
-  return statements.get(`SELECT ${def.idColumn} FROM ${from}${whereSql} ORDER BY ${order}`).pluck().all(...params) as number[];
+  const chosen = selection(def, query, { statements, viewerId });
+  return statements.get(`SELECT ${def.idColumn} FROM ${chosen.from}${chosen.whereSql} ORDER BY ${listOrder(def, chosen)}`).pluck().all(...chosen.params) as number[];
 }
 
 export interface Selection {
@@ -244,6 +259,11 @@ function filterClause(def: ListDefinition, name: string, raw: string | string[])
     case 'string':
       return { sql: `${filter.column} = ?`, params: [value] };
   }
+}
+
+/** The ORDER BY of a selection: the search index's, newest match first, when it drives; else the sort asked for. */
+function listOrder(def: ListDefinition, { searchIndex, sortBy }: Selection): string {
+  return searchIndex ? `${searchIndex}.rowid DESC` : orderBy(def, sortBy);
 }
 
 /** `sort_by=name`, `name:asc`, `name:desc`; always tie-broken by id so pages are stable. */
