@@ -150,7 +150,9 @@ export function countList(def: ListDefinition, query: RawQuery, statements: Stat
  */
 export function idsMatching(def: ListDefinition, query: RawQuery, statements: StatementCache, viewerId?: number): number[] {
   const chosen = selection(def, query, { statements, viewerId });
-  return statements.get(`SELECT ${def.idColumn} FROM ${chosen.from}${chosen.whereSql} ORDER BY ${orderSql(orderItems(def, chosen))}`).pluck().all(...chosen.params) as number[];
+  const items = orderItems(def, chosen);
+  // The order's last term is the record's id (the search index's rowid when it drives, whose FROM may be the index alone).
+  return statements.get(`SELECT ${items[items.length - 1]!.expr} FROM ${chosen.from}${chosen.whereSql} ORDER BY ${orderSql(items)}`).pluck().all(...chosen.params) as number[];
 }
 
 export interface Selection {
@@ -208,6 +210,8 @@ export function selection(def: ListDefinition, query: RawQuery, reader?: ListRea
   const params = where.flatMap((c) => c.params);
   if (!search) return { from: def.from, whereSql, params, sortBy };
   const index = def.searchIndex!;
+  // The match alone: the index answers it without the records (its rowids are theirs), as it does the order.
+  if (where.length === 1) return { from: index, whereSql, params, searchIndex: index, sortBy };
   return { from: `${index} JOIN ${def.from} ON ${def.idColumn} = ${index}.rowid`, whereSql, params, searchIndex: index, sortBy };
 }
 
