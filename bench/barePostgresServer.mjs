@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { contact, pageLinks } from './plainContactJson.mjs';
 
 const POOL_SIZE = 10;
 const SEARCH_LIMIT = 25;
@@ -22,9 +23,6 @@ const SEARCH_LIMIT = 25;
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 const pool = new pg.Pool({ connectionString: process.argv[2], max: POOL_SIZE });
 
-// Mirrors shared/resources/contact.ts and address.ts, as bareServer.mjs does; postgresHub.mjs compares the answers.
-const TEXT_FIELDS = ['title', 'description', 'industry', 'website', 'email', 'phone', 'mobile', 'fax', 'twitter', 'facebook', 'linkedin', 'skype'];
-const ADDRESS_KEYS = ['line1', 'city', 'postal_code', 'state', 'country'];
 const TAGS = "(SELECT string_agg(t.name, chr(31)) FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE g.resource_type = 'contact' AND g.resource_id = c.id) AS tag_names";
 
 const SQL = {
@@ -38,44 +36,6 @@ const SQL = {
           ORDER BY f.id DESC LIMIT ${SEARCH_LIMIT}`,
   update: `UPDATE contacts c SET title = $1, updated_at = $2 WHERE c.id = $3 RETURNING c.*, ${TAGS}`,
 };
-
-function address(row, prefix, nullable) {
-  const value = {};
-  for (const k of ADDRESS_KEYS) value[k] = row[`${prefix}_${k}`];
-  return nullable && ADDRESS_KEYS.every((k) => value[k] === null) ? null : value;
-}
-
-/** The same output fields, in the same order, as the engine's contact JSON, built in JavaScript. */
-function contact(row) {
-  const out = {
-    id: row.id, creator_id: row.creator_id, owner_id: row.owner_id, is_organization: row.is_organization === 1,
-    contact_id: row.contact_id, parent_organization_id: row.parent_organization_id, name: row.name,
-    first_name: row.first_name, last_name: row.last_name, customer_status: row.customer_status, prospect_status: row.prospect_status,
-  };
-  for (const f of TEXT_FIELDS) out[f] = row[f];
-  out.address = address(row, 'address', false);
-  out.billing_address = address(row, 'billing_address', true);
-  out.shipping_address = address(row, 'shipping_address', true);
-  out.tags = row.tag_names ? row.tag_names.split('\u001f').sort() : [];
-  out.custom_fields = JSON.parse(row.custom_fields);
-  out.created_at = row.created_at;
-  out.updated_at = row.updated_at;
-  return out;
-}
-
-/** Collection links as the engine builds them: self and first always, neighbours where they exist. */
-function pageLinks(url, page, perPage, hasMore) {
-  const at = (p) => {
-    const u = new URL(url);
-    u.searchParams.set('page', String(p));
-    u.searchParams.set('per_page', String(perPage));
-    return u.toString();
-  };
-  const links = { self: at(page), first_page: at(1) };
-  if (page > 1) links.prev_page = at(page - 1);
-  if (hasMore) links.next_page = at(page + 1);
-  return links;
-}
 
 /** The words of `q`, each a prefix, all required: a tsquery a user's text cannot break. */
 function prefixQuery(text) {
