@@ -22,6 +22,14 @@ beforeAll(() => {
 });
 
 describe('formErrorsOf: API refusals in a rep’s words', () => {
+  it('says a busy or restarting team server is nothing the rep did, under the form (a 503 names no field)', () => {
+    const message = 'The database is not available right now; please try again shortly.';
+    const err = refused('request', ['', 'temporarily_unavailable', message]);
+    const sentence = 'The team’s server can’t reach its database right now. Try again in a moment.';
+    expect(formErrorsOf(err, { last_name: 'Last name' }, 'failed')).toEqual({ _: sentence });
+    expect(refusalText(err, 'failed')).toBe(sentence);
+  });
+
   it('asks for the note, not for its "content"', () => {
     const err = refused('note', ['/content', 'blank', "content can't be blank."]);
     expect(formErrorsOf(err, { content: 'Note' }, 'failed')).toEqual({ content: 'Write the note before saving.' });

@@ -2,7 +2,7 @@ import { ApiFailure } from './client.js';
 import { SupportFailure } from './supportClient.js';
 import { humanized } from '../shell/words.js';
 import { isErrorEnvelope } from '../../shared/errors.js';
-import { repSentence, type FieldProblem } from './refusalWords.js';
+import { repSentence, requestSentence, type FieldProblem } from './refusalWords.js';
 
 /** A form's errors by field name; `_` holds what no field of the form shows (a refusal, a field the form lacks). */
 export type FormErrors = Record<string, string>;
@@ -58,7 +58,7 @@ export function problemsOf(err: unknown): Refused[] {
 
 /** A refused field in a rep's words: the table's sentence (refusalWords.ts), naming the field by the form's label; else the API's message with its names in words. */
 function sentenceOf(problem: Refused, label: string | undefined, labels: FieldLabels): string {
-  if (problem.field === '_') return inWords(problem.message, labels);
+  if (problem.field === '_') return requestSentence(problem.code) ?? inWords(problem.message, labels);
   const named = label && problem.sub ? `${label.replace(/ \*$/, '')} ${humanized(problem.sub).toLowerCase()}` : label;
   return repSentence(problem, named) ?? inWords(problem.message, labels);
 }

@@ -88,9 +88,18 @@ const CODE_SENTENCES: Record<string, Say> = {
   DuplicateValue: (label) => `${cap(label)} is already taken: choose another.`,
   unknown: (label) => `${cap(label)} cannot be set here.`,
   UnknownField: (label) => `${cap(label)} cannot be set here.`,
-  // A PostgreSQL hub whose database is restarting or busy (issue 33): nothing the rep did, and it passes.
-  temporarily_unavailable: () => 'The team’s server can’t reach its database right now. Try again in a moment.',
 };
+
+/** Sentences for refusals of a whole request (no field), by code. */
+const REQUEST_SENTENCES: Record<string, string> = {
+  // A PostgreSQL hub whose database is restarting or busy (issue 33): nothing the rep did, and it passes.
+  temporarily_unavailable: 'The team’s server can’t reach its database right now. Try again in a moment.',
+};
+
+/** The sentence a rep reads for a refusal of the whole request, or null when the API's own message is best. */
+export function requestSentence(code: string): string | null {
+  return REQUEST_SENTENCES[code] ?? null;
+}
 
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
