@@ -83,5 +83,7 @@ const run = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--te
 });
 const tap = existsSync('.cache/e2e.tap') ? (await import('node:fs')).readFileSync('.cache/e2e.tap', 'utf8') : '';
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);
-report({ passed: count('pass'), failed: count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0), skipped: count('skipped') });
+// The failed tests by name, for the summary at the end of `npm test` (CI keeps only the tail of the output).
+const failures = [...tap.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((match) => match[1].replace(/\s*#.*$/, ''));
+report({ passed: count('pass'), failed: count('fail') + (run.status !== 0 && count('fail') === 0 ? 1 : 0), skipped: count('skipped'), failures });
 process.exit(run.status ?? 1);

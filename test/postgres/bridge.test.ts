@@ -62,7 +62,16 @@ describe.skipIf(missing !== null)('the synchronous PostgreSQL bridge', () => {
   it('never hands a statement the late answer of one that gave up waiting', async () => {
     const impatient = new PostgresBridge(cluster.url, { waitMs: 300 });
     try {
-      impatient.query('SELECT 1'); // connected
+      // Connected first: starting its thread and connecting can take longer than 300 ms on a loaded machine.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          impatient.query('SELECT 1');
+          break;
+        } catch (err) {
+          if (attempt === 20) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
       expect(() => impatient.query('SELECT pg_sleep(0.6) AS slept')).toThrow(/did not answer within 300 ms/);
       // The sleep's answer arrives meanwhile and waits on the port: the next statement must not take it for its own.
       await new Promise((resolve) => setTimeout(resolve, 1000));
