@@ -6,7 +6,7 @@
 //   2. starts a hub node on it under `node --cpu-prof` (PROFILE_NODE_ARGS: more `serve` options, space separated);
 //   3. logs every statement PostgreSQL runs (log_statement = all, set for the whole cluster and reloaded) while
 //      one warm by-id request runs alone, then one small write (PUT, a new title), and prints them;
-//   4. loads the node with by-id requests of random contacts (autocannon, PROFILE_CONNECTIONS, default 50, for
+//   4. loads the node with by-id requests of random contacts (PROFILE_LOAD=tasks-q: task searches; autocannon, PROFILE_CONNECTIONS, default 50, for
 //      PROFILE_SECONDS, default 15), stops it (it writes its profiles on exit: one per thread) and prints, for each
 //      thread, its self time during the load (start-up left out) by group and its top functions, as shares of
 //      the wall time: on the main thread, the bridge's Atomics.wait (inlined in waitForSignal) is time blocked on
@@ -24,6 +24,12 @@ const CONTACTS = Number(process.env.PROFILE_CONTACTS || 20_000);
 const SECONDS = Number(process.env.PROFILE_SECONDS || 15);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS || 50);
 const NODE_ARGS = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** What the load asks: `by-id` (default), or `tasks-q` (GET /v2/tasks?q=<word>, the bench's words). */
+const LOAD = process.env.PROFILE_LOAD || 'by-id';
+const SEARCH_WORDS = ['pricing', 'renewal', 'budget', 'deliv', 'contr', 'train', 'compet'];
+const loadPath = () => LOAD === 'tasks-q'
+  ? `/v2/tasks?q=${SEARCH_WORDS[Math.floor(Math.random() * SEARCH_WORDS.length)]}`
+  : `/v2/contacts/${1 + Math.floor(Math.random() * CONTACTS)}`;
 const TOP_FUNCTIONS = 25;
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'outpost-profile-'));
@@ -46,7 +52,9 @@ function startProfiledNode(url) {
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolveStart({ child, base: match[1] });
+      // Profiled once its engine workers are up too (they start after the node listens), unless it has none.
+      const workers = !/--workers[ =]0\b/.test(NODE_ARGS.join(' '));
+      if (match && (!workers || /Engine workers ready/.test(out))) resolveStart({ child, base: match[1] });
     });
     child.once('exit', (code, signal) => reject(new Error(`hub node exited (${code ?? signal}): ${out}`)));
   });
@@ -89,6 +97,7 @@ async function statementsOf(cluster, base, headers, requests) {
 /** A by-id read, and a small write (a new title) for comparison. */
 const LOGGED_REQUESTS = [
   ['GET /v2/contacts/:id', '/v2/contacts/1'],
+  ['GET /v2/tasks?q=pricing', '/v2/tasks?q=pricing'],
   ['PUT /v2/contacts/:id (a new title)', '/v2/contacts/1', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { title: 'Profiled' } }) }],
 ];
 
@@ -186,7 +195,7 @@ try {
     console.log(`${label} on a PostgreSQL hub node${NODE_ARGS.length > 0 ? ` (serve ${NODE_ARGS.join(' ')})` : ''}: ${statements.length} SQL statements`);
     statements.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.length > 400 ? `${sql.slice(0, 400)}…` : sql}`));
   }
-  const setupClient = (client) => client.setRequests(Array.from({ length: 1000 }, () => ({ path: `/v2/contacts/${1 + Math.floor(Math.random() * CONTACTS)}` })));
+  const setupClient = (client) => client.setRequests(Array.from({ length: 1000 }, () => ({ path: loadPath() })));
   const loadStarted = monotonicMicroseconds();
   const result = await autocannon({ url: node.base, connections: CONNECTIONS, headers, setupClient, duration: SECONDS });
   const loadEnded = monotonicMicroseconds();
