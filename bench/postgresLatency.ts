@@ -2,13 +2,15 @@
 // process: `node --import tsx bench/postgresLatency.ts`. A throwaway cluster and a SQLite file get the same
 // 10 000-row table; one statement at a time, a point read by id through the synchronous bridge the engine
 // would use, beside node-postgres awaited directly (the same round trip without the bridge) and beside
-// better-sqlite3 (what the engine does today). Prints one JSON line of microseconds per statement (medians).
+// better-sqlite3 (what the engine does today), and through libpq's own blocking calls (the engine's driver where
+// the optional libpq package built; issue 33). Prints one JSON line of microseconds per statement (medians).
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresBridge } from '../electron/engine/db/postgresBridge.js';
+import { LibpqConnection, libpqAvailable } from '../electron/engine/db/libpqConnection.js';
 import { startPostgresCluster, whyNoPostgres } from '../test/support/postgresCluster.js';
 
 const ROWS = 10_000;
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   const cluster = await startPostgresCluster();
   const dir = mkdtempSync(join(tmpdir(), 'outpost-bench-pg-'));
   const bridge = new PostgresBridge(cluster.url);
+  const libpq = libpqAvailable() ? new LibpqConnection(cluster.url) : null;
   const client = new pg.Client({ connectionString: cluster.url });
   try {
     const create = 'CREATE TABLE contacts (id integer PRIMARY KEY, name text NOT NULL, email text, updated_at text NOT NULL)';
@@ -54,16 +57,19 @@ async function main(): Promise<void> {
     // Warm-up: plans cached, connections busy once.
     for (const id of ids.slice(0, 200)) {
       bridge.query(text, [id]);
+      libpq?.query(text, [id]);
       await client.query(text, [id]);
     }
     const bridgeUs = await timed((id) => bridge.query(text, [id]));
     const asyncUs = await timed((id) => client.query(text, [id]));
     const sqliteUs = await timed((id) => byId.get(id));
+    const libpqUs = libpq ? await timed((id) => libpq.query(text, [id])) : null;
     sqlite.close();
-    console.log(JSON.stringify({ rows: ROWS, reads: READS, bridgeUs, asyncUs, sqliteUs }));
+    console.log(JSON.stringify({ rows: ROWS, reads: READS, bridgeUs, asyncUs, sqliteUs, libpqUs }));
   } finally {
     await client.end().catch(() => undefined);
     await bridge.close();
+    await libpq?.close();
     cluster.stop();
     rmSync(dir, { recursive: true, force: true });
   }

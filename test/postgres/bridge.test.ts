@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseUnavailableError, PostgresBridge, PostgresError } from '../../electron/engine/db/postgresBridge.js';
+import { DatabaseUnavailableError, PostgresBridge, PostgresError, type BridgeOptions } from '../../electron/engine/db/postgresBridge.js';
+import { libpqAvailable } from '../../electron/engine/db/libpqConnection.js';
+import { openPostgresConnection, type PostgresConnection, type PostgresDriver } from '../../electron/engine/db/postgresConnection.js';
 import { PostgresDatabase } from '../../electron/engine/db/postgresDatabase.js';
 import { CommitFailedError, CommitGroups } from '../../electron/engine/db/commitGroups.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
@@ -11,13 +13,16 @@ import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../su
  */
 const missing = whyNoPostgres();
 if (missing) console.log(`PostgreSQL bridge tests skipped: ${missing}`);
+// Both drivers answer alike (db/postgresConnection.ts): every test but the bridge's own runs on each.
+const drivers: PostgresDriver[] = libpqAvailable() ? ['libpq', 'bridge'] : ['bridge'];
+if (!libpqAvailable()) console.log('PostgreSQL connection tests run on the bridge only: the optional libpq package is not installed or did not build (it needs libpq-dev).');
 
-describe.skipIf(missing !== null)('the synchronous PostgreSQL bridge', () => {
+describe.skipIf(missing !== null).each(drivers)('the synchronous PostgreSQL connection (%s)', (driver) => {
   let cluster: PostgresCluster;
-  let db: PostgresBridge;
+  let db: PostgresConnection;
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    db = new PostgresBridge(cluster.url);
+    db = openPostgresConnection(cluster.url, {}, driver);
     db.query('CREATE TABLE contacts (id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, owner_id integer)');
   });
   afterAll(async () => {
@@ -59,6 +64,24 @@ describe.skipIf(missing !== null)('the synchronous PostgreSQL bridge', () => {
     for (let i = 0; i < 1000; i++) expect(db.query('SELECT $1::int AS i', [i]).rows[0]).toEqual({ i });
   });
 
+  it('gives each text with parameters a prepared statement of its own, parsed once per connection', () => {
+    const text = 'SELECT name FROM contacts WHERE owner_id = $1 ORDER BY id';
+    expect(db.query(text, [1]).rows).toEqual([{ name: 'Ada' }]);
+    expect(db.query(text, [2]).rows).toEqual([{ name: 'Grace' }]);
+    const prepared = db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [text]).rows;
+    expect(prepared).toHaveLength(1);
+    // Texts without parameters go unnamed: they may hold several statements.
+    expect(db.query('SELECT 1 AS a; SELECT 2 AS b').rows).toEqual([{ b: 2 }]);
+  });
+});
+
+describe.skipIf(missing !== null)('the bridge\'s own thread', () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+  });
+  afterAll(() => cluster?.stop());
+
   it('never hands a statement the late answer of one that gave up waiting', async () => {
     const impatient = new PostgresBridge(cluster.url, { waitMs: 300 });
     try {
@@ -80,21 +103,11 @@ describe.skipIf(missing !== null)('the synchronous PostgreSQL bridge', () => {
       await impatient.close();
     }
   });
-
-  it('gives each text with parameters a prepared statement of its own, parsed once per connection', () => {
-    const text = 'SELECT name FROM contacts WHERE owner_id = $1 ORDER BY id';
-    expect(db.query(text, [1]).rows).toEqual([{ name: 'Ada' }]);
-    expect(db.query(text, [2]).rows).toEqual([{ name: 'Grace' }]);
-    const prepared = db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [text]).rows;
-    expect(prepared).toHaveLength(1);
-    // Texts without parameters go unnamed: they may hold several statements.
-    expect(db.query('SELECT 1 AS a; SELECT 2 AS b').rows).toEqual([{ b: 2 }]);
-  });
 });
 
-/** Runs `body` with a bridge of its own over `cluster`, closed after. */
-async function withBridge(cluster: PostgresCluster, options: ConstructorParameters<typeof PostgresBridge>[1], body: (bridge: PostgresBridge) => void | Promise<void>) {
-  const bridge = new PostgresBridge(cluster.url, options);
+/** Runs `body` with a connection of its own over `cluster` by `driver`, closed after. */
+async function withBridge(cluster: PostgresCluster, driver: PostgresDriver, options: BridgeOptions, body: (bridge: PostgresConnection) => void | Promise<void>) {
+  const bridge = openPostgresConnection(cluster.url, options, driver);
   try {
     await body(bridge);
   } finally {
@@ -116,7 +129,7 @@ function thrownBy(run: () => unknown): unknown {
  * The first statement after a backend was terminated: it fails as unavailable if it
  * was sent before the worker heard of the loss, else it runs on a new connection.
  */
-function afterTermination(bridge: PostgresBridge): void {
+function afterTermination(bridge: PostgresConnection): void {
   try {
     bridge.query('SELECT 1');
   } catch (err) {
@@ -125,7 +138,7 @@ function afterTermination(bridge: PostgresBridge): void {
   }
 }
 
-describe.skipIf(missing !== null)('the bridge when the database goes away (issue 33)', () => {
+describe.skipIf(missing !== null).each(drivers)('the connection when the database goes away, issue 33 (%s)', (driver) => {
   let cluster: PostgresCluster;
   beforeAll(async () => {
     cluster = await startPostgresCluster();
@@ -136,7 +149,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   const terminate = (pid: unknown) => cluster.sql(`SELECT pg_terminate_backend(${Number(pid)})`);
 
   it('opens a new connection after its backend is terminated: at most one statement fails, as unavailable', async () => {
-    await withBridge(cluster, {}, (bridge) => {
+    await withBridge(cluster, driver, {}, (bridge) => {
       const pid = bridge.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').rows[0]!.pid;
       const first = bridge.connection;
       expect(terminate(pid)).toBe('t');
@@ -157,7 +170,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   });
 
   it('never runs the rest of a transaction on a new connection: it fails, and the next BEGIN starts afresh', async () => {
-    await withBridge(cluster, {}, (bridge) => {
+    await withBridge(cluster, driver, {}, (bridge) => {
       bridge.query('BEGIN');
       const connection = bridge.connection;
       bridge.query('INSERT INTO notes (body) VALUES ($1)', ['before'], connection);
@@ -177,7 +190,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   });
 
   it('sets the session timeouts on every connection, a new one too', async () => {
-    await withBridge(cluster, { statementTimeoutMs: 1500, lockTimeoutMs: 700, idleInTransactionTimeoutMs: 9000 }, (bridge) => {
+    await withBridge(cluster, driver, { statementTimeoutMs: 1500, lockTimeoutMs: 700, idleInTransactionTimeoutMs: 9000 }, (bridge) => {
       const show = () => bridge.query('SELECT current_setting($1) AS s, current_setting($2) AS l, current_setting($3) AS i', ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout']).rows[0];
       expect(show()).toEqual({ s: '1500ms', l: '700ms', i: '9s' });
       const before = bridge.connection;
@@ -186,7 +199,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
       expect(bridge.connection).toBe(before + 1);
       expect(show()).toEqual({ s: '1500ms', l: '700ms', i: '9s' });
     });
-    await withBridge(cluster, {}, (bridge) => {
+    await withBridge(cluster, driver, {}, (bridge) => {
       expect(bridge.query('SHOW statement_timeout').rows).toEqual([{ statement_timeout: '30s' }]);
       expect(bridge.query('SHOW lock_timeout').rows).toEqual([{ lock_timeout: '10s' }]);
       expect(bridge.query('SHOW idle_in_transaction_session_timeout').rows).toEqual([{ idle_in_transaction_session_timeout: '1min' }]);
@@ -194,7 +207,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   });
 
   it('answers a statement cancelled by statement_timeout as unavailable, and keeps its connection', async () => {
-    await withBridge(cluster, { statementTimeoutMs: 200 }, (bridge) => {
+    await withBridge(cluster, driver, { statementTimeoutMs: 200 }, (bridge) => {
       bridge.query('SELECT 1');
       const connection = bridge.connection;
       const err = thrownBy(() => bridge.query('SELECT pg_sleep(1)'));
@@ -206,8 +219,8 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   });
 
   it('answers a statement that waited past lock_timeout as unavailable (55P03)', async () => {
-    await withBridge(cluster, { lockTimeoutMs: 200 }, async (bridge) => {
-      const holder = new PostgresBridge(cluster.url);
+    await withBridge(cluster, driver, { lockTimeoutMs: 200 }, async (bridge) => {
+      const holder = openPostgresConnection(cluster.url, {}, driver);
       try {
         holder.query('BEGIN');
         holder.query('LOCK TABLE notes IN ACCESS EXCLUSIVE MODE', [], holder.connection);
@@ -223,7 +236,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   });
 
   it('answers unavailable at once when no database listens, and connects once one does', async () => {
-    const nowhere = new PostgresBridge('postgres://outpost@127.0.0.1:1/postgres', { connectTimeoutMs: 500 });
+    const nowhere = openPostgresConnection('postgres://outpost@127.0.0.1:1/postgres', { connectTimeoutMs: 500 }, driver);
     try {
       const started = performance.now();
       const err = thrownBy(() => nowhere.query('SELECT 1'));
@@ -236,7 +249,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   });
 
   it('prepares statements again on a new connection, and keeps at most its cap of them', async () => {
-    await withBridge(cluster, { maxNamedStatements: 2 }, (bridge) => {
+    await withBridge(cluster, driver, { maxNamedStatements: 2 }, (bridge) => {
       const prepared = () => bridge.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement LIKE $1 ORDER BY 1', ['SELECT $1::int + %']).rows.map((row) => row.statement);
       bridge.query('SELECT $1::int + 1 AS n', [1]);
       bridge.query('SELECT $1::int + 2 AS n', [1]);
@@ -257,7 +270,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   });
 
   it('ends the engine\'s transaction cleanly when its connection is lost, and the next one works', async () => {
-    const db = new PostgresDatabase(cluster.url);
+    const db = new PostgresDatabase(cluster.url, { driver });
     try {
       cluster.sql('TRUNCATE notes');
       const insert = db.prepare('INSERT INTO notes (body) VALUES (?)');
@@ -278,7 +291,7 @@ describe.skipIf(missing !== null)('the bridge when the database goes away (issue
   });
 
   it('fails a group commit whose connection was lost, with nothing kept, and the next group commits', async () => {
-    const db = new PostgresDatabase(cluster.url);
+    const db = new PostgresDatabase(cluster.url, { driver });
     try {
       cluster.sql('TRUNCATE notes');
       const commits = new CommitGroups(db);

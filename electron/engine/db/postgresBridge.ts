@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { PostgresConnection } from './postgresConnection.js';
 
 /**
  * Synchronous PostgreSQL queries for the engine, whose data access is
@@ -249,7 +250,7 @@ export function bridgeOptionsFromEnv(env: NodeJS.ProcessEnv): BridgeOptions {
 type Answer = ({ ok: true; rows: unknown[][]; fields: string[]; rowCount: number } | { ok: false; message: string; code?: string; lost: boolean }) & { connection: number };
 type Request = { id: number; text: string; values: unknown[]; connection?: number } | { id: number; end: true };
 
-export class PostgresBridge {
+export class PostgresBridge implements PostgresConnection {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
@@ -357,12 +358,12 @@ export class PostgresBridge {
 }
 
 /** A failed answer as the error the engine sees. */
-function refusal(answer: { message: string; code?: string; lost: boolean }): PostgresError {
+export function refusal(answer: { message: string; code?: string; lost: boolean }): PostgresError {
   const unavailable = answer.lost || BUSY.has(answer.code ?? '') || isConnectionFailure(answer.code, answer.message);
   return unavailable ? new DatabaseUnavailableError(answer.message, answer.code) : new PostgresError(answer.message, answer.code);
 }
 
-function withoutUndefined<T extends object>(options: T): Partial<T> {
+export function withoutUndefined<T extends object>(options: T): Partial<T> {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 

@@ -1,4 +1,5 @@
-import { DatabaseUnavailableError, PostgresBridge, PostgresError, type BridgeOptions } from './postgresBridge.js';
+import { DatabaseUnavailableError, PostgresError, type BridgeOptions } from './postgresBridge.js';
+import { openPostgresConnection, type PostgresConnection, type PostgresDriver } from './postgresConnection.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
 import type { Db, Transaction } from './database.js';
 import { ignoresConflicts, toPostgres, type Schema, type TableKeys } from './postgres/dialect.js';
@@ -167,11 +168,13 @@ export interface PostgresOptions {
   clock?: Clock;
   /** Timeouts and prepared statements of the connection (postgresBridge.ts). */
   bridge?: BridgeOptions;
+  /** libpq or the bridge (postgresConnection.ts); by default as OUTPOST_PG_DRIVER says, else libpq where it built. */
+  driver?: PostgresDriver;
 }
 
 export class PostgresDatabase implements Db {
   readonly dialect = 'postgres';
-  private readonly bridge: PostgresBridge;
+  private readonly bridge: PostgresConnection;
   private readonly clock: Clock;
   /** How deep the transactions in progress are nested: 0 outside one; inner ones are savepoints. */
   private depth = 0;
@@ -181,7 +184,7 @@ export class PostgresDatabase implements Db {
   private schema: Schema = new Map();
 
   constructor(url: string, options: PostgresOptions = {}) {
-    this.bridge = new PostgresBridge(url, options.bridge);
+    this.bridge = openPostgresConnection(url, options.bridge, options.driver);
     this.clock = options.clock ?? systemClock;
   }
 
