@@ -131,7 +131,9 @@ async function serve(args: string[]): Promise<void> {
   // Before the line that says it listens: whoever reads it may stop it at once.
   stopOnSignals(hub);
   const role = upstream === undefined ? 'hub' : `replica of ${upstream}`;
-  const data = databaseUrl === undefined ? dataDirOf(values) : `PostgreSQL at ${withoutPassword(databaseUrl)}`;
+  // The driver too (docs/hub.md, "The database driver"): where libpq did not build, a node runs on the slower bridge.
+  const driver = databaseUrl === undefined ? '' : `, driver ${(await import('./db/postgresConnection.js')).postgresDriver()}`;
+  const data = databaseUrl === undefined ? dataDirOf(values) : `PostgreSQL at ${withoutPassword(databaseUrl)}${driver}`;
   console.log(`Outpost ${role} listening on ${hub.url} (data: ${data})`);
   void hub.workers?.started.then((ready) => console.log(`Engine workers ready: ${ready} of ${workers}`));
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
+import { libpqAvailable } from '../../electron/engine/db/libpqConnection.js';
 import { cleanUp, serve, stop, tempDir, type Served } from '../support/cliProcess.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 
@@ -30,6 +31,8 @@ async function node(workers: number): Promise<Served> {
     while (!/Engine workers ready: (\d+)/.test(served.stdout())) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(/Engine workers ready: (\d+)/.exec(served.stdout())![1]).toBe(String(workers));
   }
+  // Where libpq built, the node and every worker run on it (a worker that could not load it would not be ready).
+  expect(served.stdout()).toContain(`driver ${libpqAvailable() ? 'libpq' : 'bridge'}`);
   return served;
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { isMainThread, threadId } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import {
-  BRIDGE_DEFAULTS, DatabaseUnavailableError, refusal, withoutUndefined,
+  BRIDGE_DEFAULTS, DatabaseUnavailableError, refusal, withoutUndefined, withRowObjects,
   type BridgeOptions, type BridgeResult,
 } from './postgresBridge.js';
 import type { PostgresConnection } from './postgresConnection.js';
@@ -81,8 +81,7 @@ let binding: { PQ: new () => PQ; prepareValue: (value: unknown) => unknown; pars
  * every thread but the main one loads a copy of its own (removed once
  * loaded: the loader keeps it mapped).
  */
-function loadAddon(): { PQ: new () => PQ } {
-  const file = requireHere.resolve('libpq/build/Release/addon.node');
+function loadAddon(file: string): { PQ: new () => PQ } {
   const addon = { exports: {} as { PQ: new () => PQ } };
   if (isMainThread) {
     process.dlopen(addon, file);
@@ -98,25 +97,34 @@ function loadAddon(): { PQ: new () => PQ } {
   return addon.exports;
 }
 
-/** The binding and node-postgres' value conversions, loaded once; null where `libpq` is not installed or did not build. */
+/**
+ * The binding and node-postgres' value conversions, loaded once; null where `libpq` is not installed or did not
+ * build. A built one that fails to load throws: a thread must not quietly run on the other driver.
+ */
 function loadBinding(): typeof binding {
   if (binding !== undefined) return binding;
+  const file = builtAddon();
+  if (file === null) return (binding = null);
+  const { PQ } = loadAddon(file);
+  const pg = requireHere('pg') as { types: { getTypeParser(oid: number, format: 'text'): Parser } };
+  // node-postgres' own conversion of parameters (dates, arrays, objects as JSON), so both drivers send the same text.
+  const { prepareValue } = requireHere('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
+  const parsers = new Map<number, Parser>();
+  const parserOf = (oid: number): Parser => {
+    let parser = parsers.get(oid);
+    if (!parser) parsers.set(oid, (parser = PARSERS[oid] ?? pg.types.getTypeParser(oid, 'text')));
+    return parser;
+  };
+  return (binding = { PQ, prepareValue, parserOf });
+}
+
+/** The addon's file, if the optional package is installed and its build made one. */
+function builtAddon(): string | null {
   try {
-    const { PQ } = loadAddon();
-    const pg = requireHere('pg') as { types: { getTypeParser(oid: number, format: 'text'): Parser } };
-    // node-postgres' own conversion of parameters (dates, arrays, objects as JSON), so both drivers send the same text.
-    const { prepareValue } = requireHere('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
-    const parsers = new Map<number, Parser>();
-    const parserOf = (oid: number): Parser => {
-      let parser = parsers.get(oid);
-      if (!parser) parsers.set(oid, (parser = PARSERS[oid] ?? pg.types.getTypeParser(oid, 'text')));
-      return parser;
-    };
-    binding = { PQ, prepareValue, parserOf };
+    return requireHere.resolve('libpq/build/Release/addon.node');
   } catch {
-    binding = null;
+    return null;
   }
-  return binding;
 }
 
 /** Whether statements can go through libpq here. */
@@ -165,8 +173,7 @@ export class LibpqConnection implements PostgresConnection {
   }
 
   query<Row = Record<string, unknown>>(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<Row> {
-    const { rows, fields, rowCount } = this.queryArrays(text, values, onConnection);
-    return { rows: rows.map((row) => Object.fromEntries(fields.map((field, i) => [field, row[i]]))) as Row[], fields, rowCount };
+    return withRowObjects<Row>(this.queryArrays(text, values, onConnection));
   }
 
   queryArrays(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<unknown[]> {
@@ -179,11 +186,14 @@ export class LibpqConnection implements PostgresConnection {
     const pq = this.pq ?? this.open();
     this.lastConnection = this.current;
     this.run(pq, text, values);
-    try {
-      return this.answer(pq);
-    } finally {
-      pq.$clear();
+    const answer = this.answer(pq);
+    pq.$clear();
+    if (answer instanceof Error) {
+      // A connection libpq found bad is dropped: the next statement opens another.
+      if (pq.$transactionStatus() === PQTRANS_UNKNOWN) this.drop();
+      throw answer;
     }
+    return answer;
   }
 
   async close(): Promise<void> {
@@ -254,15 +264,14 @@ export class LibpqConnection implements PostgresConnection {
     return String(prepared);
   }
 
-  /** The result of the statement just run, or the error it is. */
-  private answer(pq: PQ): BridgeResult<unknown[]> {
+  /** The result of the statement just run, or the error it is (its connection lost, when libpq says it is bad). */
+  private answer(pq: PQ): BridgeResult<unknown[]> | Error {
     const status = pq.$resultStatus();
     if (status === 'PGRES_TUPLES_OK' || status === 'PGRES_COMMAND_OK' || status === 'PGRES_EMPTY_QUERY') return this.rowsOf(pq);
     const fields = pq.$resultErrorFields();
     const lost = pq.$transactionStatus() === PQTRANS_UNKNOWN;
     const message = fields?.messagePrimary ?? (pq.$getLastErrorMessage().trim() || status);
-    if (lost) this.drop();
-    throw refusal({ lost, message, code: fields?.sqlState ?? (lost ? '08006' : undefined) });
+    return refusal({ lost, message, code: fields?.sqlState ?? (lost ? '08006' : undefined) });
   }
 
   private rowsOf(pq: PQ): BridgeResult<unknown[]> {

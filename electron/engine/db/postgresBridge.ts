@@ -295,8 +295,7 @@ export class PostgresBridge implements PostgresConnection {
    * a transaction begun on that connection, and fails rather than run on another.
    */
   query<Row = Record<string, unknown>>(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<Row> {
-    const { rows, fields, rowCount } = this.queryArrays(text, values, onConnection);
-    return { rows: rows.map((row) => Object.fromEntries(fields.map((field, i) => [field, row[i]]))) as Row[], fields, rowCount };
+    return withRowObjects<Row>(this.queryArrays(text, values, onConnection));
   }
 
   /** As `query`, with each row as an array of its values. */
@@ -355,6 +354,11 @@ export class PostgresBridge implements PostgresConnection {
     }
     return undefined;
   }
+}
+
+/** A result's rows as objects by column name (a name given twice keeps its last value). */
+export function withRowObjects<Row>({ rows, fields, rowCount }: BridgeResult<unknown[]>): BridgeResult<Row> {
+  return { rows: rows.map((row) => Object.fromEntries(fields.map((field, i) => [field, row[i]]))) as Row[], fields, rowCount };
 }
 
 /** A failed answer as the error the engine sees. */
