@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, threadId } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,9 @@ interface PQ {
   $clear(): void;
 }
 
+/** dlopen's flag that keeps a library mapped after it is closed (glibc's and macOS's values; Node does not name it). */
+const RTLD_NODELETE = process.platform === 'darwin' ? 0x80 : process.platform === 'linux' ? 0x1000 : 0;
+
 /** PQtransactionStatus when the connection is bad (lost, terminated, never made). */
 const PQTRANS_UNKNOWN = 4;
 
@@ -90,7 +93,9 @@ function loadAddon(file: string): { PQ: new () => PQ } {
   const copy = join(tmpdir(), `outpost-libpq-${process.pid}-${threadId}.node`);
   copyFileSync(file, copy);
   try {
-    process.dlopen(addon, copy);
+    // Never unloaded: Node closes a worker's addons when the worker ends, and the process keeps pointers into
+    // the library (its registration, its cleanup hooks), which a later worker's load would follow into nothing.
+    process.dlopen(addon, copy, constants.dlopen.RTLD_LAZY | RTLD_NODELETE);
   } finally {
     rmSync(copy, { force: true });
   }
@@ -120,6 +125,8 @@ function loadBinding(): typeof binding {
 
 /** The addon's file, if the optional package is installed and its build made one. */
 function builtAddon(): string | null {
+  // Where a library cannot be kept loaded (Windows), a worker thread's copy would be unloaded when it ends: the bridge there.
+  if (!isMainThread && RTLD_NODELETE === 0) return null;
   try {
     return requireHere.resolve('libpq/build/Release/addon.node');
   } catch {
