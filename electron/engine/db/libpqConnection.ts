@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { isMainThread, threadId } from 'node:worker_threads';
+import { isMainThread } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import {
   BRIDGE_DEFAULTS, DatabaseUnavailableError, refusal, withoutUndefined, withRowObjects,
   type BridgeOptions, type BridgeResult,
 } from './postgresBridge.js';
-import type { PostgresConnection } from './postgresConnection.js';
+import type { PostgresConnection } from './postgresBridge.js';
 
 /**
  * Synchronous PostgreSQL queries through libpq itself (issue 33): the `libpq`
@@ -26,13 +23,16 @@ import type { PostgresConnection } from './postgresConnection.js';
  * `libpq` is an optional dependency, built from source against the
  * machine's libpq (Debian: libpq-dev). Where it did not build, the hub uses
  * the bridge; OUTPOST_PG_DRIVER=bridge chooses it anyway.
+ *
+ * Main thread only. The binding's ConnectSync registers the connection's
+ * socket with libuv's default loop, the main thread's, whatever thread calls
+ * it (for its asynchronous mode, unused here), and its finish closes that
+ * handle there: from an engine worker's thread that races the main thread's
+ * event loop (the node aborted in uv__finish_close). Engine workers run on
+ * the bridge (postgresConnection.ts).
  */
 
-/**
- * The addon's connection class, called by its native methods: the package's
- * index.js wraps them in methods without the `$` (adding nothing used here),
- * but it can be loaded once per process only (below).
- */
+/** The addon's connection class, called by its native methods (the package's index.js wraps them, adding nothing used here). */
 interface PQ {
   $connectSync(conninfo: string): boolean;
   $getLastErrorMessage(): string;
@@ -54,9 +54,6 @@ interface PQ {
   $clear(): void;
 }
 
-/** dlopen's flag that keeps a library mapped after it is closed (glibc's and macOS's values; Node does not name it). */
-const RTLD_NODELETE = process.platform === 'darwin' ? 0x80 : process.platform === 'linux' ? 0x1000 : 0;
-
 /** PQtransactionStatus when the connection is bad (lost, terminated, never made). */
 const PQTRANS_UNKNOWN = 4;
 
@@ -77,32 +74,6 @@ const requireHere = createRequire(here);
 let binding: { PQ: new () => PQ; prepareValue: (value: unknown) => unknown; parserOf: (oid: number) => Parser } | null | undefined;
 
 /**
- * The addon's classes, in this thread. The addon is not context-aware
- * (NODE_MODULE): Node loads such a file once per process, and a second
- * thread's load fails ("did not self-register"). A copy of the file is
- * another library to the dynamic loader, whose registration runs again, so
- * every thread but the main one loads a copy of its own (removed once
- * loaded: the loader keeps it mapped).
- */
-function loadAddon(file: string): { PQ: new () => PQ } {
-  const addon = { exports: {} as { PQ: new () => PQ } };
-  if (isMainThread) {
-    process.dlopen(addon, file);
-    return addon.exports;
-  }
-  const copy = join(tmpdir(), `outpost-libpq-${process.pid}-${threadId}.node`);
-  copyFileSync(file, copy);
-  try {
-    // Never unloaded: Node closes a worker's addons when the worker ends, and the process keeps pointers into
-    // the library (its registration, its cleanup hooks), which a later worker's load would follow into nothing.
-    process.dlopen(addon, copy, constants.dlopen.RTLD_LAZY | RTLD_NODELETE);
-  } finally {
-    rmSync(copy, { force: true });
-  }
-  return addon.exports;
-}
-
-/**
  * The binding and node-postgres' value conversions, loaded once; null where `libpq` is not installed or did not
  * build. A built one that fails to load throws: a thread must not quietly run on the other driver.
  */
@@ -110,7 +81,7 @@ function loadBinding(): typeof binding {
   if (binding !== undefined) return binding;
   const file = builtAddon();
   if (file === null) return (binding = null);
-  const { PQ } = loadAddon(file);
+  const PQ = requireHere(file) as new () => PQ;
   const pg = requireHere('pg') as { types: { getTypeParser(oid: number, format: 'text'): Parser } };
   // node-postgres' own conversion of parameters (dates, arrays, objects as JSON), so both drivers send the same text.
   const { prepareValue } = requireHere('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
@@ -123,12 +94,12 @@ function loadBinding(): typeof binding {
   return (binding = { PQ, prepareValue, parserOf });
 }
 
-/** The addon's file, if the optional package is installed and its build made one. */
+/** The package's entry, if it is installed and its build made the addon; null in a worker thread (see above). */
 function builtAddon(): string | null {
-  // Where a library cannot be kept loaded (Windows), a worker thread's copy would be unloaded when it ends: the bridge there.
-  if (!isMainThread && RTLD_NODELETE === 0) return null;
+  if (!isMainThread) return null;
   try {
-    return requireHere.resolve('libpq/build/Release/addon.node');
+    requireHere.resolve('libpq/build/Release/addon.node');
+    return requireHere.resolve('libpq');
   } catch {
     return null;
   }
@@ -213,7 +184,7 @@ export class LibpqConnection implements PostgresConnection {
     const pq = new this.binding.PQ();
     if (!pq.$connectSync(this.conninfo)) {
       const message = pq.$getLastErrorMessage().trim();
-      pq.$finish();
+      finish(pq);
       // The bridge's codes: a refused or unreachable server is unavailable, not refused (isConnectionFailure).
       throw new DatabaseUnavailableError(message, /refused/i.test(message) ? 'ECONNREFUSED' : '08001');
     }
@@ -224,7 +195,7 @@ export class LibpqConnection implements PostgresConnection {
   }
 
   private drop(): void {
-    this.pq?.$finish();
+    if (this.pq) finish(this.pq);
     this.pq = null;
     this.names.clear();
   }
@@ -299,6 +270,20 @@ export class LibpqConnection implements PostgresConnection {
     const affected = pq.$cmdTuples();
     return { rows, fields, rowCount: affected === '' ? count : Number(affected) };
   }
+}
+
+/** Connections finished in the last moments, kept from the garbage collector (below). */
+const finishing = new Set<PQ>();
+
+/**
+ * Ends a connection. The binding's finish closes a libuv handle that libuv
+ * reads again when the loop next runs its close callbacks: the object stays
+ * referenced until well after, or a collection could free it first.
+ */
+function finish(pq: PQ): void {
+  pq.$finish();
+  finishing.add(pq);
+  setTimeout(() => finishing.delete(pq), 1_000).unref();
 }
 
 /** The connection URL with these parameters added (libpq reads them from its query); `options` goes before any the URL has. */

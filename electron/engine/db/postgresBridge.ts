@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { PostgresConnection } from './postgresConnection.js';
 
 /**
  * Synchronous PostgreSQL queries for the engine, whose data access is
@@ -249,6 +248,17 @@ export function bridgeOptionsFromEnv(env: NodeJS.ProcessEnv): BridgeOptions {
 
 type Answer = ({ ok: true; rows: unknown[][]; fields: string[]; rowCount: number } | { ok: false; message: string; code?: string; lost: boolean }) & { connection: number };
 type Request = { id: number; text: string; values: unknown[]; connection?: number } | { id: number; end: true };
+
+/** A synchronous connection to PostgreSQL, by either driver (postgresConnection.ts chooses): this bridge or libpq. */
+export interface PostgresConnection {
+  /** Which connection answered last (1, 2, …: a new number after each reconnect); 0 before the first. */
+  readonly connection: number;
+  /** One statement (`$1`-style parameters); `onConnection`: part of a transaction begun there, failing rather than run on another. */
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[], onConnection?: number): BridgeResult<Row>;
+  /** As `query`, with each row as an array of its values. */
+  queryArrays(text: string, values?: unknown[], onConnection?: number): BridgeResult<unknown[]>;
+  close(): Promise<void>;
+}
 
 export class PostgresBridge implements PostgresConnection {
   private readonly worker: Worker;

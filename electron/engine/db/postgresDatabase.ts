@@ -1,5 +1,5 @@
-import { DatabaseUnavailableError, PostgresError, type BridgeOptions } from './postgresBridge.js';
-import { openPostgresConnection, type PostgresConnection, type PostgresDriver } from './postgresConnection.js';
+import { DatabaseUnavailableError, PostgresError, type BridgeOptions, type PostgresConnection } from './postgresBridge.js';
+import { openPostgresConnection, type PostgresDriver } from './postgresConnection.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
 import type { Db, Transaction } from './database.js';
 import { ignoresConflicts, toPostgres, type Schema, type TableKeys } from './postgres/dialect.js';
