@@ -133,7 +133,7 @@ async function serve(args: string[]): Promise<void> {
   const role = upstream === undefined ? 'hub' : `replica of ${upstream}`;
   // The driver too (docs/hub.md, "The database driver"): where libpq did not build, a node runs on the slower bridge.
   const mainDriver = databaseUrl === undefined ? undefined : (await import('./db/postgresConnection.js')).postgresDriver();
-  const driver = mainDriver === undefined ? '' : `, driver ${mainDriver}${workers > 0 && mainDriver !== 'bridge' ? ' (engine workers: bridge)' : ''}`;
+  const driver = mainDriver === undefined ? '' : `, driver ${mainDriver}`;
   const data = databaseUrl === undefined ? dataDirOf(values) : `PostgreSQL at ${withoutPassword(databaseUrl)}${driver}`;
   console.log(`Outpost ${role} listening on ${hub.url} (data: ${data})`);
   void hub.workers?.started.then((ready) => console.log(`Engine workers ready: ${ready} of ${workers}`));

@@ -31,8 +31,8 @@ async function node(workers: number): Promise<Served> {
     while (!/Engine workers ready: (\d+)/.test(served.stdout())) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(/Engine workers ready: (\d+)/.exec(served.stdout())![1]).toBe(String(workers));
   }
-  // Where libpq built, the node's main thread runs on it; its workers on the bridge (db/libpqConnection.ts says why).
-  expect(served.stdout()).toContain(libpqAvailable() ? `driver libpq${workers > 0 ? ' (engine workers: bridge)' : ''}` : 'driver bridge');
+  // Where native/pqsync was built, the node and every worker run on libpq (a worker that could not load it would not be ready).
+  expect(served.stdout()).toContain(`driver ${libpqAvailable() ? 'libpq' : 'bridge'}`);
   return served;
 }
 

@@ -1,61 +1,57 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isMainThread } from 'node:worker_threads';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   BRIDGE_DEFAULTS, DatabaseUnavailableError, refusal, withoutUndefined, withRowObjects,
-  type BridgeOptions, type BridgeResult,
+  type BridgeOptions, type BridgeResult, type PostgresConnection,
 } from './postgresBridge.js';
-import type { PostgresConnection } from './postgresBridge.js';
 
 /**
- * Synchronous PostgreSQL queries through libpq itself (issue 33): the `libpq`
- * package binds PostgreSQL's own client library, whose PQexecParams blocks
- * the calling thread until the answer is in. A statement costs its round
- * trip and nothing more: no second thread to hand it to, no message to copy
- * each way, no wait for that thread to be scheduled (the bridge's cost,
- * measured at 130–240 µs a statement against 26–41 µs here). Everything else
- * is as the bridge does it (postgresBridge.ts): a lost connection is dropped
- * and the next statement opens another; a transaction's statements never run
- * on another connection; each text with parameters is a named prepared
- * statement; values come back as the engine reads them from SQLite.
+ * Synchronous PostgreSQL queries through libpq itself (issue 33): PostgreSQL's
+ * own client library, whose PQexecParams blocks the calling thread until the
+ * answer is in. A statement costs its round trip and nothing more: no second
+ * thread to hand it to, no message to copy each way, no wait for that thread
+ * to be scheduled (the bridge's cost, measured at 116–240 µs a statement
+ * against 33–67 µs here). Everything else is as the bridge does it
+ * (postgresBridge.ts): a lost connection is dropped and the next statement
+ * opens another; a transaction's statements never run on another connection;
+ * each text with parameters is a named prepared statement; values come back
+ * as the engine reads them from SQLite.
  *
- * `libpq` is an optional dependency, built from source against the
- * machine's libpq (Debian: libpq-dev). Where it did not build, the hub uses
- * the bridge; OUTPOST_PG_DRIVER=bridge chooses it anyway.
- *
- * Main thread only. The binding's ConnectSync registers the connection's
- * socket with libuv's default loop, the main thread's, whatever thread calls
- * it (for its asynchronous mode, unused here), and its finish closes that
- * handle there: from an engine worker's thread that races the main thread's
- * event loop (the node aborted in uv__finish_close). Engine workers run on
- * the bridge (postgresConnection.ts).
+ * The binding is the project's own, native/pqsync (Node-API, a few libpq
+ * calls), built by `npm install` against the machine's libpq (Debian:
+ * libpq-dev); where it was not built, the hub uses the bridge, and
+ * OUTPOST_PG_DRIVER=bridge chooses it anyway. The npm `libpq` package (what
+ * pg-native wraps) was tried first and dropped: it registers every connection
+ * with the main thread's event loop, which from an engine worker's thread
+ * raced that loop (a node aborted in uv__finish_close), and as a NAN addon
+ * that is not context-aware it loads in one thread of a process only.
  */
 
-/** The addon's connection class, called by its native methods (the package's index.js wraps them, adding nothing used here). */
-interface PQ {
-  $connectSync(conninfo: string): boolean;
-  $getLastErrorMessage(): string;
-  $finish(): void;
-  $exec(text: string): void;
-  $execParams(text: string, values: (string | null)[]): void;
-  $prepare(name: string, text: string, count: number): void;
-  $execPrepared(name: string, values: (string | null)[]): void;
-  $resultStatus(): string;
-  $resultErrorFields(): { sqlState?: string; messagePrimary?: string } | null;
-  $transactionStatus(): number;
-  $ntuples(): number;
-  $nfields(): number;
-  $fname(column: number): string;
-  $ftype(column: number): number;
-  $getvalue(row: number, column: number): string;
-  $getisnull(row: number, column: number): boolean;
-  $cmdTuples(): string;
-  $clear(): void;
+/** An answer of native/pqsync: rows as PostgreSQL's text, or the refusal. */
+interface NativeAnswer {
+  status: string;
+  /** The connection is gone (lost, terminated, never made). */
+  bad: boolean;
+  fields?: string[];
+  types?: number[];
+  rows?: (string | null)[][];
+  tuples?: string;
+  sqlState?: string | null;
+  message?: string | null;
 }
 
-/** PQtransactionStatus when the connection is bad (lost, terminated, never made). */
-const PQTRANS_UNKNOWN = 4;
+interface NativeConnection {
+  /** Null once connected, else why not. */
+  connect(conninfo: string): string | null;
+  finish(): void;
+  exec(text: string): NativeAnswer;
+  execParams(text: string, values: (string | null)[]): NativeAnswer;
+  prepare(name: string, text: string, count: number): NativeAnswer;
+  execPrepared(name: string, values: (string | null)[]): NativeAnswer;
+}
 
 type Parser = (text: string) => unknown;
 
@@ -70,18 +66,21 @@ const PARSERS: Record<number, Parser> = {
 
 const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
 const requireHere = createRequire(here);
+/** Where `npm install` builds the binding (scripts/build-native.mjs); not in the desktop app, which has no PostgreSQL. */
+const ADDON = resolve(dirname(here), '../../../native/pqsync/build/Release/pqsync.node');
 
-let binding: { PQ: new () => PQ; prepareValue: (value: unknown) => unknown; parserOf: (oid: number) => Parser } | null | undefined;
+interface Binding {
+  Connection: new () => NativeConnection;
+  prepareValue: (value: unknown) => unknown;
+  parserOf: (oid: number) => Parser;
+}
+let binding: Binding | null | undefined;
 
-/**
- * The binding and node-postgres' value conversions, loaded once; null where `libpq` is not installed or did not
- * build. A built one that fails to load throws: a thread must not quietly run on the other driver.
- */
-function loadBinding(): typeof binding {
+/** The binding and node-postgres' value conversions, loaded once per thread; null where the binding was not built. */
+function loadBinding(): Binding | null {
   if (binding !== undefined) return binding;
-  const file = builtAddon();
-  if (file === null) return (binding = null);
-  const PQ = requireHere(file) as new () => PQ;
+  if (!existsSync(ADDON)) return (binding = null);
+  const { Connection } = requireHere(ADDON) as { Connection: new () => NativeConnection };
   const pg = requireHere('pg') as { types: { getTypeParser(oid: number, format: 'text'): Parser } };
   // node-postgres' own conversion of parameters (dates, arrays, objects as JSON), so both drivers send the same text.
   const { prepareValue } = requireHere('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
@@ -91,18 +90,7 @@ function loadBinding(): typeof binding {
     if (!parser) parsers.set(oid, (parser = PARSERS[oid] ?? pg.types.getTypeParser(oid, 'text')));
     return parser;
   };
-  return (binding = { PQ, prepareValue, parserOf });
-}
-
-/** The package's entry, if it is installed and its build made the addon; null in a worker thread (see above). */
-function builtAddon(): string | null {
-  if (!isMainThread) return null;
-  try {
-    requireHere.resolve('libpq/build/Release/addon.node');
-    return requireHere.resolve('libpq');
-  } catch {
-    return null;
-  }
+  return (binding = { Connection, prepareValue, parserOf });
 }
 
 /** Whether statements can go through libpq here. */
@@ -111,11 +99,11 @@ export function libpqAvailable(): boolean {
 }
 
 export class LibpqConnection implements PostgresConnection {
-  private readonly binding: NonNullable<typeof binding>;
+  private readonly binding: Binding;
   private readonly conninfo: string;
   private readonly maxNames: number;
-  private pq: PQ | null = null;
-  /** Which connection `pq` is (1, 2, …): a transaction must end on the one it began on. */
+  private native: NativeConnection | null = null;
+  /** Which connection `native` is (1, 2, …): a transaction must end on the one it began on. */
   private current = 0;
   private lastConnection = 0;
   /** Prepared statements of the open connection by text, least recently used first. */
@@ -124,7 +112,7 @@ export class LibpqConnection implements PostgresConnection {
 
   constructor(url: string, options: BridgeOptions = {}) {
     const loaded = loadBinding();
-    if (!loaded) throw new Error('The libpq package is not installed or did not build (npm install libpq, with libpq-dev).');
+    if (!loaded) throw new Error('native/pqsync is not built (npm install builds it where libpq-dev is installed).');
     this.binding = loaded;
     const settings = { ...BRIDGE_DEFAULTS, ...withoutUndefined(options) };
     this.maxNames = settings.maxNamedStatements;
@@ -132,8 +120,6 @@ export class LibpqConnection implements PostgresConnection {
       `-c statement_timeout=${settings.statementTimeoutMs}`,
       `-c lock_timeout=${settings.lockTimeoutMs}`,
       `-c idle_in_transaction_session_timeout=${settings.idleInTransactionTimeoutMs}`,
-      // libpq writes notices to stderr (node-postgres drops them): the engine's IF NOT EXISTS would fill it.
-      '-c client_min_messages=warning',
     ].join(' ');
     this.conninfo = withParameters(url, {
       options: sessionOptions,
@@ -157,21 +143,17 @@ export class LibpqConnection implements PostgresConnection {
   queryArrays(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<unknown[]> {
     if (this.closed) throw new Error('The database connection is not open');
     // Inside a transaction: its connection or none (a new one would run the rest outside it).
-    if (onConnection !== undefined && (this.pq === null || onConnection !== this.current)) {
+    if (onConnection !== undefined && (this.native === null || onConnection !== this.current)) {
       this.lastConnection = this.current;
       throw refusal({ lost: true, code: '08003', message: 'The connection to PostgreSQL was lost during the transaction, which it rolled back.' });
     }
-    const pq = this.pq ?? this.open();
+    const native = this.native ?? this.open();
     this.lastConnection = this.current;
-    this.run(pq, text, values);
-    const answer = this.answer(pq);
-    pq.$clear();
-    if (answer instanceof Error) {
-      // A connection libpq found bad is dropped: the next statement opens another.
-      if (pq.$transactionStatus() === PQTRANS_UNKNOWN) this.drop();
-      throw answer;
-    }
-    return answer;
+    const answer = this.run(native, text, values);
+    if (answer.status === 'PGRES_TUPLES_OK' || answer.status === 'PGRES_COMMAND_OK' || answer.status === 'PGRES_EMPTY_QUERY') return this.rowsOf(answer);
+    // A connection libpq found gone is dropped: the next statement opens another.
+    if (answer.bad) this.drop();
+    throw refusal({ lost: answer.bad, message: (answer.message ?? answer.status).trim(), code: answer.sqlState ?? (answer.bad ? '08006' : undefined) });
   }
 
   async close(): Promise<void> {
@@ -180,58 +162,55 @@ export class LibpqConnection implements PostgresConnection {
     this.drop();
   }
 
-  private open(): PQ {
-    const pq = new this.binding.PQ();
-    if (!pq.$connectSync(this.conninfo)) {
-      const message = pq.$getLastErrorMessage().trim();
-      finish(pq);
+  private open(): NativeConnection {
+    const native = new this.binding.Connection();
+    const failed = native.connect(this.conninfo);
+    if (failed !== null) {
+      const message = failed.trim();
       // The bridge's codes: a refused or unreachable server is unavailable, not refused (isConnectionFailure).
       throw new DatabaseUnavailableError(message, /refused/i.test(message) ? 'ECONNREFUSED' : '08001');
     }
-    this.pq = pq;
+    this.native = native;
     this.current++;
     this.names.clear();
-    return pq;
+    return native;
   }
 
   private drop(): void {
-    if (this.pq) finish(this.pq);
-    this.pq = null;
+    this.native?.finish();
+    this.native = null;
     this.names.clear();
   }
 
-  /** Sends the statement: texts with parameters as named prepared statements, those without as they are (a migration's several). */
-  private run(pq: PQ, text: string, values: unknown[]): void {
-    if (values.length === 0) return pq.$exec(text);
+  /** Runs the statement: texts with parameters as named prepared statements, those without as they are (a migration's several). */
+  private run(native: NativeConnection, text: string, values: unknown[]): NativeAnswer {
+    if (values.length === 0) return native.exec(text);
     const params = values.map((value) => this.asText(value));
-    if (this.maxNames === 0) return pq.$execParams(text, params);
-    const name = this.nameOf(pq, text, values.length);
-    if (name === null) return; // the prepare failed: its result is the answer
-    pq.$execPrepared(name, params);
+    if (this.maxNames === 0) return native.execParams(text, params);
+    const prepared = this.prepared(native, text, values.length);
+    return typeof prepared === 'string' ? native.execPrepared(prepared, params) : prepared;
   }
 
-  /** The prepared statement's name for `text`, prepared on this connection first if need be; null if PostgreSQL refused it. */
-  private nameOf(pq: PQ, text: string, count: number): string | null {
+  /** The prepared statement's name for `text`, prepared on this connection first if need be; PostgreSQL's refusal if it refused. */
+  private prepared(native: NativeConnection, text: string, count: number): string | NativeAnswer {
     const known = this.names.get(text);
     if (known !== undefined) {
       this.names.delete(text);
       this.names.set(text, known);
       return known;
     }
-    if (this.names.size >= this.maxNames) this.evictOldest(pq);
+    if (this.names.size >= this.maxNames) this.evictOldest(native);
     const name = `l${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    pq.$prepare(name, text, count);
-    if (pq.$resultStatus() !== 'PGRES_COMMAND_OK') return null;
-    pq.$clear();
+    const answer = native.prepare(name, text, count);
+    if (answer.status !== 'PGRES_COMMAND_OK') return answer;
     this.names.set(text, name);
     return name;
   }
 
-  private evictOldest(pq: PQ): void {
+  private evictOldest(native: NativeConnection): void {
     const [text, name] = this.names.entries().next().value as [string, string];
     this.names.delete(text);
-    pq.$exec(`DEALLOCATE ${name}`);
-    pq.$clear();
+    native.exec(`DEALLOCATE ${name}`);
   }
 
   /** A parameter as PostgreSQL's text for it (node-postgres' conversion; bytes as bytea's hex). */
@@ -242,48 +221,13 @@ export class LibpqConnection implements PostgresConnection {
     return String(prepared);
   }
 
-  /** The result of the statement just run, or the error it is (its connection lost, when libpq says it is bad). */
-  private answer(pq: PQ): BridgeResult<unknown[]> | Error {
-    const status = pq.$resultStatus();
-    if (status === 'PGRES_TUPLES_OK' || status === 'PGRES_COMMAND_OK' || status === 'PGRES_EMPTY_QUERY') return this.rowsOf(pq);
-    const fields = pq.$resultErrorFields();
-    const lost = pq.$transactionStatus() === PQTRANS_UNKNOWN;
-    const message = fields?.messagePrimary ?? (pq.$getLastErrorMessage().trim() || status);
-    return refusal({ lost, message, code: fields?.sqlState ?? (lost ? '08006' : undefined) });
+  /** The rows, each value parsed by its column's type. */
+  private rowsOf(answer: NativeAnswer): BridgeResult<unknown[]> {
+    const fields = answer.fields ?? [];
+    const parsers = (answer.types ?? []).map((oid) => this.binding.parserOf(oid));
+    const rows = (answer.rows ?? []).map((row) => row.map((text, i) => (text === null ? null : parsers[i]!(text))));
+    return { rows, fields, rowCount: answer.tuples ? Number(answer.tuples) : rows.length };
   }
-
-  private rowsOf(pq: PQ): BridgeResult<unknown[]> {
-    const columns = pq.$nfields();
-    const fields: string[] = [];
-    const parsers: Parser[] = [];
-    for (let c = 0; c < columns; c++) {
-      fields.push(pq.$fname(c));
-      parsers.push(this.binding.parserOf(pq.$ftype(c)));
-    }
-    const count = pq.$ntuples();
-    const rows: unknown[][] = new Array(count);
-    for (let r = 0; r < count; r++) {
-      const row: unknown[] = new Array(columns);
-      for (let c = 0; c < columns; c++) row[c] = pq.$getisnull(r, c) ? null : parsers[c]!(pq.$getvalue(r, c));
-      rows[r] = row;
-    }
-    const affected = pq.$cmdTuples();
-    return { rows, fields, rowCount: affected === '' ? count : Number(affected) };
-  }
-}
-
-/** Connections finished in the last moments, kept from the garbage collector (below). */
-const finishing = new Set<PQ>();
-
-/**
- * Ends a connection. The binding's finish closes a libuv handle that libuv
- * reads again when the loop next runs its close callbacks: the object stays
- * referenced until well after, or a collection could free it first.
- */
-function finish(pq: PQ): void {
-  pq.$finish();
-  finishing.add(pq);
-  setTimeout(() => finishing.delete(pq), 1_000).unref();
 }
 
 /** The connection URL with these parameters added (libpq reads them from its query); `options` goes before any the URL has. */
