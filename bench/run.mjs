@@ -336,7 +336,7 @@ async function postgresLine() {
   console.log(`PostgreSQL point read by id, one statement at a time (${result.rows} rows, ${result.reads} reads a round): synchronous bridge ${result.bridgeUs.toFixed(0)} µs   node-postgres awaited ${result.asyncUs.toFixed(0)} µs   ratio ${ratio.toFixed(2)} (target ≤ 1.50) ${ratio <= 1.5 ? 'PASS' : 'MISS'}`);
   console.log(`${INDENT}better-sqlite3 on the same table (the engine today): ${result.sqliteUs.toFixed(1)} µs`);
   // The engine's driver where the optional libpq package built (electron/engine/db/libpqConnection.ts).
-  console.log(`${INDENT}libpq's blocking calls (the hub's driver where the libpq package built): ${result.libpqUs === null ? 'not installed' : `${result.libpqUs.toFixed(0)} µs, ratio to node-postgres awaited ${(result.libpqUs / result.asyncUs).toFixed(2)}`}`);
+  console.log(`${INDENT}libpq's blocking calls (the hub's driver where npm install built native/pqsync): ${result.libpqUs === null ? 'not installed' : `${result.libpqUs.toFixed(0)} µs, ratio to node-postgres awaited ${(result.libpqUs / result.asyncUs).toFixed(2)}`}`);
 }
 
 // ---- Sync -------------------------------------------------------------------------------------
