@@ -192,8 +192,11 @@ static napi_value js_exec(napi_env env, napi_callback_info info) {
   return answer(env, c->conn, res);
 }
 
-/** execParams(text, parameters): one statement, parsed for this run only. */
-static napi_value js_exec_params(napi_env env, napi_callback_info info) {
+/**
+ * execParams(text, parameters): one statement, parsed for this run only; execPrepared(name, parameters): a
+ * statement prepared before. The same two arguments, told apart by `prepared`.
+ */
+static napi_value with_parameters(napi_env env, napi_callback_info info, int prepared) {
   napi_value argv[2];
   size_t argc;
   Connection *c = connected(env, args_of(env, info, 2, argv, &argc));
@@ -202,10 +205,20 @@ static napi_value js_exec_params(napi_env env, napi_callback_info info) {
   char **values = parameters(env, argv[1], &count);
   if (!values) return NULL;
   char *text = c_string(env, argv[0]);
-  PGresult *res = PQexecParams(c->conn, text ? text : "", count, NULL, (const char *const *)values, NULL, NULL, 0);
+  const char *const *params = (const char *const *)values;
+  PGresult *res = prepared ? PQexecPrepared(c->conn, text ? text : "", count, params, NULL, NULL, 0)
+                           : PQexecParams(c->conn, text ? text : "", count, NULL, params, NULL, NULL, 0);
   free(text);
   free_parameters(values, count);
   return answer(env, c->conn, res);
+}
+
+static napi_value js_exec_params(napi_env env, napi_callback_info info) {
+  return with_parameters(env, info, 0);
+}
+
+static napi_value js_exec_prepared(napi_env env, napi_callback_info info) {
+  return with_parameters(env, info, 1);
 }
 
 /** prepare(name, text, count): a named prepared statement on this connection. */
@@ -221,22 +234,6 @@ static napi_value js_prepare(napi_env env, napi_callback_info info) {
   PGresult *res = PQprepare(c->conn, name ? name : "", text ? text : "", count, NULL);
   free(name);
   free(text);
-  return answer(env, c->conn, res);
-}
-
-/** execPrepared(name, parameters). */
-static napi_value js_exec_prepared(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  size_t argc;
-  Connection *c = connected(env, args_of(env, info, 2, argv, &argc));
-  if (!c) return NULL;
-  int count = 0;
-  char **values = parameters(env, argv[1], &count);
-  if (!values) return NULL;
-  char *name = c_string(env, argv[0]);
-  PGresult *res = PQexecPrepared(c->conn, name ? name : "", count, (const char *const *)values, NULL, NULL, 0);
-  free(name);
-  free_parameters(values, count);
   return answer(env, c->conn, res);
 }
 

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  BRIDGE_DEFAULTS, DatabaseUnavailableError, refusal, withoutUndefined, withRowObjects,
-  type BridgeOptions, type BridgeResult, type PostgresConnection,
+  BRIDGE_DEFAULTS, DatabaseUnavailableError, refusal, SyncConnection, withoutUndefined,
+  type BridgeOptions, type BridgeResult,
 } from './postgresBridge.js';
 
 /**
@@ -98,19 +98,19 @@ export function libpqAvailable(): boolean {
   return loadBinding() !== null;
 }
 
-export class LibpqConnection implements PostgresConnection {
+export class LibpqConnection extends SyncConnection {
   private readonly binding: Binding;
   private readonly conninfo: string;
   private readonly maxNames: number;
   private native: NativeConnection | null = null;
   /** Which connection `native` is (1, 2, …): a transaction must end on the one it began on. */
   private current = 0;
-  private lastConnection = 0;
   /** Prepared statements of the open connection by text, least recently used first. */
   private readonly names = new Map<string, string>();
   private closed = false;
 
   constructor(url: string, options: BridgeOptions = {}) {
+    super();
     const loaded = loadBinding();
     if (!loaded) throw new Error('native/pqsync is not built (npm install builds it where libpq-dev is installed).');
     this.binding = loaded;
@@ -129,15 +129,6 @@ export class LibpqConnection implements PostgresConnection {
       keepalives: '1', keepalives_idle: '5', keepalives_interval: '2', keepalives_count: '3',
       tcp_user_timeout: String((settings.statementTimeoutMs || BRIDGE_DEFAULTS.statementTimeoutMs) + 2_000),
     });
-  }
-
-  /** Which connection answered last (1, 2, …: a new number after each reconnect); 0 before the first. */
-  get connection(): number {
-    return this.lastConnection;
-  }
-
-  query<Row = Record<string, unknown>>(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<Row> {
-    return withRowObjects<Row>(this.queryArrays(text, values, onConnection));
   }
 
   queryArrays(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<unknown[]> {

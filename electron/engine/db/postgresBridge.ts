@@ -260,16 +260,39 @@ export interface PostgresConnection {
   close(): Promise<void>;
 }
 
-export class PostgresBridge implements PostgresConnection {
+/** What both drivers share: the connection's number, and rows as objects over `queryArrays`. */
+export abstract class SyncConnection implements PostgresConnection {
+  protected lastConnection = 0;
+
+  /** Which connection answered last (1, 2, …: a new number after each reconnect); 0 before the first. */
+  get connection(): number {
+    return this.lastConnection;
+  }
+
+  /**
+   * Runs one statement (`$1`-style parameters) and returns its rows; throws PostgresError if PostgreSQL
+   * refuses it, DatabaseUnavailableError if it cannot answer now. `onConnection`: the statement belongs to
+   * a transaction begun on that connection, and fails rather than run on another.
+   */
+  query<Row = Record<string, unknown>>(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<Row> {
+    return withRowObjects<Row>(this.queryArrays(text, values, onConnection));
+  }
+
+  /** As `query`, with each row as an array of its values. */
+  abstract queryArrays(text: string, values?: unknown[], onConnection?: number): BridgeResult<unknown[]>;
+  abstract close(): Promise<void>;
+}
+
+export class PostgresBridge extends SyncConnection {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly waitMs: number;
   private closed = false;
   private lastId = 0;
-  private lastConnection = 0;
 
   constructor(url: string, options: BridgeOptions = {}) {
+    super();
     const settings = { ...BRIDGE_DEFAULTS, ...withoutUndefined(options) };
     // The worker gives up on a connection that stays silent past statement_timeout (its cancel would have come);
     // the engine's thread waits a little longer still, for a worker that is itself stuck.
@@ -294,21 +317,6 @@ export class PostgresBridge implements PostgresConnection {
     this.worker.unref();
   }
 
-  /** Which connection answered last (1, 2, …: a new number after each reconnect); 0 before the first. */
-  get connection(): number {
-    return this.lastConnection;
-  }
-
-  /**
-   * Runs one statement (`$1`-style parameters) and returns its rows; throws PostgresError if PostgreSQL
-   * refuses it, DatabaseUnavailableError if it cannot answer now. `onConnection`: the statement belongs to
-   * a transaction begun on that connection, and fails rather than run on another.
-   */
-  query<Row = Record<string, unknown>>(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<Row> {
-    return withRowObjects<Row>(this.queryArrays(text, values, onConnection));
-  }
-
-  /** As `query`, with each row as an array of its values. */
   queryArrays(text: string, values: unknown[] = [], onConnection?: number): BridgeResult<unknown[]> {
     if (this.closed) throw new Error('The database connection is not open');
     const answer = this.exchange({ id: ++this.lastId, text, values, connection: onConnection });
