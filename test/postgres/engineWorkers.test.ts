@@ -99,6 +99,31 @@ describe.skipIf(missing !== null)('the engine workers of a PostgreSQL hub node',
     expect(await stop(served)).toBe(0);
   });
 
+  it('run a create sent many times at once with one Idempotency-Key once, whichever worker takes each', async () => {
+    const served = await node(2);
+    const key = `raced-${Date.now()}`;
+    const send = () => fetch(`${served.url}/v2/tasks`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      body: JSON.stringify({ data: { content: 'Raced across workers' } }),
+    }).then(async (answer) => ({ status: answer.status, replayed: answer.headers.get('idempotent-replayed'), text: await answer.text() }));
+    const answers = await Promise.all(Array.from({ length: 12 }, send));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT count(*)::int AS n FROM tasks WHERE content = 'Raced across workers'");
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await client.end();
+    }
+    const first = answers.find((answer) => answer.status === 200 && answer.replayed === null)!;
+    for (const answer of answers) {
+      if (answer.status === 409) expect(JSON.parse(answer.text).errors[0].error.code).toBe('conflict');
+      else expect([answer.status, answer.text]).toEqual([200, first.text]);
+    }
+    expect(await stop(served)).toBe(0);
+  });
+
   it('let a request waiting on a lock hold up only itself', async () => {
     const served = await node(2);
     const lock = await lockContacts();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { onWriteRoutes, type AnswerKeeper } from './writeRouteHooks.js';
 import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
@@ -37,9 +37,12 @@ interface StoredAnswer {
  * while the first is still running, a 409. Answers of 5xx, 409 and 429 are not
  * kept, so a retry runs again. The answer is written in the write's own
  * transaction where the route allows it, else when it is sent. A request
- * still running is known to this process only, which is enough with one hub
- * per data folder. The replica sends one key per outbox entry, so a create
- * whose answer was lost is never made twice.
+ * still running holds its key in the table (a row without a status, claimed
+ * by one statement before the request runs), so that every engine worker and
+ * every node of a PostgreSQL hub sees it, not only the process that took it;
+ * a claim whose request never answered (its process died) lapses after
+ * IN_FLIGHT_MS. The replica sends one key per outbox entry, so a create whose
+ * answer was lost is never made twice.
  */
 export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
   const { db } = engine;
@@ -48,8 +51,12 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
   const save = db.prepare(`INSERT INTO idempotency_keys (user_id, key, fingerprint, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (user_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, content_type = excluded.content_type, body = excluded.body, created_at = excluded.created_at`);
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
-  // Requests with a key still being handled by this process (one hub per data folder): the answer is written once, when it is sent.
-  const inFlight = new Map<string, { fingerprint: string; since: number }>();
+  // A key taken for a request about to run: one statement, so two requests (on two workers or nodes) cannot both win.
+  const claim = db.prepare(`INSERT INTO idempotency_keys (user_id, key, fingerprint, status, content_type, body, created_at) VALUES (?, ?, ?, NULL, NULL, NULL, ?)
+    ON CONFLICT (user_id, key) DO NOTHING`);
+  // A lapsed claim or a day-old answer, taken over only if nobody else took it meanwhile (its time unchanged).
+  const takeOver = db.prepare(`UPDATE idempotency_keys SET fingerprint = ?, status = NULL, content_type = NULL, body = NULL, created_at = ?
+    WHERE user_id = ? AND key = ? AND created_at = ?`);
   let purgedAt = 0;
   app.decorateRequest('idempotencyKey', null);
   app.decorateRequest('idempotencyFingerprint', '');
@@ -62,29 +69,24 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
     const userId = actorOf(request).userId;
     const fingerprint = fingerprintOf(request);
     const now = engine.clock.now().getTime();
-    const slot = `${userId} ${key}`;
-    const running = inFlight.get(slot);
-    if (running !== undefined && running.since + IN_FLIGHT_MS < now) inFlight.delete(slot);
-    else if (running !== undefined) {
-      if (running.fingerprint !== fingerprint) throw problem('incorrect_value', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
-      throw new ApiProblem([{ resource: 'request', field: 'Idempotency-Key', code: 'conflict', message: 'A request with this Idempotency-Key is still being handled; retry shortly.', details: '' }], { retryAfter: 1 });
-    }
     const found = find.get(userId, key) as StoredAnswer | undefined;
-    // Answers are kept a day: an older key starts afresh.
-    const stored = found && found.status !== null && Date.parse(found.created_at) + IDEMPOTENCY_KEY_SECONDS * 1000 > now ? found : undefined;
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) {
-        throw problem('incorrect_value', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
-      }
-      reply.header('Idempotent-Replayed', 'true').code(stored.status!);
-      if (stored.content_type) reply.type(stored.content_type);
-      return reply.send(stored.body ?? undefined);
+    // Answers are kept a day, claims a minute: an older row starts afresh.
+    const live = found && Date.parse(found.created_at) + (found.status === null ? IN_FLIGHT_MS : IDEMPOTENCY_KEY_SECONDS * 1000) > now ? found : undefined;
+    if (live && live.fingerprint !== fingerprint) throw problem('incorrect_value', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
+    if (live && live.status === null) throw stillRunning();
+    if (live) {
+      reply.header('Idempotent-Replayed', 'true').code(live.status!);
+      if (live.content_type) reply.type(live.content_type);
+      return reply.send(live.body ?? undefined);
     }
     if (now - purgedAt > PURGE_EVERY_MS) {
       purgedAt = now;
       purge.run(isoSeconds(new Date(now - IDEMPOTENCY_KEY_SECONDS * 1000)));
     }
-    inFlight.set(slot, { fingerprint, since: now });
+    const at = isoSeconds(new Date(now));
+    // An old row is taken over, or claimed afresh if the purge just removed it; neither: another request took the key.
+    const taken = (found !== undefined && takeOver.run(fingerprint, at, userId, key, found.created_at).changes === 1) || claim.run(userId, key, fingerprint, at).changes === 1;
+    if (!taken) throw stillRunning();
     request.idempotencyKey = key;
     request.idempotencyFingerprint = fingerprint;
   };
@@ -97,12 +99,12 @@ export function idempotentWrites(app: FastifyInstance, engine: Engine): void {
     if (answer.status >= 500 || answer.status === 409 || answer.status === 429) release.run(userId, key);
     else save.run(userId, key, request.idempotencyFingerprint, answer.status, answer.contentType, answer.body, isoSeconds(engine.clock.now()));
   };
-  // Runs after the answer is kept (committed), so a repeat that arrives now finds it.
-  const onSend: onSendAsyncHookHandler = async (request, _reply, payload) => {
-    if (request.idempotencyKey !== null && request.actor) inFlight.delete(`${request.actor.userId} ${request.idempotencyKey}`);
-    return payload;
-  };
-  onWriteRoutes(app, { preHandler, onSend, keep });
+  onWriteRoutes(app, { preHandler, keep });
+}
+
+/** The answer to a key whose first request is still running: retry in a moment. */
+function stillRunning(): ApiProblem {
+  return new ApiProblem([{ resource: 'request', field: 'Idempotency-Key', code: 'conflict', message: 'A request with this Idempotency-Key is still being handled; retry shortly.', details: '' }], { retryAfter: 1 });
 }
 
 /** The request a key stands for: method, path with query, and body. */
