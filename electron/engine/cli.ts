@@ -112,6 +112,14 @@ async function serve(args: string[]): Promise<void> {
   const { normalizeSupportBaseUrl } = await import('./http/supportApi.js');
   const supportBaseUrl = typeof values['support-base-url'] === 'string' ? normalizeSupportBaseUrl(values['support-base-url']) ?? undefined : undefined;
   if (values['support-base-url'] !== undefined && supportBaseUrl === undefined) throw new UsageError('--support-base-url must be an http(s) URL such as https://crm.example.com');
+  // A node started with (or just before) its database waits for it (OUTPOST_PG_START_WAIT_MS, default a minute).
+  if (databaseUrl !== undefined) {
+    const { untilPostgresAnswers } = await import('./db/postgresConnection.js');
+    const waitText = process.env.OUTPOST_PG_START_WAIT_MS || '60000';
+    if (!/^\d+$/.test(waitText)) throw new UsageError(`OUTPOST_PG_START_WAIT_MS must be a whole number of milliseconds, not '${waitText}'`);
+    const waitMs = Number(waitText);
+    await untilPostgresAnswers(databaseUrl, waitMs, (why) => console.log(`Waiting for PostgreSQL at ${withoutPassword(databaseUrl)} (up to ${Math.round(waitMs / 1000)} s): ${why}`));
+  }
   const { startHub } = await import('./hub.js');
   const { stopOnSignals } = await import('./shutdown.js');
   const hub = await startHub({

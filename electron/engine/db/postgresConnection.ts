@@ -1,5 +1,5 @@
 import { LibpqConnection, libpqAvailable } from './libpqConnection.js';
-import { PostgresBridge, type BridgeOptions, type PostgresConnection } from './postgresBridge.js';
+import { DatabaseUnavailableError, PostgresBridge, type BridgeOptions, type PostgresConnection } from './postgresBridge.js';
 
 /**
  * The engine's synchronous connection to PostgreSQL (PostgresConnection,
@@ -26,4 +26,26 @@ export function postgresDriver(env: NodeJS.ProcessEnv = process.env): PostgresDr
 
 export function openPostgresConnection(url: string, options: BridgeOptions = {}, driver: PostgresDriver = postgresDriver()): PostgresConnection {
   return driver === 'libpq' ? new LibpqConnection(url, options) : new PostgresBridge(url, options);
+}
+
+/**
+ * Waits until PostgreSQL answers at `url`, trying again every second for up to `waitMs`: a node started while its
+ * database is still starting (or failing over) comes up with it instead of exiting. A refusal that waiting will not
+ * cure (a wrong password, no such database on the bridge) is thrown at once; the last failure after the wait.
+ */
+export async function untilPostgresAnswers(url: string, waitMs: number, onWait: (why: string) => void): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (let told = false; ; told = true) {
+    const connection = openPostgresConnection(url, { connectTimeoutMs: 2_000 });
+    try {
+      connection.query('SELECT 1');
+      return;
+    } catch (err) {
+      if (!(err instanceof DatabaseUnavailableError) || Date.now() + 1_000 > deadline) throw err;
+      if (!told) onWait(err.message.split('\n')[0]!.trim());
+    } finally {
+      await connection.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
 }
