@@ -218,6 +218,13 @@ describe.skipIf(missing !== null)('a PostgreSQL hub node when its database goes 
     expect(await stop(late)).toBe(0);
   });
 
+  it('does not wait for a database that does not exist: it says so and exits', async () => {
+    const result = await outpost(['serve', '--port', '0', '--data-dir', tempDir(), '--database-url', url.replace(/\/hub$/, '/nowhere')]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/database "nowhere" does not exist/);
+    expect(result.stdout).not.toMatch(/Waiting for PostgreSQL/);
+  });
+
   it('refuses a timeout that is not a whole number of milliseconds, naming it', () => {
     process.env.OUTPOST_PG_STATEMENT_TIMEOUT_MS = '30s';
     try {

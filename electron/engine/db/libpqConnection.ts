@@ -55,6 +55,14 @@ interface NativeConnection {
 
 type Parser = (text: string) => unknown;
 
+/** Connection failures that are the server's refusal, not its absence, with their SQLSTATEs. */
+const CONNECT_REFUSALS: [RegExp, string][] = [
+  [/password authentication failed/i, '28P01'],
+  [/no pg_hba\.conf entry/i, '28000'],
+  [/role "[^"]*" does not exist/i, '28000'],
+  [/database "[^"]*" does not exist/i, '3D000'],
+];
+
 /** Values as SQLite gives them to the engine (the bridge's worker reads them so too): see postgresBridge.ts. */
 const PARSERS: Record<number, Parser> = {
   20: Number, // int8: ids and counts, far below 2^53
@@ -158,8 +166,11 @@ export class LibpqConnection extends SyncConnection {
     const failed = native.connect(this.conninfo);
     if (failed !== null) {
       const message = failed.trim();
-      // The bridge's codes: a refused or unreachable server is unavailable, not refused (isConnectionFailure).
-      throw new DatabaseUnavailableError(message, /refused/i.test(message) ? 'ECONNREFUSED' : '08001');
+      // Unavailable, as on the bridge; libpq gives no SQLSTATE for a failed connection, so the server's refusals are
+      // told by their words and given PostgreSQL's codes, as node-postgres gives them to the bridge (a node starting
+      // does not wait for a wrong password: untilPostgresAnswers).
+      const refused = CONNECT_REFUSALS.find(([words]) => words.test(message));
+      throw new DatabaseUnavailableError(message, refused?.[1] ?? (/refused/i.test(message) ? 'ECONNREFUSED' : '08001'));
     }
     this.native = native;
     this.current++;

@@ -1,5 +1,5 @@
 import { LibpqConnection, libpqAvailable } from './libpqConnection.js';
-import { DatabaseUnavailableError, PostgresBridge, type BridgeOptions, type PostgresConnection } from './postgresBridge.js';
+import { DatabaseUnavailableError, PostgresBridge, PostgresError, type BridgeOptions, type PostgresConnection } from './postgresBridge.js';
 
 /**
  * The engine's synchronous connection to PostgreSQL (PostgresConnection,
@@ -31,7 +31,7 @@ export function openPostgresConnection(url: string, options: BridgeOptions = {},
 /**
  * Waits until PostgreSQL answers at `url`, trying again every second for up to `waitMs`: a node started while its
  * database is still starting (or failing over) comes up with it instead of exiting. A refusal that waiting will not
- * cure (a wrong password, no such database on the bridge) is thrown at once; the last failure after the wait.
+ * cure (a wrong password, no such database) is thrown at once; after the wait, the last failure.
  */
 export async function untilPostgresAnswers(url: string, waitMs: number, onWait: (why: string) => void): Promise<void> {
   const deadline = Date.now() + waitMs;
@@ -41,7 +41,9 @@ export async function untilPostgresAnswers(url: string, waitMs: number, onWait: 
       connection.query('SELECT 1');
       return;
     } catch (err) {
-      if (!(err instanceof DatabaseUnavailableError) || Date.now() + 1_000 > deadline) throw err;
+      // 28…: authentication or authorisation refused; 3D000: no such database. Waiting will not change them.
+      const refused = err instanceof PostgresError && /^(28|3D)/.test(err.code ?? '');
+      if (!(err instanceof DatabaseUnavailableError) || refused || Date.now() + 1_000 > deadline) throw err;
       if (!told) onWait(err.message.split('\n')[0]!.trim());
     } finally {
       await connection.close();
