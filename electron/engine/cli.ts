@@ -113,12 +113,11 @@ async function serve(args: string[]): Promise<void> {
   const supportBaseUrl = typeof values['support-base-url'] === 'string' ? normalizeSupportBaseUrl(values['support-base-url']) ?? undefined : undefined;
   if (values['support-base-url'] !== undefined && supportBaseUrl === undefined) throw new UsageError('--support-base-url must be an http(s) URL such as https://crm.example.com');
   // A node started with (or just before) its database waits for it (OUTPOST_PG_START_WAIT_MS, default a minute).
-  if (databaseUrl !== undefined) {
-    const { untilPostgresAnswers } = await import('./db/postgresConnection.js');
-    const waitText = process.env.OUTPOST_PG_START_WAIT_MS || '60000';
-    if (!/^\d+$/.test(waitText)) throw new UsageError(`OUTPOST_PG_START_WAIT_MS must be a whole number of milliseconds, not '${waitText}'`);
-    const waitMs = Number(waitText);
-    await untilPostgresAnswers(databaseUrl, waitMs, (why) => console.log(`Waiting for PostgreSQL at ${withoutPassword(databaseUrl)} (up to ${Math.round(waitMs / 1000)} s): ${why}`));
+  const postgres = databaseUrl === undefined ? undefined : await import('./db/postgresConnection.js');
+  if (postgres && databaseUrl !== undefined) {
+    const { millisecondsFromEnv } = await import('./db/postgresBridge.js');
+    const waitMs = millisecondsFromEnv(process.env, 'OUTPOST_PG_START_WAIT_MS') ?? 60_000;
+    await postgres.untilPostgresAnswers(databaseUrl, waitMs, (why) => console.log(`Waiting for PostgreSQL at ${withoutPassword(databaseUrl)} (up to ${Math.round(waitMs / 1000)} s): ${why}`));
   }
   const { startHub } = await import('./hub.js');
   const { stopOnSignals } = await import('./shutdown.js');
@@ -140,8 +139,7 @@ async function serve(args: string[]): Promise<void> {
   stopOnSignals(hub);
   const role = upstream === undefined ? 'hub' : `replica of ${upstream}`;
   // The driver too (docs/hub.md, "The database driver"): where libpq did not build, a node runs on the slower bridge.
-  const mainDriver = databaseUrl === undefined ? undefined : (await import('./db/postgresConnection.js')).postgresDriver();
-  const driver = mainDriver === undefined ? '' : `, driver ${mainDriver}`;
+  const driver = postgres ? `, driver ${postgres.postgresDriver()}` : '';
   const data = databaseUrl === undefined ? dataDirOf(values) : `PostgreSQL at ${withoutPassword(databaseUrl)}${driver}`;
   console.log(`Outpost ${role} listening on ${hub.url} (data: ${data})`);
   void hub.workers?.started.then((ready) => console.log(`Engine workers ready: ${ready} of ${workers}`));

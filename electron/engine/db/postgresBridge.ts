@@ -230,14 +230,17 @@ export const BRIDGE_DEFAULTS = {
   maxNamedStatements: 500,
 } as const;
 
-/** Settings taken from the environment by the names docs/hub.md gives; a value that is not a whole number of ms is refused. */
+/** A duration from the environment (docs/hub.md names them); unset: undefined; not a whole number of ms: refused. */
+export function millisecondsFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d+$/.test(text)) throw new Error(`${name} must be a whole number of milliseconds, not '${text}'.`);
+  return Number(text);
+}
+
+/** Settings taken from the environment by the names docs/hub.md gives. */
 export function bridgeOptionsFromEnv(env: NodeJS.ProcessEnv): BridgeOptions {
-  const read = (name: string): number | undefined => {
-    const text = env[name];
-    if (text === undefined || text === '') return undefined;
-    if (!/^\d+$/.test(text)) throw new Error(`${name} must be a whole number of milliseconds, not '${text}'.`);
-    return Number(text);
-  };
+  const read = (name: string) => millisecondsFromEnv(env, name);
   return {
     statementTimeoutMs: read('OUTPOST_PG_STATEMENT_TIMEOUT_MS'),
     lockTimeoutMs: read('OUTPOST_PG_LOCK_TIMEOUT_MS'),
