@@ -13,6 +13,10 @@
 //      PostgreSQL, not CPU.
 // PROFILE_DIR keeps the .cpuprofile files (open them in Chrome's DevTools); by default they go with the temp folder.
 // Timings on a shared machine are noisy; the shares are what this is for.
+// PROFILE_CPU=1: no profiler; instead the CPU time the load cost, per request, read from /proc (Linux): the node's
+//   (each of its threads), PostgreSQL's (all its processes) and the load generator's. Sampled profiles overstate
+//   a thread's share when more threads are runnable than there are cores; these are what each part really used.
+// PROFILE_TASKS: tasks to seed (default: the seed's share of the contacts).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +35,8 @@ const loadPath = () => LOAD === 'tasks-q'
   ? `/v2/tasks?q=${SEARCH_WORDS[Math.floor(Math.random() * SEARCH_WORDS.length)]}`
   : `/v2/contacts/${1 + Math.floor(Math.random() * CONTACTS)}`;
 const TOP_FUNCTIONS = 25;
+const CPU_ONLY = process.env.PROFILE_CPU === '1';
+const TASKS = process.env.PROFILE_TASKS ? ['--tasks', process.env.PROFILE_TASKS] : [];
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'outpost-profile-'));
 const profileDir = process.env.PROFILE_DIR ? resolve(process.env.PROFILE_DIR) : join(work, 'profiles');
@@ -44,7 +50,7 @@ function outpost(...args) {
 
 /** A hub node under --cpu-prof on the database at `url`; resolves with the process and its address. */
 function startProfiledNode(url) {
-  const args = ['--cpu-prof', '--cpu-prof-dir', profileDir, 'bin/outpost.mjs', 'serve', '--host', '127.0.0.1', '--port', '0',
+  const args = [...(CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir]), 'bin/outpost.mjs', 'serve', '--host', '127.0.0.1', '--port', '0',
     '--data-dir', join(work, 'node'), '--database-url', url, '--rate-limit', '1000000000', ...NODE_ARGS];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, OUTPOST_LOG_LEVEL: 'warn' } });
   return new Promise((resolveStart, reject) => {
@@ -175,6 +181,36 @@ function printProfile(file, from, to) {
   for (const [fn, us] of sorted(functions).slice(0, TOP_FUNCTIONS)) console.log(`    ${shares(us)}  ${fn}`);
 }
 
+/** CPU seconds (user + system) of /proc/<path>/stat; the fields after the command's closing parenthesis. */
+function cpuSeconds(path) {
+  const fields = readFileSync(`/proc/${path}/stat`, 'utf8').split(') ').pop().split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
+
+/** CPU seconds so far: the node's threads (by thread id), every postgres process's together, and this process's. */
+function cpuNow(nodePid) {
+  const threads = new Map(readdirSync(`/proc/${nodePid}/task`).map((tid) => [tid, cpuSeconds(`${nodePid}/task/${tid}`)]));
+  let postgres = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += cpuSeconds(pid);
+    } catch { /* it ended meanwhile */ }
+  }
+  const own = process.cpuUsage();
+  return { node: cpuSeconds(nodePid), threads, postgres, load: (own.user + own.system) / 1e6 };
+}
+
+function printCpuPerRequest(before, after, requests) {
+  const ms = (seconds) => `${((seconds * 1000) / requests).toFixed(3)} ms`;
+  console.log(`CPU per request: the node ${ms(after.node - before.node)}, PostgreSQL ${ms(after.postgres - before.postgres)}, the load generator ${ms(after.load - before.load)}`);
+  console.log('  the node\'s threads that used more than 0.002 ms a request (the first is its main thread; V8\'s helpers collect garbage):');
+  for (const [tid, seconds] of after.threads) {
+    const used = seconds - (before.threads.get(tid) ?? 0);
+    if (used / requests > 0.000002) console.log(`    thread ${tid}: ${ms(used)}`);
+  }
+}
+
 /** Now on the profiles' clock: V8 stamps samples in monotonic microseconds, as process.hrtime does on Linux. */
 const monotonicMicroseconds = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -184,7 +220,7 @@ let node;
 try {
   const data = join(work, 'data');
   outpost('users', 'add', '--email', 'bench@example.com', '--name', 'Bench', '--role', 'admin', '--password', 'bench-password', '--data-dir', data);
-  outpost('seed', '--contacts', String(CONTACTS), '--data-dir', data);
+  outpost('seed', '--contacts', String(CONTACTS), ...TASKS, '--data-dir', data);
   const token = JSON.parse(outpost('tokens', 'create', '--email', 'bench@example.com', '--data-dir', data)).access_token;
   cluster.sql('CREATE DATABASE outpost_profile');
   const url = cluster.url.replace(/\/postgres$/, '/outpost_profile');
@@ -197,14 +233,16 @@ try {
   }
   const setupClient = (client) => client.setRequests(Array.from({ length: 1000 }, () => ({ path: loadPath() })));
   const loadStarted = monotonicMicroseconds();
+  const cpuBefore = CPU_ONLY && cpuNow(node.child.pid);
   const result = await autocannon({ url: node.base, connections: CONNECTIONS, headers, setupClient, duration: SECONDS });
   const loadEnded = monotonicMicroseconds();
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`load: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  console.log(`\nload: ${CONNECTIONS} connections for ${SECONDS} s: ${Math.round(result.requests.total / result.duration)} req/s (under the profiler)`);
+  console.log(`\nload: ${CONNECTIONS} connections for ${SECONDS} s: ${Math.round(result.requests.total / result.duration)} req/s${CPU_ONLY ? '' : ' (under the profiler)'}`);
+  if (CPU_ONLY) printCpuPerRequest(cpuBefore, cpuNow(node.child.pid), result.requests.total);
   const exited = new Promise((done) => node.child.once('exit', done));
   node.child.kill('SIGTERM');
   await exited;
-  for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).sort()) printProfile(join(profileDir, file), loadStarted, loadEnded);
+  if (!CPU_ONLY) for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).sort()) printProfile(join(profileDir, file), loadStarted, loadEnded);
   if (process.env.PROFILE_DIR) console.log(`\nprofiles kept in ${profileDir}`);
 } finally {
   if (node && node.child.exitCode === null) node.child.kill('SIGKILL');
