@@ -6,7 +6,7 @@
 //   2. starts a hub node on it under `node --cpu-prof` (PROFILE_NODE_ARGS: more `serve` options, space separated);
 //   3. logs every statement PostgreSQL runs (log_statement = all, set for the whole cluster and reloaded) while
 //      one warm by-id request runs alone, then one small write (PUT, a new title), and prints them;
-//   4. loads the node with by-id requests of random contacts (PROFILE_LOAD=tasks-q: task searches; autocannon, PROFILE_CONNECTIONS, default 50, for
+//   4. loads the node with by-id requests of random contacts (PROFILE_LOAD=tasks-q: task searches, contacts-put: writes; autocannon, PROFILE_CONNECTIONS, default 50, for
 //      PROFILE_SECONDS, default 15), stops it (it writes its profiles on exit: one per thread) and prints, for each
 //      thread, its self time during the load (start-up left out) by group and its top functions, as shares of
 //      the wall time: on the main thread, the bridge's Atomics.wait (inlined in waitForSignal) is time blocked on
@@ -28,12 +28,22 @@ const CONTACTS = Number(process.env.PROFILE_CONTACTS || 20_000);
 const SECONDS = Number(process.env.PROFILE_SECONDS || 15);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS || 50);
 const NODE_ARGS = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-/** What the load asks: `by-id` (default), or `tasks-q` (GET /v2/tasks?q=<word>, the bench's words). */
+/**
+ * What the load asks: `by-id` (default), `tasks-q` (GET /v2/tasks?q=<word>, the bench's words) or `contacts-put`
+ * (PUT /v2/contacts/:id, a new title: a write, which takes the hub's write lock).
+ */
 const LOAD = process.env.PROFILE_LOAD || 'by-id';
 const SEARCH_WORDS = ['pricing', 'renewal', 'budget', 'deliv', 'contr', 'train', 'compet'];
-const loadPath = () => LOAD === 'tasks-q'
-  ? `/v2/tasks?q=${SEARCH_WORDS[Math.floor(Math.random() * SEARCH_WORDS.length)]}`
-  : `/v2/contacts/${1 + Math.floor(Math.random() * CONTACTS)}`;
+const randomContact = () => 1 + Math.floor(Math.random() * CONTACTS);
+const loadRequest = {
+  'by-id': () => ({ path: `/v2/contacts/${randomContact()}` }),
+  'tasks-q': () => ({ path: `/v2/tasks?q=${SEARCH_WORDS[Math.floor(Math.random() * SEARCH_WORDS.length)]}` }),
+  'contacts-put': () => ({
+    path: `/v2/contacts/${randomContact()}`, method: 'PUT', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { title: `Profiled ${Math.random().toString(36).slice(2, 8)}` } }),
+  }),
+}[LOAD];
+if (!loadRequest) throw new Error(`PROFILE_LOAD must be by-id, tasks-q or contacts-put, not '${LOAD}'`);
 const TOP_FUNCTIONS = 25;
 const CPU_ONLY = process.env.PROFILE_CPU === '1';
 const TASKS = process.env.PROFILE_TASKS ? ['--tasks', process.env.PROFILE_TASKS] : [];
@@ -231,7 +241,7 @@ try {
     console.log(`${label} on a PostgreSQL hub node${NODE_ARGS.length > 0 ? ` (serve ${NODE_ARGS.join(' ')})` : ''}: ${statements.length} SQL statements`);
     statements.forEach((sql, i) => console.log(`  ${i + 1}. ${sql.length > 400 ? `${sql.slice(0, 400)}…` : sql}`));
   }
-  const setupClient = (client) => client.setRequests(Array.from({ length: 1000 }, () => ({ path: loadPath() })));
+  const setupClient = (client) => client.setRequests(Array.from({ length: 1000 }, loadRequest));
   const loadStarted = monotonicMicroseconds();
   const cpuBefore = CPU_ONLY && cpuNow(node.child.pid);
   const result = await autocannon({ url: node.base, connections: CONNECTIONS, headers, setupClient, duration: SECONDS });
