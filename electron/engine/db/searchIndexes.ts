@@ -37,6 +37,19 @@ function fillSearchIndex(db: SqliteDb, table: string, index: SearchIndex): void 
   db.exec(`INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows}`);
 }
 
+/**
+ * Adds to the search index `fts` the rows of its table from id `firstId` on,
+ * in one statement and in big segments (a seed's batch, with the table's
+ * trigger off meanwhile). With FTS5's default 1 MiB, a million contacts made
+ * a thousand segments to merge: 31 s, against about 1 s for 100 000.
+ */
+export function indexRowsFrom(db: SqliteDb, fts: SearchIndex['fts'], firstId: number): void {
+  const index = SEARCH_INDEXES.find((i) => i.fts === fts)!;
+  setHashSize(db, fts, index, REBUILD_HASH_BYTES);
+  db.prepare(`INSERT INTO ${fts} (rowid, ${index.columns}) ${index.rows} WHERE id >= ?`).run(firstId);
+  setHashSize(db, fts, index, DEFAULT_HASH_BYTES);
+}
+
 export function rebuildSearchIndexes(db: SqliteDb): void {
   for (const index of SEARCH_INDEXES) {
     db.exec(`DELETE FROM ${index.fts}`);
