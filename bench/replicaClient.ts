@@ -4,7 +4,8 @@
 // 1. a fresh replica engine syncs everything from the hub (records into its own tables, search and documents);
 // 2. it makes <edits> offline changes through its own REST interface (in process), then pushes them to the hub;
 // 3. live sync: started as the desktop app starts it, it follows LIVE_EDITS edits made on the hub one at a time.
-// Prints one JSON line: records, seconds and peak memory of the initial sync; edits and seconds of the push;
+// With <edits> 0 only the first step runs.
+// Prints one JSON line: records, seconds, peak memory and time split (Replica.firstSync) of the initial sync; edits and seconds of the push;
 // the whole run's peak memory; the CPU seconds the push cost this process and (given HUB_PID) the hub; and per
 // live edit, the time until the replica's own table had it and the time the hub took to answer the edit.
 import { readFileSync } from 'node:fs';
@@ -43,6 +44,13 @@ async function main(): Promise<void> {
   const records = engine.db.prepare(`SELECT ${TABLES.map((t) => `(SELECT COUNT(*) FROM ${t})`).join(' + ')}`).pluck().get() as number;
   const initial = replica.status();
   if (initial.state !== 'up_to_date') throw new Error(`initial sync ended ${initial.state}: ${initial.last_error}`);
+  const { firstSync } = replica;
+  if (edits === 0) {
+    await app.close();
+    engine.close();
+    console.log(JSON.stringify({ records, initialSeconds, syncPeakMb, firstSync }));
+    return;
+  }
 
   // Offline edits, as the UI makes them: PUTs through the replica's own REST interface (not timed).
   const self = (await (await fetch(`${hubUrl}/v2/users/self`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { id: number } };
@@ -66,7 +74,7 @@ async function main(): Promise<void> {
   const live = await followHubEdits(replica, engine, taskIds[0]!);
   await app.close();
   engine.close();
-  console.log(JSON.stringify({ records, initialSeconds, syncPeakMb, edits: taskIds.length, pushSeconds, pushCpuSeconds, hubPushCpuSeconds, conflicted, maxRssMb: process.resourceUsage().maxRSS / 1024, live }));
+  console.log(JSON.stringify({ records, initialSeconds, syncPeakMb, firstSync, edits: taskIds.length, pushSeconds, pushCpuSeconds, hubPushCpuSeconds, conflicted, maxRssMb: process.resourceUsage().maxRSS / 1024, live }));
 }
 
 /**

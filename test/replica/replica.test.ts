@@ -98,9 +98,17 @@ describe('the desktop replica', () => {
     let laptop = await device(hub.agentId);
     await expectSameAsHub(laptop, hub.agentToken);
     expect(laptop.replica.status()).toMatchObject({ state: 'up_to_date', pending: 0, issues: 0 });
+    // Where the first sync's time went (the bench prints it): every record counted, the parts adding up to the whole.
+    const split = laptop.replica.firstSync!;
+    const records = laptop.engine.db.prepare('SELECT (SELECT count(*) FROM contacts) + (SELECT count(*) FROM users) + (SELECT count(*) FROM tags)').pluck().get() as number;
+    expect(split.records).toBeGreaterThanOrEqual(records);
+    for (const part of [split.waitingMs, split.parsingMs, split.applyingMs, split.finishingMs]) expect(part).toBeGreaterThan(0);
+    expect(split.waitingMs + split.parsingMs + split.applyingMs + split.finishingMs).toBeCloseTo(split.totalMs, 6);
     const uuid = laptop.replica.deviceUuid;
     laptop = await laptop.reopen();
     expect(laptop.replica.deviceUuid).toBe(uuid);
+    // A later sync is not a first sync: nothing to split.
+    expect(laptop.replica.firstSync).toBeNull();
     await laptop.close();
   });
 

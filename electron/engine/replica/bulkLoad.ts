@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { SqliteDb } from '../db/database.js';
 import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, buildSearchIndexesAside, rebuildSearchIndexes } from '../db/searchIndexes.js';
 import { SqlWorker } from '../db/sqlWorker.js';
+import { collectGarbageNow } from './heapGrowth.js';
 
 const SETTING = 'bulk_load_schema';
 /**
@@ -50,6 +51,7 @@ export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, option
 /** Ends a bulk load that wrote `rows`: on two threads when that is worth a worker, otherwise (or if the worker fails) on this one. */
 async function finish(db: SqliteDb, rows: number, nativeBinding: string | undefined): Promise<void> {
   if (rows >= PARALLEL_FINISH_ROWS) {
+    collectGarbageNow();
     try {
       await finishInParallel(db, nativeBinding);
       return;

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * How far past the live heap of its last full collection V8 may grow the
@@ -23,4 +24,21 @@ export const REPLICA_HEAP_GROWING_PERCENT = 100;
  */
 export function boundHeapGrowth(): void {
   setFlagsFromString(`--heap-growing-percent=${REPLICA_HEAP_GROWING_PERCENT}`);
+}
+
+/**
+ * A full garbage collection now. A first sync ends by building its indexes
+ * on a second thread and its search tables on this one, and both need memory
+ * of their own (a worker's heap, SQLite's sorters, FTS5's term buffers) just
+ * when the heap is full of the pages just applied, all dead: collected first,
+ * the end of a million-contact first sync stays around 175 MB instead of
+ * adding 20 MB to the pull's 185 (peak 191 MB instead of 203–211).
+ * Collecting costs about 0.1 s, once per first sync.
+ *
+ * Node has no API for this; `--expose-gc` set at run time makes V8 give new
+ * contexts a `gc` function (the setting is process-wide, as boundHeapGrowth's).
+ */
+export function collectGarbageNow(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }

@@ -40,6 +40,21 @@ export interface PullResult {
   pages: number;
   /** Records the hub could not serve (`failed_objects`); they come again next session. */
   failed: number;
+  /** Where the session's time went, in milliseconds (the parts add up to `totalMs`). */
+  timings: PullTimings;
+}
+
+/**
+ * A session's wall time split by what this thread did: parsing the pages'
+ * JSON, applying them (`apply`, the local writes), and the rest, which is
+ * waiting for the hub (its answers, the network; acknowledgements are sent
+ * beside the next page and add nothing unless the hub is slower to take them).
+ */
+export interface PullTimings {
+  totalMs: number;
+  waitingMs: number;
+  parsingMs: number;
+  applyingMs: number;
 }
 
 /** A sync request the hub refused (status and its error envelope or text). */
@@ -51,10 +66,17 @@ export class SyncHttpError extends Error {
 
 /** Runs one whole session. Resolves when the queue answers 204, with what was applied. */
 export async function pullOnce(options: PullOptions): Promise<PullResult> {
+  const began = performance.now();
   const http = hubClient(options);
   const started = await http('POST', '/v2/sync/start');
-  const result: PullResult = { items: 0, pages: 0, failed: 0 };
-  if (started.status === 204) return result;
+  const timings: PullTimings = { totalMs: 0, waitingMs: 0, parsingMs: 0, applyingMs: 0 };
+  const result: PullResult = { items: 0, pages: 0, failed: 0, timings };
+  const ended = () => {
+    timings.totalMs = performance.now() - began;
+    timings.waitingMs = timings.totalMs - timings.parsingMs - timings.applyingMs;
+    return result;
+  };
+  if (started.status === 204) return ended();
   const session = ((await started.json()) as { data: { id: string } }).data.id;
   // Each request's failure is handled where it is awaited; the no-op handler keeps a failure that arrives
   // while the loop awaits the other request from counting as unhandled (which ends a Node process).
@@ -62,7 +84,7 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
     promise.catch(() => undefined);
     return promise;
   };
-  const nextPage = () => handled(readPage(http, session));
+  const nextPage = () => handled(readPage(http, session, timings));
   // Pages requested and not yet applied, in the order they were asked for.
   const requested = Array.from({ length: PAGES_AHEAD }, nextPage);
   let drained = false;
@@ -78,7 +100,9 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
     if (!drained) requested.push(nextPage());
     // Requests leave in a later turn of the event loop, and applying blocks it: let the new one go first.
     await new Promise((resolve) => setImmediate(resolve));
+    const applying = performance.now();
     await options.apply(page.items);
+    timings.applyingMs += performance.now() - applying;
     result.items += page.items.length;
     result.pages += 1;
     result.failed += page.failed;
@@ -87,7 +111,7 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
     acking = handled(acknowledge(http, page.items.map((item) => item.meta.sync.ack_key)));
   }
   await acking;
-  return result;
+  return ended();
 }
 
 type HubCall = (method: string, path: string, body?: unknown) => Promise<HubResponse>;
@@ -108,10 +132,12 @@ function hubClient(options: PullOptions): HubCall {
   };
 }
 
-async function readPage(http: HubCall, session: string): Promise<{ items: SyncItem[]; failed: number } | null> {
+async function readPage(http: HubCall, session: string, timings: PullTimings): Promise<{ items: SyncItem[]; failed: number } | null> {
   const response = await http('GET', `/v2/sync/${encodeURIComponent(session)}/queues/main`);
   if (response.status === 204) return null;
+  const parsing = performance.now();
   const body = (await response.json()) as { items: SyncItem[]; meta: { failed_objects?: unknown[] } };
+  timings.parsingMs += performance.now() - parsing;
   return { items: body.items, failed: body.meta.failed_objects?.length ?? 0 };
 }
 

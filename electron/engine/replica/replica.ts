@@ -4,7 +4,7 @@ import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
 import { LocalRecords } from './localRecords.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
-import { pullOnce, SyncHttpError, type SyncItem } from './pull.js';
+import { pullOnce, SyncHttpError, type PullResult, type PullTimings, type SyncItem } from './pull.js';
 import { UpstreamCredentials } from './upstream.js';
 import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
 import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
@@ -52,6 +52,15 @@ export const HUB_LOST_GRACE_MS = 500;
 /** The hub could not be asked for something an operation needs (a discard, while offline). */
 export class HubUnreachableError extends Error {}
 
+/**
+ * Where a first sync's time went (ms): the pull's parts, then `finishingMs`,
+ * the bulk load's end (secondary indexes and search tables built at once).
+ */
+export interface FirstSyncTimings extends PullTimings {
+  records: number;
+  finishingMs: number;
+}
+
 
 /**
  * The desktop replica: the rep's own engine, kept in step with a hub.
@@ -91,6 +100,8 @@ export class Replica {
   private lostTimer: NodeJS.Timeout | null = null;
   /** The last technical failure logged, so a hub that stays down is logged once, not every few seconds. */
   private lastLogged = '';
+  /** How this run's first sync spent its time, once it has run (for the log and the bench). */
+  firstSync: FirstSyncTimings | null = null;
 
   constructor(private readonly engine: Engine, private readonly options: ReplicaOptions) {
     if (!engine.ctx.replica) throw new Error('Replica needs an engine opened with { replica: true }.');
@@ -358,10 +369,8 @@ export class Replica {
       if ((await this.push()) === 'done') {
         const pull = () => pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
         // The first sync copies the whole hub: a bulk load (search and secondary indexes built once at the end).
-        if (this.neverSynced()) {
-          await asBulkLoad(sqliteOf(this.engine.db), pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
-          this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
-        } else await pull();
+        if (this.neverSynced()) await this.firstPull(pull);
+        else await pull();
         this.synced();
       }
     } catch (err) {
@@ -370,6 +379,19 @@ export class Replica {
       this.lastError = syncFailure(err);
       this.log(`sync failed: ${(err as Error).message}`);
     }
+  }
+
+  /** The first sync: a bulk load of the whole hub, its time split kept and logged. */
+  private async firstPull(pull: () => Promise<PullResult>): Promise<void> {
+    const began = performance.now();
+    const pulled = await asBulkLoad(sqliteOf(this.engine.db), pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
+    this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
+    const { timings } = pulled;
+    const totalMs = performance.now() - began;
+    this.firstSync = { records: pulled.items, ...timings, totalMs, finishingMs: totalMs - timings.totalMs };
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    this.options.log?.(`replica: first sync of ${pulled.items} records in ${seconds(this.firstSync.totalMs)}: waiting on the hub ${seconds(timings.waitingMs)}, `
+      + `parsing ${seconds(timings.parsingMs)}, writing rows ${seconds(timings.applyingMs)}, indexes and search at the end ${seconds(this.firstSync.finishingMs)}`);
   }
 
   /** A sync reached the hub and finished: when is kept (across restarts, for the screens that say it). */
