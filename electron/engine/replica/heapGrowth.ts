@@ -12,10 +12,15 @@ import { runInNewContext } from 'node:vm';
  * they are promoted too. Left to choose, V8 sometimes let dead pages pile up
  * to four times the live heap (a 300 000-record first sync peaked at 216–228 MB
  * in about one run in three, 120 MB of it dead page text); allowed to double
- * at most, the same sync peaks at 175–187 MB, whatever the number of records.
- * Held tighter (30 %), it spent up to 0.5 s more collecting in half the runs.
+ * at most, the same sync peaked at 175–187 MB. But the live heap stays about
+ * 30 MB however long the pull (measured with --trace-gc), so how high the
+ * heap climbs before its next full collection is what grew with the record
+ * count: a million-contact first sync peaked at 189–199 MB with 100 %, at
+ * 172–181 MB with 50 % and no slower (30.0–30.9 s against 30.3–31.7 s, two
+ * runs each, issue 34). Held tighter still (30 %), a 300 000-record sync spent
+ * up to 0.5 s more collecting in half the runs.
  */
-export const REPLICA_HEAP_GROWING_PERCENT = 100;
+export const REPLICA_HEAP_GROWING_PERCENT = 50;
 
 /**
  * Bounds the heap's growth for the rest of the process's life (the setting is
