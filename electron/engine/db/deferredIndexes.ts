@@ -1,4 +1,13 @@
-import type { Db } from './database.js';
+import { sqliteOf, type Db } from './database.js';
+
+/**
+ * The page cache while the indexes are built, in KiB. SQLite sorts an index's
+ * keys in runs about the size of its page cache, then merges the runs; runs
+ * that fit the processor's caches sort faster than long ones. Measured on a
+ * hub's million contacts (4 KiB pages), the 21 contact indexes took 17.4 s with
+ * the engine's 64 MiB, 15.1 s with 16 MiB and 10.8 s with 4 MiB.
+ */
+const SORT_CACHE_KIB = 4096;
 
 /**
  * Runs `load`, which adds `rows` rows to `table`, inside the caller's
@@ -22,6 +31,13 @@ export function withIndexesBuiltAfter<T>(db: Db, table: string, rows: number, lo
   const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table) as { name: string; sql: string }[];
   for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
   const result = load();
-  for (const { sql } of indexes) db.exec(sql);
+  const sqlite = sqliteOf(db);
+  const cacheSize = sqlite.pragma('cache_size', { simple: true }) as number;
+  sqlite.pragma(`cache_size = -${SORT_CACHE_KIB}`);
+  try {
+    for (const { sql } of indexes) db.exec(sql);
+  } finally {
+    sqlite.pragma(`cache_size = ${cacheSize}`);
+  }
   return result;
 }
