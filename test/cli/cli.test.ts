@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { accessToken, cleanUp, outpost, serve, stop, tempDir } from '../support/cliProcess.js';
 
 afterAll(cleanUp);
@@ -175,6 +177,26 @@ describe('outpost command line', { timeout: 60_000 }, () => {
     writeFileSync(visits, JSON.stringify([{ resource_type: 'contact', resource_id: 12345 }]));
     expect((await outpost(['import', 'visits', visits, '--data-dir', dir])).stderr).toMatch(/record 1: \/resource_id There is no contact/);
     expect((await outpost(['import', 'planets', visits, '--data-dir', dir])).code).toBe(2);
+  });
+
+  it('finishes its work, quietly, when the reader of its output goes away (`outpost seed | head -1`)', async () => {
+    const dir = tempDir();
+    expect((await outpost(['users', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'boss-password', '--data-dir', dir])).code).toBe(0);
+    // The pipe is closed before the command writes anything: its first line already meets EPIPE.
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/outpost.mjs'), 'seed', '--contacts', '200', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect([code, stderr]).toEqual([0, '']);
+    // Every part of the seed was made, the last ones (written after the first line failed) too.
+    const db = new Database(join(dir, 'outpost.sqlite'), { readonly: true });
+    try {
+      expect(db.prepare("SELECT count(*) FROM contacts WHERE custom_fields LIKE '%Segment%'").pluck().get()).toBe(200);
+      expect(db.prepare('SELECT count(*) FROM text_messages').pluck().get()).toBe(20);
+    } finally {
+      db.close();
+    }
   });
 
   it('prints a generated admin password once on first start without the env variables', async () => {
