@@ -5,13 +5,13 @@
 // 2. it makes <edits> offline changes through its own REST interface (in process), then pushes them to the hub;
 // 3. live sync: started as the desktop app starts it, it follows LIVE_EDITS edits made on the hub one at a time.
 // With <edits> 0 only the first step runs.
-// Prints one JSON line: records, seconds, peak memory and time split (Replica.firstSync) of the initial sync; edits and seconds of the push;
+// Prints one JSON line: records, seconds, peak memory and time split (Replica.firstSync, as a line) of the initial sync; edits and seconds of the push;
 // the whole run's peak memory; the CPU seconds the push cost this process and (given HUB_PID) the hub; and per
 // live edit, the time until the replica's own table had it and the time the hub took to answer the edit.
 import { readFileSync } from 'node:fs';
 import { openEngine } from '../electron/engine/engine.js';
 import { createHttpApp } from '../electron/engine/http/app.js';
-import { Replica } from '../electron/engine/replica/replica.js';
+import { describeFirstSync, Replica } from '../electron/engine/replica/replica.js';
 
 const [hubUrl, token, dataDir, editsArg] = process.argv.slice(2);
 const edits = Number(editsArg);
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const records = engine.db.prepare(`SELECT ${TABLES.map((t) => `(SELECT COUNT(*) FROM ${t})`).join(' + ')}`).pluck().get() as number;
   const initial = replica.status();
   if (initial.state !== 'up_to_date') throw new Error(`initial sync ended ${initial.state}: ${initial.last_error}`);
-  const { firstSync } = replica;
+  const firstSync = describeFirstSync(replica.firstSync!);
   if (edits === 0) {
     await app.close();
     engine.close();

@@ -393,13 +393,6 @@ function liveSyncLine({ seenMs, answeredMs }) {
   console.log(`${INDENT}target: every hub edit on the replica within 2 s: ${slowest <= 2000 ? 'PASS' : 'MISS'}`);
 }
 
-/** Where a replica's first sync spent its time (Replica.firstSync), as a line. */
-function firstSyncSplit({ records, firstSync: t }) {
-  const part = (ms) => `${(ms / 1000).toFixed(1)} s (${Math.round((ms / t.totalMs) * 100)} %)`;
-  return `first sync of ${records} records in ${(t.totalMs / 1000).toFixed(1)} s: waiting on the hub ${part(t.waitingMs)}, parsing ${part(t.parsingMs)}, `
-    + `writing rows ${part(t.applyingMs)}, indexes and search at the end ${part(t.finishingMs)}`;
-}
-
 /**
  * Issue 34: the replica's peak memory during its first sync under 200 MB, and flat in the record count: the
  * slope between two sizes, as the hub's memory line (flat: at most 10 % more for the larger).
@@ -510,7 +503,7 @@ async function syncBench() {
   const replica = await runReplica(full.hub.base, full.token, tempDir('outpost-replica-'), REPLICA_EDITS, full.hub.child.pid);
   const replicaRatio = replica.initialSeconds / plain.seconds;
   console.log(`replica initial sync of ${replica.records} records: ${replica.initialSeconds.toFixed(1)} s   plain paged download ${plain.seconds.toFixed(1)} s   ratio ${replicaRatio.toFixed(2)} (target ≤ 1.50) ${replicaRatio <= 1.5 ? 'PASS' : 'MISS'}`);
-  for (const run of [smallerReplica, replica]) console.log(`${INDENT}${firstSyncSplit(run)}`);
+  for (const run of [smallerReplica, replica]) console.log(`${INDENT}${run.firstSync}`);
   replicaMemoryLine(smallerReplica, replica);
   console.log(`${INDENT}whole run, with ${replica.edits} local edits and their push: peak ${mb(replica.maxRssMb)}`);
   console.log(`replica push of ${replica.edits} offline edits: ${replica.pushSeconds.toFixed(1)} s (${fmt(replica.edits / replica.pushSeconds).trim()} edits/s; target < 20 s) ${replica.pushSeconds < 20 ? 'PASS' : 'MISS'}`);

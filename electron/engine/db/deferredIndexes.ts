@@ -26,8 +26,7 @@ const SORT_CACHE_KIB = 4096;
  */
 export function withIndexesBuiltAfter<T>(db: Db, table: string, rows: number, load: () => T): T {
   if (db.dialect !== 'sqlite') return load();
-  const present = db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
-  if (rows < present || rows === 0) return load();
+  if (rows === 0 || rows < (db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number)) return load();
   const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table) as { name: string; sql: string }[];
   for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
   const result = load();

@@ -62,6 +62,13 @@ export interface FirstSyncTimings extends PullTimings {
 }
 
 
+/** A first sync's time split as one line (the replica's log, the bench). */
+export function describeFirstSync(t: FirstSyncTimings): string {
+  const part = (ms: number) => `${(ms / 1000).toFixed(1)} s (${Math.round((ms / t.totalMs) * 100)} %)`;
+  return `first sync of ${t.records} records in ${(t.totalMs / 1000).toFixed(1)} s: waiting on the hub ${part(t.waitingMs)}, parsing ${part(t.parsingMs)}, `
+    + `writing rows ${part(t.applyingMs)}, indexes and search at the end ${part(t.finishingMs)}`;
+}
+
 /**
  * The desktop replica: the rep's own engine, kept in step with a hub.
  * `sync()` pushes the outbox (each local change replayed in order as its REST
@@ -389,9 +396,7 @@ export class Replica {
     const { timings } = pulled;
     const totalMs = performance.now() - began;
     this.firstSync = { records: pulled.items, ...timings, totalMs, finishingMs: totalMs - timings.totalMs };
-    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    this.options.log?.(`replica: first sync of ${pulled.items} records in ${seconds(this.firstSync.totalMs)}: waiting on the hub ${seconds(timings.waitingMs)}, `
-      + `parsing ${seconds(timings.parsingMs)}, writing rows ${seconds(timings.applyingMs)}, indexes and search at the end ${seconds(this.firstSync.finishingMs)}`);
+    this.options.log?.(`replica: ${describeFirstSync(this.firstSync)}`);
   }
 
   /** A sync reached the hub and finished: when is kept (across restarts, for the screens that say it). */
