@@ -22,6 +22,16 @@ const BULK_LOAD_CACHE_KIB = 4096;
 export const PARALLEL_FINISH_ROWS = 5000;
 
 /**
+ * Threads the end's index builds may sort on besides the worker's own
+ * (PRAGMA threads). This thread builds the search indexes meanwhile but
+ * finishes first (at a million contacts, ~7 s against the worker's ~11 s);
+ * the sorts then take the core it leaves. Measured there: the 22 indexes
+ * alone in 7.5 s instead of 9.5 s with a core free, the whole end 0.5–1 s
+ * shorter, the peak ~5 MB higher.
+ */
+const SORT_THREADS = 2;
+
+/**
  * A replica's first sync is a bulk load of the hub's records (300 000 of them
  * for a large team). Keeping the search indexes current row by row costs
  * several times the load itself, and the big tables' secondary indexes more
@@ -107,7 +117,7 @@ async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined)
   const objects = savedSchema(db);
   if (objects === null) return;
   const aside = asideFile(db);
-  const worker = new SqlWorker({ file: db.name, nativeBinding, cacheKiB: BULK_LOAD_CACHE_KIB });
+  const worker = new SqlWorker({ file: db.name, nativeBinding, cacheKiB: BULK_LOAD_CACHE_KIB, sortThreads: SORT_THREADS });
   try {
     rmSync(aside, { force: true });
     // The worker's transaction writes first, taking the write lock until it commits: a write made here

@@ -153,10 +153,19 @@ export class LocalRecords {
     return Object.hasOwn(LOCAL_TABLES, type);
   }
 
+  /**
+   * Runs the writes of a page of pulled records (synchronous, inside its one
+   * transaction), looking each tag the records carry up once.
+   */
+  writePage<T>(write: () => T): T {
+    return this.tagging.withTagIdsKept(write);
+  }
+
   /** Writes the hub's state of a record (insert or update). Call inside a transaction. */
   apply(type: string, json: Record<string, unknown>): void {
     const local = LOCAL_TABLES[type];
     if (!local) return;
+    this.changingTagsIf(type);
     if (type === 'tag') this.adoptTag(json);
     if (local.uniqueKey && holdsKey(local, json)) this.giveWay(local, local.uniqueKey, json);
     const plan = this.planFor(local.table, json);
@@ -169,6 +178,7 @@ export class LocalRecords {
   remove(type: string, id: number): void {
     const local = LOCAL_TABLES[type];
     if (!local) return;
+    this.changingTagsIf(type);
     this.ctx.statements.get(`DELETE FROM ${local.table} WHERE id = ?`).run(id);
     local.parts?.remove(this.ctx, id);
     if (isTaggable(type)) this.tagging.removeAll(type, id);
@@ -182,6 +192,7 @@ export class LocalRecords {
   remap(type: string, from: number, to: number): void {
     const local = LOCAL_TABLES[type];
     if (!local) return;
+    this.changingTagsIf(type);
     const { db } = this.ctx;
     db.prepare(`DELETE FROM ${local.table} WHERE id = ?`).run(to);
     db.prepare(`UPDATE ${local.table} SET id = ? WHERE id = ?`).run(to, from);
@@ -201,6 +212,7 @@ export class LocalRecords {
    * record's row goes (the hub keeps one as well).
    */
   redirect(type: string, from: number, to: number): void {
+    this.changingTagsIf(type);
     this.repoint(type, from, to, 'OR IGNORE');
     for (const ref of REFERENCES) {
       if ('type' in ref && ref.type === type && !ref.list) this.ctx.db.prepare(`DELETE FROM ${ref.table} WHERE ${ref.column} = ?`).run(from);
@@ -253,6 +265,11 @@ export class LocalRecords {
     const local = LOCAL_TABLES[type];
     if (!local || !this.columnsOf(local.table).some((c) => c.name === 'resource_type')) return null;
     return (this.ctx.statements.get(`SELECT resource_type FROM ${local.table} WHERE id = ?`).pluck().get(id) as string | null | undefined) ?? null;
+  }
+
+  /** A write to a tag itself (renamed, merged, removed): the tag ids a page kept may no longer hold. */
+  private changingTagsIf(type: string): void {
+    if (type === 'tag') this.tagging.forgetKeptTagIds();
   }
 
   /** A tag made here for a name the hub already has under its own id: its taggings move to the hub's tag. */

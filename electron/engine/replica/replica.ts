@@ -655,14 +655,16 @@ export class Replica {
       const { pending, rejected } = this.outbox.counts();
       const anyLocal = pending + rejected > 0;
       const anyConflicts = this.conflicts.count() > 0;
-      for (const { data, meta } of items) {
-        if (anyLocal && this.outbox.holds(meta.type, data.id)) continue;
-        if (meta.sync.event_type === 'deleted') this.local.remove(meta.type, data.id);
-        else this.local.apply(meta.type, data);
-        if (!anyConflicts) continue;
-        if (meta.sync.event_type === 'deleted') this.conflicts.removeRecord(meta.type, data.id);
-        else this.conflicts.pulled(meta.type, data);
-      }
+      this.local.writePage(() => {
+        for (const { data, meta } of items) {
+          if (anyLocal && this.outbox.holds(meta.type, data.id)) continue;
+          if (meta.sync.event_type === 'deleted') this.local.remove(meta.type, data.id);
+          else this.local.apply(meta.type, data);
+          if (!anyConflicts) continue;
+          if (meta.sync.event_type === 'deleted') this.conflicts.removeRecord(meta.type, data.id);
+          else this.conflicts.pulled(meta.type, data);
+        }
+      });
     })();
     this.applied += 1;
   }

@@ -24,25 +24,30 @@ export const TAG_SYNC: SyncSource = { type: 'tag', from: 'tags tg', idColumn: 't
  */
 export class Tagging {
   private readonly statements;
+  /** Tag ids by resource type and name while a batch keeps them (withTagIdsKept); null otherwise. */
+  private kept: Map<string, number> | null = null;
 
   constructor(private readonly ctx: EngineContext) {
     const { db } = ctx;
     this.statements = {
+      any: db.prepare('SELECT 1 FROM taggings WHERE resource_type = ? AND resource_id = ? LIMIT 1'),
       clear: db.prepare('DELETE FROM taggings WHERE resource_type = ? AND resource_id = ?'),
-      exists: db.prepare('SELECT 1 FROM tags WHERE resource_type = ? AND name = ?'),
+      idOf: db.prepare('SELECT id FROM tags WHERE resource_type = ? AND name = ?').pluck(),
       create: db.prepare(
         'INSERT INTO tags (id, name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
       ),
-      link: db.prepare(
-        'INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) SELECT id, ?, ? FROM tags WHERE resource_type = ? AND name = ?',
-      ),
+      link: db.prepare('INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) VALUES (?, ?, ?)'),
     };
   }
 
-  /** Replaces the record's tag set. Call inside the record's transaction. */
+  /**
+   * Replaces the record's tag set. Call inside the record's transaction.
+   * A new record has no taggings: looking first costs a third of deleting
+   * none (a replica's first sync replaces the tags of every record it writes).
+   */
   replace(type: TaggableType, resourceId: number, names: string[], actorId: number): void {
-    this.statements.clear.run(type, resourceId);
-    for (const name of this.ensure(type, names, actorId)) this.statements.link.run(type, resourceId, type, name);
+    if (this.statements.any.get(type, resourceId) !== undefined) this.statements.clear.run(type, resourceId);
+    for (const name of uniqueNames(names)) this.statements.link.run(this.idOf(type, name, actorId), type, resourceId);
   }
 
   /**
@@ -50,19 +55,49 @@ export class Tagging {
    * names of the record they are about). Returns the names, trimmed and unique.
    */
   ensure(type: TaggableType, names: string[], actorId: number): Set<string> {
-    const unique = new Set(names.map((n) => n.trim()));
-    for (const name of unique) {
-      // A new id only for a new tag (on a replica, each temporary id is used up when given).
-      if (this.statements.exists.get(type, name) !== undefined) continue;
-      const now = isoSeconds(this.ctx.clock.now());
-      const created = this.statements.create.run(newRecordId(this.ctx, 'tags', 'tag'), name, type, actorId, now, now);
-      if (created.changes > 0) this.ctx.changes.record('tag', Number(created.lastInsertRowid), 'created', actorId);
-    }
+    const unique = uniqueNames(names);
+    for (const name of unique) this.idOf(type, name, actorId);
     return unique;
   }
 
   removeAll(type: TaggableType, resourceId: number): void {
     this.statements.clear.run(type, resourceId);
+  }
+
+  /**
+   * Runs `write` (synchronous, inside one transaction) looking each tag up
+   * once: a replica's page of pulled records names the same few tags a
+   * thousand times. Only for writes that change tags through this object
+   * alone; `forgetKeptTagIds` when one renames, merges or removes a tag.
+   */
+  withTagIdsKept<T>(write: () => T): T {
+    this.kept = new Map();
+    try {
+      return write();
+    } finally {
+      this.kept = null;
+    }
+  }
+
+  forgetKeptTagIds(): void {
+    this.kept?.clear();
+  }
+
+  /** The id of the tag of this name, created if there is none. */
+  private idOf(type: TaggableType, name: string, actorId: number): number {
+    const key = `${type}:${name}`;
+    let id = this.kept?.get(key) ?? (this.statements.idOf.get(type, name) as number | undefined);
+    if (id === undefined) {
+      // A new id only for a new tag (on a replica, each temporary id is used up when given).
+      const now = isoSeconds(this.ctx.clock.now());
+      const created = this.statements.create.run(newRecordId(this.ctx, 'tags', 'tag'), name, type, actorId, now, now);
+      if (created.changes > 0) {
+        id = Number(created.lastInsertRowid);
+        this.ctx.changes.record('tag', id, 'created', actorId);
+      } else id = this.statements.idOf.get(type, name) as number;
+    }
+    this.kept?.set(key, id);
+    return id;
   }
 
   /** SQL for the JSON array of a record's tag names, sorted. */
@@ -75,6 +110,9 @@ export class Tagging {
     return `EXISTS (SELECT 1 FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE g.resource_type = '${type}' AND g.resource_id = ${idColumn} AND t.name = ?)`;
   }
 }
+
+/** Tag names as a record's set: trimmed, each once. */
+const uniqueNames = (names: string[]) => new Set(names.map((n) => n.trim()));
 
 /** The spec's Tag field table. */
 export const FIELDS: FieldTable = {

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openEngine, type Engine } from '../../electron/engine/engine.js';
+import { LocalRecords } from '../../electron/engine/replica/localRecords.js';
+
+/**
+ * The tags of a page of pulled records, written by LocalRecords on a real
+ * replica engine and its SQLite file: each tag is looked up once per page,
+ * and a tag record in the same page (renamed, removed) is not shadowed by
+ * what was looked up before it.
+ */
+const engines: Engine[] = [];
+const dirs: string[] = [];
+
+function replica(): { engine: Engine; local: LocalRecords } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'outpost-page-tags-'));
+  dirs.push(dataDir);
+  const engine = openEngine({ dataDir, replica: true });
+  engines.push(engine);
+  return { engine, local: new LocalRecords(engine.ctx) };
+}
+
+afterEach(() => {
+  engines.splice(0).forEach((e) => e.close());
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+const AT = '2026-01-01T00:00:00Z';
+const contact = (id: number, tags: string[]) => ({
+  id, creator_id: 1, owner_id: 1, is_organization: false, name: `Person ${id}`, last_name: `Person ${id}`, tags, created_at: AT, updated_at: AT,
+});
+const tag = (id: number, name: string) => ({ id, creator_id: 1, name, resource_type: 'contact', created_at: AT, updated_at: AT });
+
+function page(engine: Engine, local: LocalRecords, write: () => void): void {
+  engine.db.transaction(() => local.writePage(write))();
+}
+
+function tagsOf(engine: Engine, id: number): string[] {
+  return engine.db.prepare(`SELECT t.name FROM taggings g JOIN tags t ON t.id = g.tag_id
+    WHERE g.resource_type = 'contact' AND g.resource_id = ? ORDER BY t.name`).pluck().all(id) as string[];
+}
+
+describe("a page's tags", () => {
+  it('links records to the tags of their names, one tag per name, and replaces a record set again', () => {
+    const { engine, local } = replica();
+    page(engine, local, () => {
+      local.apply('tag', tag(500, 'vip'));
+      for (let id = 1; id <= 20; id++) local.apply('contact', contact(id, id % 2 === 0 ? ['vip', ' new lead '] : ['vip']));
+    });
+    expect(tagsOf(engine, 2)).toEqual(['new lead', 'vip']);
+    expect(tagsOf(engine, 3)).toEqual(['vip']);
+    expect(engine.db.prepare("SELECT count(*) FROM tags WHERE resource_type = 'contact'").pluck().get()).toBe(2);
+    expect(engine.db.prepare("SELECT tag_id FROM taggings WHERE resource_id = 3").pluck().get()).toBe(500);
+
+    // A later page with a record's new set: the old taggings go.
+    page(engine, local, () => local.apply('contact', contact(2, ['new lead'])));
+    expect(tagsOf(engine, 2)).toEqual(['new lead']);
+  });
+
+  it('does not link a name to a tag renamed earlier in the same page', () => {
+    const { engine, local } = replica();
+    page(engine, local, () => {
+      local.apply('tag', tag(500, 'vip'));
+      local.apply('contact', contact(1, ['vip']));
+      // The hub renamed the tag; a record after it in the page carries the old name, now a tag of its own.
+      local.apply('tag', tag(500, 'gold'));
+      local.apply('contact', contact(2, ['vip']));
+    });
+    expect(tagsOf(engine, 1)).toEqual(['gold']);
+    expect(tagsOf(engine, 2)).toEqual(['vip']);
+    expect(engine.db.prepare("SELECT tag_id FROM taggings WHERE resource_id = 2").pluck().get()).not.toBe(500);
+  });
+
+  it('does not link a name to a tag removed earlier in the same page', () => {
+    const { engine, local } = replica();
+    page(engine, local, () => {
+      local.apply('tag', tag(500, 'vip'));
+      local.apply('contact', contact(1, ['vip']));
+      local.remove('tag', 500);
+      local.apply('contact', contact(2, ['vip']));
+    });
+    expect(tagsOf(engine, 1)).toEqual([]);
+    expect(tagsOf(engine, 2)).toEqual(['vip']);
+  });
+});
