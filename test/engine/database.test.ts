@@ -62,7 +62,13 @@ describe('database', () => {
 
   it('keeps migrations additive: no DROP or destructive ALTER in any migration but a rebuild that keeps every row (migration 23 is tested for it)', () => {
     for (const migration of MIGRATIONS.filter((m) => !m.rebuildsTables)) {
-      expect(migration.sql, migration.name).not.toMatch(/\bDROP\s+(TABLE|COLUMN)\b|\bRENAME\b/i);
+      // A search index holds nothing of its own: one dropped is made again and filled from its table in the same migration (32).
+      const rest = migration.sql.replace(/\bDROP TABLE (\w+_fts);/g, (_, fts: string) => {
+        expect(migration.sql, migration.name).toMatch(new RegExp(`CREATE VIRTUAL TABLE ${fts} USING fts5`));
+        expect(migration.sql, migration.name).toMatch(new RegExp(`INSERT INTO ${fts} \\(rowid, [^)]+\\) SELECT`));
+        return '';
+      });
+      expect(rest, migration.name).not.toMatch(/\bDROP\s+(TABLE|COLUMN)\b|\bRENAME\b/i);
     }
   });
 });
@@ -117,5 +123,45 @@ describe('change log', () => {
     expect(() => engine.contacts.create({ last_name: 'Bad', owner_id: 9999 }, actor)).toThrow();
     expect(engine.ctx.changes.currentRevision()).toBe(rows[2].revision);
     engine.close();
+  });
+});
+
+describe('migration to contentless search indexes (32)', () => {
+  it('keeps every row findable, drops the copy of the text, and the triggers keep the indexes current', () => {
+    const file = tempFile();
+    const raw = new Database(file);
+    // As the engine's own (db/database.ts): migrations and triggers call them.
+    raw.function('now_utc', () => '2026-01-01T00:00:00Z');
+    raw.function('phone_terms', { deterministic: true, varargs: true }, (...phones: unknown[]) =>
+      phones.filter((p): p is string => typeof p === 'string' && p.length > 0).map((p) => `${p} ${p.replace(/\D/g, '')}`).join(' '));
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 31)) raw.exec(migration.sql);
+    raw.pragma('user_version = 31');
+    const now = '2026-01-01T00:00:00Z';
+    raw.prepare("INSERT INTO users (id, name, email, role, created_at, updated_at) VALUES (1, 'A', 'a@example.com', 'admin', ?, ?)").run(now, now);
+    const contact = raw.prepare(`INSERT INTO contacts (id, creator_id, owner_id, name, last_name, email, phone, created_at, updated_at)
+      VALUES (?, 1, 1, ?, ?, ?, ?, ?, ?)`);
+    for (let i = 1; i <= 300; i++) contact.run(i, `Person Surname${i}`, `Surname${i}`, `p${i}@example.com`, `+1 555 ${String(i).padStart(4, '0')}`, now, now);
+    raw.prepare("INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (7, 1, 1, 'Send the pricing sheet', ?, ?)").run(now, now);
+    raw.prepare("INSERT INTO leads (id, creator_id, owner_id, first_name, last_name, organization_name, created_at, updated_at) VALUES (3, 1, 1, 'Ada', 'Lovelace', 'Engines Ltd', ?, ?)").run(now, now);
+    expect(raw.prepare("SELECT count(*) FROM sqlite_master WHERE name LIKE '%_fts_content'").pluck().get()).toBe(5);
+    raw.close();
+
+    const db = openDatabase(file);
+    const match = (fts: string, query: string) => db.prepare(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid`).pluck().all(query);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name LIKE '%_fts_content'").pluck().get()).toBe(0);
+    expect(match('contacts_fts', 'surname12*')).toEqual([12, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129]);
+    expect(match('contacts_fts', '15550042')).toEqual([42]);
+    expect(match('tasks_fts', 'pric*')).toEqual([7]);
+    expect(match('leads_fts', 'engines')).toEqual([3]);
+    // FTS5's own hash size, back to its default after the fill (only the bulk fill uses big segments).
+    expect(db.prepare("SELECT v FROM contacts_fts_config WHERE k = 'hashsize'").pluck().get()).toBe(1024 * 1024);
+
+    // The triggers, unchanged, delete an entry by its rowid alone.
+    db.prepare("UPDATE contacts SET name = 'Renamed Person' WHERE id = 42").run();
+    db.prepare('DELETE FROM contacts WHERE id = 43').run();
+    expect(match('contacts_fts', 'renamed')).toEqual([42]);
+    expect(match('contacts_fts', 'surname42 OR surname43')).toEqual([]);
+    for (const fts of ['contacts_fts', 'tasks_fts', 'notes_fts', 'leads_fts', 'deals_fts']) db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 1)`);
+    db.close();
   });
 });

@@ -1,40 +1,16 @@
-import type { SqliteDb } from './database.js';
-
-/**
- * The full-text indexes (FTS5) behind `q`, kept current row by row by the
- * triggers of migrations 1–3, 13 and 20, and how to build each one for a whole table at
- * once (a bulk load turns the triggers off and calls `rebuildSearchIndexes`).
- */
-export const SEARCH_INDEXES = [
-  { fts: 'contacts_fts', columns: 'name, email, phones', rows: 'SELECT id, name, email, phone_terms(phone, mobile) FROM contacts' },
-  { fts: 'tasks_fts', columns: 'content', rows: 'SELECT id, content FROM tasks' },
-  { fts: 'notes_fts', columns: 'content', rows: 'SELECT id, content FROM notes' },
-  {
-    fts: 'leads_fts', columns: 'name, email, phones',
-    rows: "SELECT id, concat_ws(' ', first_name, last_name, organization_name), email, phone_terms(phone, mobile) FROM leads",
-  },
-  { fts: 'deals_fts', columns: 'name', rows: 'SELECT id, name FROM deals' },
-] as const;
-
-/**
- * FTS5 keeps the terms of the rows it is given in memory and writes them out
- * as one segment when they pass this size (1 MiB by default). For a whole
- * table at once, bigger segments mean far less merging: at 100 000 contacts,
- * tasks and notes the build took about a third less time with 8 MiB.
- */
-const REBUILD_HASH_BYTES = 8 * 1024 * 1024;
-const DEFAULT_HASH_BYTES = 1024 * 1024;
-
-type SearchIndex = (typeof SEARCH_INDEXES)[number];
+import type { Db, SqliteDb } from './database.js';
+import { DEFAULT_HASH_BYTES, fillSearchIndexSql, hashSizeSql, REBUILD_HASH_BYTES, SEARCH_INDEXES, type SearchIndex } from './searchIndexSql.js';
 
 /** Sets the FTS5 index `table` (`fts`, or `schema.fts`) to flush its terms at `bytes`. */
-const setHashSize = (db: SqliteDb, table: string, index: SearchIndex, bytes: number) =>
-  db.exec(`INSERT INTO ${table} (${index.fts}, rank) VALUES ('hashsize', ${bytes})`);
+const setHashSize = (db: SqliteDb, table: string, index: SearchIndex, bytes: number) => db.exec(hashSizeSql(table, index, bytes));
 
-/** Fills the empty FTS5 index `table` from all of its source table's rows, in big segments. */
-function fillSearchIndex(db: SqliteDb, table: string, index: SearchIndex): void {
-  setHashSize(db, table, index, REBUILD_HASH_BYTES);
-  db.exec(`INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows}`);
+const searchIndex = (fts: SearchIndex['fts']) => SEARCH_INDEXES.find((i) => i.fts === fts)!;
+
+/** Writes again the search entry of one row of the index's table (after its id changed, say). */
+export function reindexRow(db: Db, fts: SearchIndex['fts'], id: number): void {
+  const index = searchIndex(fts);
+  db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`).run(id);
+  db.prepare(`INSERT INTO ${fts} (rowid, ${index.columns}) ${index.rows} WHERE id = ?`).run(id);
 }
 
 /**
@@ -44,7 +20,7 @@ function fillSearchIndex(db: SqliteDb, table: string, index: SearchIndex): void 
  * a thousand segments to merge: 31 s, against about 1 s for 100 000.
  */
 export function indexRowsFrom(db: SqliteDb, fts: SearchIndex['fts'], firstId: number): void {
-  const index = SEARCH_INDEXES.find((i) => i.fts === fts)!;
+  const index = searchIndex(fts);
   setHashSize(db, fts, index, REBUILD_HASH_BYTES);
   db.prepare(`INSERT INTO ${fts} (rowid, ${index.columns}) ${index.rows} WHERE id >= ?`).run(firstId);
   setHashSize(db, fts, index, DEFAULT_HASH_BYTES);
@@ -52,14 +28,17 @@ export function indexRowsFrom(db: SqliteDb, fts: SearchIndex['fts'], firstId: nu
 
 export function rebuildSearchIndexes(db: SqliteDb): void {
   for (const index of SEARCH_INDEXES) {
-    db.exec(`DELETE FROM ${index.fts}`);
-    fillSearchIndex(db, index.fts, index);
-    setHashSize(db, index.fts, index, DEFAULT_HASH_BYTES);
+    // A contentless index is emptied by this command (it has no rows of its own to delete).
+    db.exec(`INSERT INTO ${index.fts} (${index.fts}) VALUES ('delete-all')`);
+    db.exec(fillSearchIndexSql(index));
   }
 }
 
-/** FTS5's tables behind each search index that hold the index and its copy of the text (`_config` keeps its settings). */
-const SHADOW_PARTS = ['data', 'idx', 'content', 'docsize'];
+/**
+ * FTS5's tables behind each search index that hold the index (`_config`
+ * keeps its settings; the indexes keep no copy of the text: migration 32).
+ */
+const SHADOW_PARTS = ['data', 'idx', 'docsize'];
 /** The schema name the search indexes are built under, aside. */
 export const SEARCH_BUILD_SCHEMA = 'search_build';
 
@@ -84,8 +63,7 @@ export function buildSearchIndexesAside(db: SqliteDb, aside: string): string[] {
     for (const index of SEARCH_INDEXES) {
       const sql = db.prepare("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(index.fts) as string;
       db.exec(sql.replace(/^CREATE VIRTUAL TABLE /i, `CREATE VIRTUAL TABLE ${schema}.`));
-      // Its hash size stays behind with the file: only the index's data is copied, not its _config.
-      fillSearchIndex(db, `${schema}.${index.fts}`, index);
+      db.exec(fillSearchIndexSql(index, `${schema}.${index.fts}`));
     }
   } finally {
     db.exec(`DETACH ${schema}`);

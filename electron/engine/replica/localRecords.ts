@@ -1,4 +1,6 @@
 import type { Statement } from '../db/database.js';
+import { reindexRow } from '../db/searchIndexes.js';
+import type { SearchIndex } from '../db/searchIndexSql.js';
 import type { EngineContext } from '../context.js';
 import { Tagging, TAGGABLE_TYPES, type TaggableType } from '../resources/tags.js';
 import { SEQUENCE_PARTS } from '../resources/sequences.js';
@@ -11,7 +13,7 @@ const isTaggable = (type: string): type is TaggableType => (TAGGABLE_TYPES as re
 interface LocalTable {
   table: string;
   /** Its full-text index, keyed by rowid = record id. */
-  fts?: { table: string; columns: string[] };
+  fts?: SearchIndex['fts'];
   /**
    * Parts of the record kept outside its row (a sequence's steps), or columns its JSON only implies (the
    * account's SMTP URL): written after the row, removed with it.
@@ -37,21 +39,21 @@ const LOCAL_TABLES: Record<string, LocalTable> = {
   account: { table: 'account', parts: ACCOUNT_PARTS },
   user: { table: 'users' },
   custom_field: { table: 'custom_field_definitions', uniqueKey: ['resource_type', 'name'] },
-  contact: { table: 'contacts', fts: { table: 'contacts_fts', columns: ['name', 'email', 'phones'] } },
+  contact: { table: 'contacts', fts: 'contacts_fts' },
   tag: { table: 'tags' },
-  task: { table: 'tasks', fts: { table: 'tasks_fts', columns: ['content'] } },
-  note: { table: 'notes', fts: { table: 'notes_fts', columns: ['content'] } },
+  task: { table: 'tasks', fts: 'tasks_fts' },
+  note: { table: 'notes', fts: 'notes_fts' },
   call: { table: 'calls' },
   call_outcome: { table: 'call_outcomes' },
   visit_outcome: { table: 'visit_outcomes' },
   text_message: { table: 'text_messages' },
   visit: { table: 'visits' },
   document: { table: 'documents' },
-  lead: { table: 'leads', fts: { table: 'leads_fts', columns: ['name', 'email', 'phones'] } },
+  lead: { table: 'leads', fts: 'leads_fts' },
   lead_conversion: { table: 'lead_conversions' },
   pipeline: { table: 'pipelines', uniqueKey: ['name'], giveWayBy: 'renaming' },
   stage: { table: 'stages', uniqueKey: ['pipeline_id', 'name'], giveWayBy: 'renaming' },
-  deal: { table: 'deals', fts: { table: 'deals_fts', columns: ['name'] } },
+  deal: { table: 'deals', fts: 'deals_fts' },
   associated_contact: { table: 'associated_contacts' },
   source: { table: 'sources', uniqueKey: ['resource_type', 'name'], uniqueWhen: { resource_type: 'lead' } },
   loss_reason: { table: 'loss_reasons' },
@@ -197,10 +199,9 @@ export class LocalRecords {
     db.prepare(`DELETE FROM ${local.table} WHERE id = ?`).run(to);
     db.prepare(`UPDATE ${local.table} SET id = ? WHERE id = ?`).run(to, from);
     if (local.fts) {
-      const cols = local.fts.columns.join(', ');
-      db.prepare(`DELETE FROM ${local.fts.table} WHERE rowid = ?`).run(to);
-      db.prepare(`INSERT INTO ${local.fts.table} (rowid, ${cols}) SELECT ?, ${cols} FROM ${local.fts.table} WHERE rowid = ?`).run(to, from);
-      db.prepare(`DELETE FROM ${local.fts.table} WHERE rowid = ?`).run(from);
+      // The index keeps no text (migration 32): the entry is made again from the row under its new id.
+      db.prepare(`DELETE FROM ${local.fts} WHERE rowid = ?`).run(from);
+      reindexRow(db, local.fts, to);
     }
     this.repoint(type, from, to, '');
   }

@@ -1124,6 +1124,13 @@ CREATE INDEX sign_in_failures_source ON sign_in_failures (source, failed_at);
 CREATE INDEX sign_in_failures_time ON sign_in_failures (failed_at);
 `;
 
+/**
+ * SQLite's migration 32 makes its FTS5 search indexes contentless. PostgreSQL
+ * has none (its search tables are db/postgres/search.ts's): nothing changes,
+ * the version keeps step with SQLite's.
+ */
+const CONTENTLESS_SEARCH_32 = /* sql */ `SELECT 1;`;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 26, name: 'baseline: SQLite schema 26', sql: BASELINE_26 },
   { version: 27, name: 'field-by-field merge of offline edits', sql: FIELD_MERGE_27 },
@@ -1131,6 +1138,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 29, name: 'smart lists', sql: SMART_LISTS_29 },
   { version: 30, name: 'merged records and duplicate keys', sql: MERGED_RECORDS_30 },
   { version: 31, name: 'failed sign-ins by email and source', sql: SIGN_IN_SOURCES_31 },
+  { version: 32, name: 'search indexes without a copy of the text (SQLite only)', sql: CONTENTLESS_SEARCH_32 },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1].version;

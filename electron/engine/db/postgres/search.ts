@@ -1,4 +1,4 @@
-import { SEARCH_INDEXES } from '../searchIndexes.js';
+import { SEARCH_INDEXES } from '../searchIndexSql.js';
 
 /**
  * Full-text `q` and the palette on a PostgreSQL hub (issue 24): PostgreSQL's

@@ -6,10 +6,10 @@ import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { LocalRecords } from '../../electron/engine/replica/localRecords.js';
 
 /**
- * The tags of a page of pulled records, written by LocalRecords on a real
- * replica engine and its SQLite file: each tag is looked up once per page,
- * and a tag record in the same page (renamed, removed) is not shadowed by
- * what was looked up before it.
+ * LocalRecords on a real replica engine and its SQLite file. The tags of a
+ * page of pulled records: each tag is looked up once per page, and a tag
+ * record in the same page (renamed, removed) is not shadowed by what was
+ * looked up before it. A record's move to its hub id takes its search entry.
  */
 const engines: Engine[] = [];
 const dirs: string[] = [];
@@ -83,5 +83,19 @@ describe("a page's tags", () => {
     });
     expect(tagsOf(engine, 1)).toEqual([]);
     expect(tagsOf(engine, 2)).toEqual(['vip']);
+  });
+});
+
+describe('a record given its hub id', () => {
+  it('is found by search under the new id only (the index keeps no text: the entry is made again from the row)', () => {
+    const { engine, local } = replica();
+    const match = (query: string) => engine.db.prepare("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?").pluck().all(query);
+    page(engine, local, () => local.apply('contact', { ...contact(900_001, []), name: 'Zebedee Quill', email: 'zq@example.com', phone: '+44 20 7946 0000' }));
+    expect(match('zebedee')).toEqual([900_001]);
+    engine.db.transaction(() => local.remap('contact', 900_001, 77))();
+    expect(match('zebedee')).toEqual([77]);
+    expect(match('zq*')).toEqual([77]);
+    expect(match('442079460000')).toEqual([77]);
+    engine.db.exec("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('integrity-check', 1)");
   });
 });
