@@ -5,7 +5,7 @@
 // 2. it makes <edits> offline changes through its own REST interface (in process), then pushes them to the hub;
 // 3. live sync: started as the desktop app starts it, it follows LIVE_EDITS edits made on the hub one at a time.
 // With <edits> 0 only the first step runs.
-// Prints one JSON line: records, seconds, peak memory and time split (Replica.firstSync, as a line) of the initial sync; edits and seconds of the push;
+// Prints one JSON line: records, seconds, peak memory and time split (Replica.firstSync, as a line, with the hub's CPU meanwhile) of the initial sync; edits and seconds of the push;
 // the whole run's peak memory; the CPU seconds the push cost this process and (given HUB_PID) the hub; and per
 // live edit, the time until the replica's own table had it and the time the hub took to answer the edit.
 import { readFileSync } from 'node:fs';
@@ -38,13 +38,16 @@ async function main(): Promise<void> {
   const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
 
   let started = performance.now();
+  const hubCpuAtStart = hubCpuSeconds();
   await replica.sync();
   const initialSeconds = (performance.now() - started) / 1000;
+  // The hub's CPU meanwhile: whether the machine's other core was free for the replica (2 cores here).
+  const hubSyncCpuSeconds = hubCpuSeconds() - hubCpuAtStart;
   const syncPeakMb = process.resourceUsage().maxRSS / 1024;
   const records = engine.db.prepare(`SELECT ${TABLES.map((t) => `(SELECT COUNT(*) FROM ${t})`).join(' + ')}`).pluck().get() as number;
   const initial = replica.status();
   if (initial.state !== 'up_to_date') throw new Error(`initial sync ended ${initial.state}: ${initial.last_error}`);
-  const firstSync = describeFirstSync(replica.firstSync!);
+  const firstSync = `${describeFirstSync(replica.firstSync!)}; the hub's CPU meanwhile ${hubSyncCpuSeconds.toFixed(1)} s`;
   if (edits === 0) {
     await app.close();
     engine.close();

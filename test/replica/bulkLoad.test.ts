@@ -72,13 +72,16 @@ describe('a bulk load', () => {
     // A search before the load: this connection's FTS5 now holds the index's structure in memory.
     expect(engine.db.prepare("SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().get()).toBe(0);
 
-    await asBulkLoad(sqliteOf(engine.db), async () => {
+    const { loaded, end } = await asBulkLoad(sqliteOf(engine.db), async () => {
       expect(schemaOf(engine)).toEqual([]);
       loadRows(engine);
+      return 'rows written';
     });
+    expect(loaded).toBe('rows written');
 
-    // Finished on two threads: the fallback to this thread alone says so.
+    // Finished on two threads (the fallback to this thread alone says so), with the time of each part.
     expect(warn).not.toHaveBeenCalled();
+    for (const part of ['searchMs', 'indexesMs', 'copyMs'] as const) expect(end![part]).toBeGreaterThan(0);
     expect(schemaOf(engine)).toEqual(before);
     expectSearchable(engine);
     // The triggers are back: a record written now is searchable at once.
@@ -94,10 +97,11 @@ describe('a bulk load', () => {
     const engine = replicaEngine();
     const before = schemaOf(engine);
     // A worker would fail here (no such driver build), and say so: a small load never starts one.
-    await asBulkLoad(sqliteOf(engine.db), async () => {
+    const { end } = await asBulkLoad(sqliteOf(engine.db), async () => {
       engine.db.prepare(`INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (1, 1, 1, 'Small pricing note', 'x', 'x')`).run();
     }, { nativeBinding: join(dirs[0], 'missing.node') });
     expect(warn).not.toHaveBeenCalled();
+    expect(end).toBeNull();
     expect(schemaOf(engine)).toEqual(before);
     expect(engine.db.prepare("SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().all()).toEqual([1]);
   });
@@ -107,8 +111,22 @@ describe('a bulk load', () => {
     const engine = replicaEngine();
     const before = schemaOf(engine);
     // A driver build that does not exist: the worker fails at once, and nothing it began is kept.
-    await asBulkLoad(sqliteOf(engine.db), async () => loadRows(engine), { nativeBinding: join(dirs[0], 'missing.node') });
+    const { end } = await asBulkLoad(sqliteOf(engine.db), async () => loadRows(engine), { nativeBinding: join(dirs[0], 'missing.node') });
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/could not be built on a worker thread/));
+    expect(end).toBeNull();
+    expect(schemaOf(engine)).toEqual(before);
+    expectSearchable(engine);
+  });
+});
+
+describe('a bulk load whose load fails', () => {
+  it('still ends: the rows written keep their indexes and are searchable, and the failure is the caller\'s', async () => {
+    const engine = replicaEngine();
+    const before = schemaOf(engine);
+    await expect(asBulkLoad(sqliteOf(engine.db), async () => {
+      loadRows(engine);
+      throw new Error('the hub went away');
+    })).rejects.toThrow('the hub went away');
     expect(schemaOf(engine)).toEqual(before);
     expectSearchable(engine);
   });

@@ -40,7 +40,7 @@ const SORT_THREADS = 2;
  * first: if the process dies meanwhile, `finishBulkLoad` at the next start
  * puts them back and builds what is missing.
  */
-export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, options: { nativeBinding?: string } = {}): Promise<T> {
+export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, options: { nativeBinding?: string } = {}): Promise<{ loaded: T; end: BulkLoadEnd | null }> {
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
   const objects = db.prepare(BULK_LOAD_SCHEMA).all() as SchemaObject[];
@@ -50,27 +50,52 @@ export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, option
   })();
   const changes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
   const before = changes();
+  const ending = async () => {
+    try {
+      return await finish(db, changes() - before, options.nativeBinding);
+    } finally {
+      db.pragma(`cache_size = ${cacheSize}`);
+    }
+  };
+  let loaded: T;
   try {
-    return await load();
-  } finally {
-    await finish(db, changes() - before, options.nativeBinding);
-    db.pragma(`cache_size = ${cacheSize}`);
+    loaded = await load();
+  } catch (err) {
+    // The rows written are kept, with their indexes and search: the next sync brings the rest.
+    await ending();
+    throw err;
   }
+  return { loaded, end: await ending() };
 }
 
-/** Ends a bulk load that wrote `rows`: on two threads when that is worth a worker, otherwise (or if the worker fails) on this one. */
-async function finish(db: SqliteDb, rows: number, nativeBinding: string | undefined): Promise<void> {
+/**
+ * Where the end of a bulk load on two threads went (ms): the search indexes
+ * built aside on this thread while the worker built the secondary indexes,
+ * then the worker's copy of the search indexes in (with its commit).
+ */
+export interface BulkLoadEnd {
+  searchMs: number;
+  indexesMs: number;
+  copyMs: number;
+}
+
+/**
+ * Ends a bulk load that wrote `rows`: on two threads when that is worth a
+ * worker (then how long its parts took), otherwise (or if the worker fails)
+ * on this one (null).
+ */
+async function finish(db: SqliteDb, rows: number, nativeBinding: string | undefined): Promise<BulkLoadEnd | null> {
   if (rows >= PARALLEL_FINISH_ROWS) {
     collectGarbageNow();
     try {
-      await finishInParallel(db, nativeBinding);
-      return;
+      return await finishInParallel(db, nativeBinding);
     } catch (err) {
       // Slower, not wrong: said where a developer looks (a packaged app whose worker cannot load the driver, say).
       console.warn(`Outpost: the first sync's indexes could not be built on a worker thread (${(err as Error).message}); building them on this one.`);
     }
   }
   finishBulkLoad(db);
+  return null;
 }
 
 interface SchemaObject {
@@ -113,9 +138,9 @@ export function finishBulkLoad(db: SqliteDb): void {
  * if anything fails (nothing of it kept); `finishBulkLoad` then does it all
  * on this thread (also where a worker cannot load the driver).
  */
-async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined): Promise<void> {
+async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined): Promise<BulkLoadEnd | null> {
   const objects = savedSchema(db);
-  if (objects === null) return;
+  if (objects === null) return null;
   const aside = asideFile(db);
   const worker = new SqlWorker({ file: db.name, nativeBinding, cacheKiB: BULK_LOAD_CACHE_KIB, sortThreads: SORT_THREADS });
   try {
@@ -124,12 +149,17 @@ async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined)
     // meanwhile waits for it and finds the triggers back, so none falls between the search indexes built
     // aside (from the tables as they are now) and their copy.
     await worker.run({ attach: { file: aside, name: SEARCH_BUILD_SCHEMA }, statements: [FORGET_BULK_LOAD], keepOpen: true });
-    const indexed = worker.run({ statements: recreate(objects), keepOpen: true });
+    const began = performance.now();
+    let indexesMs = 0;
+    const indexed = worker.run({ statements: recreate(objects), keepOpen: true }).then(() => (indexesMs = performance.now() - began));
     // Its failure is awaited below; until then this thread is busy, and it must not count as unhandled.
     indexed.catch(() => undefined);
     const copy = buildSearchIndexesAside(db, aside);
+    const searchMs = performance.now() - began;
     await indexed;
+    const copying = performance.now();
     await worker.run({ statements: copy, shadowTables: true });
+    return { searchMs, indexesMs, copyMs: performance.now() - copying };
   } finally {
     await worker.close();
     rmSync(aside, { force: true });

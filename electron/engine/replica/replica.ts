@@ -7,7 +7,7 @@ import type { Outbox, OutboxEntry } from './outbox.js';
 import { pullOnce, SyncHttpError, type PullResult, type PullTimings, type SyncItem } from './pull.js';
 import { UpstreamCredentials } from './upstream.js';
 import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
-import { asBulkLoad, finishBulkLoad } from './bulkLoad.js';
+import { asBulkLoad, finishBulkLoad, type BulkLoadEnd } from './bulkLoad.js';
 import { boundHeapGrowth } from './heapGrowth.js';
 import { HubEvents } from './hubEvents.js';
 import { WatchedValue } from '../watchedValue.js';
@@ -59,14 +59,18 @@ export class HubUnreachableError extends Error {}
 export interface FirstSyncTimings extends PullTimings {
   records: number;
   finishingMs: number;
+  /** The end's parts, when it ran on two threads (bulkLoad.ts). */
+  end: BulkLoadEnd | null;
 }
-
 
 /** A first sync's time split as one line (the replica's log, the bench). */
 export function describeFirstSync(t: FirstSyncTimings): string {
-  const part = (ms: number) => `${(ms / 1000).toFixed(1)} s (${Math.round((ms / t.totalMs) * 100)} %)`;
-  return `first sync of ${t.records} records in ${(t.totalMs / 1000).toFixed(1)} s: waiting on the hub ${part(t.waitingMs)}, parsing ${part(t.parsingMs)}, `
-    + `writing rows ${part(t.applyingMs)}, indexes and search at the end ${part(t.finishingMs)}`;
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const part = (ms: number) => `${seconds(ms)} (${Math.round((ms / t.totalMs) * 100)} %)`;
+  const end = t.end === null ? ''
+    : ` (secondary indexes ${seconds(t.end.indexesMs)} on a worker beside search indexes ${seconds(t.end.searchMs)} here, then their copy ${seconds(t.end.copyMs)})`;
+  return `first sync of ${t.records} records in ${seconds(t.totalMs)}: waiting on the hub ${part(t.waitingMs)}, parsing ${part(t.parsingMs)}, `
+    + `writing rows ${part(t.applyingMs)}, indexes and search at the end ${part(t.finishingMs)}${end}`;
 }
 
 /**
@@ -391,12 +395,13 @@ export class Replica {
   /** The first sync: a bulk load of the whole hub, its time split kept and logged. */
   private async firstPull(pull: () => Promise<PullResult>): Promise<void> {
     const began = performance.now();
-    const pulled = await asBulkLoad(sqliteOf(this.engine.db), pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
+    const { loaded: pulled, end } = await asBulkLoad(sqliteOf(this.engine.db), pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
     this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
     const { timings } = pulled;
     const totalMs = performance.now() - began;
-    this.firstSync = { records: pulled.items, ...timings, totalMs, finishingMs: totalMs - timings.totalMs };
-    this.options.log?.(`replica: ${describeFirstSync(this.firstSync)}`);
+    const firstSync = { records: pulled.items, ...timings, totalMs, finishingMs: totalMs - timings.totalMs, end };
+    this.firstSync = firstSync;
+    this.options.log?.(`replica: ${describeFirstSync(firstSync)}`);
   }
 
   /** A sync reached the hub and finished: when is kept (across restarts, for the screens that say it). */
