@@ -68,7 +68,7 @@ export function describeFirstSync(t: FirstSyncTimings): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const part = (ms: number) => `${seconds(ms)} (${Math.round((ms / t.totalMs) * 100)} %)`;
   const end = t.end === null ? ''
-    : ` (secondary indexes ${seconds(t.end.indexesMs)} on a worker beside search indexes ${seconds(t.end.searchMs)} here, then their copy ${seconds(t.end.copyMs)})`;
+    : ` (secondary indexes ${seconds(t.end.indexesMs)} on a worker beside search indexes ${seconds(t.end.searchMs)} here, then their copy ${seconds(t.end.copyMs)} and the commit ${seconds(t.end.commitMs)})`;
   return `first sync of ${t.records} records in ${seconds(t.totalMs)}: waiting on the hub ${part(t.waitingMs)}, parsing ${part(t.parsingMs)}, `
     + `writing rows ${part(t.applyingMs)}, indexes and search at the end ${part(t.finishingMs)}${end}`;
 }
