@@ -6,6 +6,7 @@ import { openEngine, type Engine } from './engine.js';
 import { parseScope } from './auth/scopes.js';
 import { ApiProblem } from './problems.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
+import { withRollbackJournal } from './db/rollbackJournal.js';
 import { DEFAULT_SCOPE } from '../../shared/oauth.js';
 import { ADDONS, COMMERCE_CHANGES, PLANS } from '../../shared/resources/account.js';
 import { LOG_LEVELS, type LogLevel } from './http/logging.js';
@@ -406,7 +407,7 @@ async function seed(args: string[]): Promise<void> {
   const { seedDemoData } = await import('./seed/demoData.js');
   await withEngine(values, async (engine) => {
     await bootstrapAdmin(engine, process.env, console.log);
-    seedDemoData(engine, given, console.log);
+    withRollbackJournal(engine.db, () => seedDemoData(engine, given, console.log));
   });
 }
 
