@@ -72,12 +72,21 @@ describe('a bulk load', () => {
     // A search before the load: this connection's FTS5 now holds the index's structure in memory.
     expect(engine.db.prepare("SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().get()).toBe(0);
 
-    const { loaded, end } = await asBulkLoad(sqliteOf(engine.db), async () => {
+    const sqlite = sqliteOf(engine.db);
+    const { loaded, end, checkpointed } = await asBulkLoad(sqlite, async () => {
       expect(schemaOf(engine)).toEqual([]);
       loadRows(engine);
       return 'rows written';
     });
     expect(loaded).toBe('rows written');
+    // The pages the end wrote go from the WAL into the file on the worker, after the load is done; this
+    // connection's own automatic checkpoints wait for it meanwhile, and are back after.
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await checkpointed;
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    const [wal] = sqlite.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+    expect(wal!.log).toBeGreaterThan(100);
+    expect(wal).toEqual({ busy: 0, log: wal!.log, checkpointed: wal!.log });
 
     // Finished on two threads (the fallback to this thread alone says so), with the time of each part.
     expect(warn).not.toHaveBeenCalled();

@@ -27,6 +27,7 @@ const db = new Database(workerData.file, { nativeBinding: workerData.nativeBindi
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 db.pragma('cache_size = -' + workerData.cacheKiB);
 db.pragma('threads = ' + workerData.sortThreads);
+if (!workerData.autoCheckpoint) db.pragma('wal_autocheckpoint = 0');
 const attached = [];
 function end(sql) {
   if (db.inTransaction) db.exec(sql);
@@ -39,6 +40,11 @@ parentPort.on('message', (batch) => {
     return;
   }
   try {
+    if (batch.checkpoint) {
+      db.pragma('wal_checkpoint(PASSIVE)');
+      parentPort.postMessage({ ok: true });
+      return;
+    }
     if (batch.attach) {
       db.prepare('ATTACH ? AS ' + batch.attach.name).run(batch.attach.file);
       db.pragma(batch.attach.name + '.cache_size = -' + workerData.cacheKiB);
@@ -72,6 +78,12 @@ export interface SqlWorkerOptions {
    * default: none). They help once this thread has less to do than the worker.
    */
   sortThreads?: number;
+  /**
+   * Whether its commits copy the WAL into the database file when it has
+   * grown (SQLite's automatic checkpoint, the default); without, `checkpoint`
+   * does it when the caller chooses.
+   */
+  autoCheckpoint?: boolean;
 }
 
 /**
@@ -92,7 +104,7 @@ export class SqlWorker {
       eval: true,
       // It runs a few lines of JavaScript; SQLite's memory is not V8's and is bounded by cacheKiB.
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
-      workerData: { driver: driverPath(), file: options.file, nativeBinding: options.nativeBinding, busyTimeoutMs: 10_000, cacheKiB: options.cacheKiB, sortThreads: options.sortThreads ?? 0 },
+      workerData: { driver: driverPath(), file: options.file, nativeBinding: options.nativeBinding, busyTimeoutMs: 10_000, cacheKiB: options.cacheKiB, sortThreads: options.sortThreads ?? 0, autoCheckpoint: options.autoCheckpoint ?? true },
     });
     this.worker.on('message', (answer: { ok: boolean; message?: string }) => {
       const batch = this.waiting.shift();
@@ -105,10 +117,19 @@ export class SqlWorker {
 
   /** Runs the batch on the worker's connection; rejects (the transaction rolled back) if a statement fails. */
   run(batch: SqlBatch): Promise<void> {
+    return this.send(batch);
+  }
+
+  /** Copies what the WAL holds into the database file (a passive checkpoint: writers go on meanwhile), outside any transaction. */
+  checkpoint(): Promise<void> {
+    return this.send({ checkpoint: true });
+  }
+
+  private send(message: SqlBatch | { checkpoint: true }): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.worker.postMessage(batch);
+      this.worker.postMessage(message);
     });
   }
 
