@@ -1,4 +1,4 @@
-import { sqliteOf, type Db } from './database.js';
+import { sqliteOf, type Db, type SqliteDb } from './database.js';
 
 /**
  * Runs `write` (a bulk load that adds far more pages than the file has: a
@@ -31,7 +31,7 @@ export function withRollbackJournal<T>(db: Db, write: () => T): T {
 }
 
 /** Sets the journal mode if SQLite can at once; whether it did. */
-function setJournal(db: ReturnType<typeof sqliteOf>, mode: 'delete' | 'wal'): boolean {
+function setJournal(db: SqliteDb, mode: 'delete' | 'wal'): boolean {
   const timeout = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma('busy_timeout = 0');
   try {

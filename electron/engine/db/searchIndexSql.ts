@@ -23,18 +23,22 @@ export const SEARCH_INDEXES = [
  * table at once, bigger segments mean far less merging: at 100 000 contacts,
  * tasks and notes the build took about a third less time with 8 MiB.
  */
-export const REBUILD_HASH_BYTES = 8 * 1024 * 1024;
-export const DEFAULT_HASH_BYTES = 1024 * 1024;
+const REBUILD_HASH_BYTES = 8 * 1024 * 1024;
+const DEFAULT_HASH_BYTES = 1024 * 1024;
 
 export type SearchIndex = (typeof SEARCH_INDEXES)[number];
 
 /** Sets the FTS5 index `table` (`fts`, or `schema.fts`) to flush its terms at `bytes`. */
-export const hashSizeSql = (table: string, index: SearchIndex, bytes: number) => `INSERT INTO ${table} (${index.fts}, rank) VALUES ('hashsize', ${bytes});`;
+const hashSizeSql = (table: string, index: SearchIndex, bytes: number) => `INSERT INTO ${table} (${index.fts}, rank) VALUES ('hashsize', ${bytes});`;
 
-/** SQL that fills the empty FTS5 index `table` (`fts`, or `schema.fts`) from all of its source table's rows, in big segments. */
-export const fillSearchIndexSql = (index: SearchIndex, table: string = index.fts) => [
+/**
+ * SQL that adds to the FTS5 index `table` (`fts`, or `schema.fts`) its source
+ * table's rows (all, or those from id `firstId` on), in big segments, then
+ * sets the index back to FTS5's default segment size.
+ */
+export const fillSearchIndexSql = (index: SearchIndex, table: string = index.fts, firstId?: number) => [
   hashSizeSql(table, index, REBUILD_HASH_BYTES),
-  `INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows};`,
+  `INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows}${firstId === undefined ? '' : ` WHERE id >= ${Math.trunc(firstId)}`};`,
   hashSizeSql(table, index, DEFAULT_HASH_BYTES),
 ].join('\n');
 

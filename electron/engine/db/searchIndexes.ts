@@ -1,8 +1,5 @@
 import type { Db, SqliteDb } from './database.js';
-import { DEFAULT_HASH_BYTES, fillSearchIndexSql, hashSizeSql, REBUILD_HASH_BYTES, SEARCH_INDEXES, type SearchIndex } from './searchIndexSql.js';
-
-/** Sets the FTS5 index `table` (`fts`, or `schema.fts`) to flush its terms at `bytes`. */
-const setHashSize = (db: SqliteDb, table: string, index: SearchIndex, bytes: number) => db.exec(hashSizeSql(table, index, bytes));
+import { fillSearchIndexSql, SEARCH_INDEXES, type SearchIndex } from './searchIndexSql.js';
 
 const searchIndex = (fts: SearchIndex['fts']) => SEARCH_INDEXES.find((i) => i.fts === fts)!;
 
@@ -20,10 +17,7 @@ export function reindexRow(db: Db, fts: SearchIndex['fts'], id: number): void {
  * a thousand segments to merge: 31 s, against about 1 s for 100 000.
  */
 export function indexRowsFrom(db: SqliteDb, fts: SearchIndex['fts'], firstId: number): void {
-  const index = searchIndex(fts);
-  setHashSize(db, fts, index, REBUILD_HASH_BYTES);
-  db.prepare(`INSERT INTO ${fts} (rowid, ${index.columns}) ${index.rows} WHERE id >= ?`).run(firstId);
-  setHashSize(db, fts, index, DEFAULT_HASH_BYTES);
+  db.exec(fillSearchIndexSql(searchIndex(fts), fts, firstId));
 }
 
 export function rebuildSearchIndexes(db: SqliteDb): void {
