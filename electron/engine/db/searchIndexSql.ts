@@ -25,20 +25,31 @@ export const SEARCH_INDEXES = [
  */
 const REBUILD_HASH_BYTES = 8 * 1024 * 1024;
 const DEFAULT_HASH_BYTES = 1024 * 1024;
+/**
+ * FTS5 merges segments after each write, four at a time by default (0: not
+ * at all). For a whole table at once, leaving the segments to FTS5's own
+ * "crisis" merge (sixteen at a time, when a level has that many) does the
+ * same merging in fewer, bigger steps: a million contacts' index in 5.8–6.6 s
+ * against 7.1–8.1 s, with 9 segments against 6 at the end and the same search
+ * times (p50 0.2 ms, p95 12–15 ms). The writes after it merge the rest as they go.
+ */
+const DEFAULT_AUTOMERGE = 4;
 
 export type SearchIndex = (typeof SEARCH_INDEXES)[number];
 
-/** Sets the FTS5 index `table` (`fts`, or `schema.fts`) to flush its terms at `bytes`. */
-const hashSizeSql = (table: string, index: SearchIndex, bytes: number) => `INSERT INTO ${table} (${index.fts}, rank) VALUES ('hashsize', ${bytes});`;
+/** Sets an FTS5 option of the index `table` (`fts`, or `schema.fts`). */
+const optionSql = (table: string, index: SearchIndex, option: 'hashsize' | 'automerge', value: number) =>
+  `INSERT INTO ${table} (${index.fts}, rank) VALUES ('${option}', ${value});`;
 
 /**
  * SQL that adds to the FTS5 index `table` (`fts`, or `schema.fts`) its source
- * table's rows (all, or those from id `firstId` on), in big segments, then
- * sets the index back to FTS5's default segment size.
+ * table's rows (all, or those from id `firstId` on), in big segments merged
+ * in big steps, then sets the index back to FTS5's defaults.
  */
 export const fillSearchIndexSql = (index: SearchIndex, table: string = index.fts, firstId?: number) => [
-  hashSizeSql(table, index, REBUILD_HASH_BYTES),
+  optionSql(table, index, 'hashsize', REBUILD_HASH_BYTES),
+  optionSql(table, index, 'automerge', 0),
   `INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows}${firstId === undefined ? '' : ` WHERE id >= ${Math.trunc(firstId)}`};`,
-  hashSizeSql(table, index, DEFAULT_HASH_BYTES),
+  optionSql(table, index, 'hashsize', DEFAULT_HASH_BYTES),
+  optionSql(table, index, 'automerge', DEFAULT_AUTOMERGE),
 ].join('\n');
-
