@@ -364,8 +364,14 @@ async function postgresLine() {
 
 // ---- Sync -------------------------------------------------------------------------------------
 
-/** Runs a client process (`node …args`) and resolves with the JSON line it printed last. */
+/**
+ * Runs a client process (`node …args`) and resolves with the JSON line it printed last. It starts on a quiet
+ * disk: the gigabytes the runs before it wrote (a million records' device files) are flushed first, or the
+ * kernel writes them back during it, on the same two cores. Measured on the replica's first sync of a million
+ * records: 32.3 s after 2.3 GB written just before, 28.6 s after `sync`.
+ */
 function runJsonChild(what, args, env = {}) {
+  if (process.platform !== 'win32') spawnSync('sync');
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   children.add(child);
   const done = new Promise((resolveRun, reject) => {

@@ -153,8 +153,9 @@ describe('migration to contentless search indexes (32)', () => {
     expect(match('contacts_fts', '15550042')).toEqual([42]);
     expect(match('tasks_fts', 'pric*')).toEqual([7]);
     expect(match('leads_fts', 'engines')).toEqual([3]);
-    // FTS5's own hash size, back to its default after the fill (only the bulk fill uses big segments).
+    // FTS5's own hash size and merging, back to their defaults after the fill (only the bulk fill uses big segments merged in big steps).
     expect(db.prepare("SELECT v FROM contacts_fts_config WHERE k = 'hashsize'").pluck().get()).toBe(1024 * 1024);
+    expect(db.prepare("SELECT v FROM contacts_fts_config WHERE k = 'automerge'").pluck().get()).toBe(4);
 
     // The triggers, unchanged, delete an entry by its rowid alone.
     db.prepare("UPDATE contacts SET name = 'Renamed Person' WHERE id = 42").run();

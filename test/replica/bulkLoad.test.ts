@@ -57,6 +57,8 @@ function expectSearchable(engine: Engine): void {
   expect(db.prepare("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH '15550042'").pluck().all()).toEqual([42]);
   for (const fts of ['contacts_fts', 'tasks_fts', 'notes_fts', 'leads_fts', 'deals_fts']) {
     db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 1)`);
+    // Built with big segments merged in big steps; FTS5's defaults again for the writes after.
+    expect(db.prepare(`SELECT k, v FROM ${fts}_config WHERE k IN ('hashsize', 'automerge') ORDER BY k`).all()).toEqual([{ k: 'automerge', v: 4 }, { k: 'hashsize', v: 1024 * 1024 }]);
   }
   expect(db.prepare("SELECT value FROM replica_settings WHERE name = 'bulk_load_schema'").get()).toBeUndefined();
   expect(existsSync(`${sqliteOf(db).name}-search-build`)).toBe(false);

@@ -10,6 +10,8 @@ import { LocalRecords } from '../../electron/engine/replica/localRecords.js';
  * page of pulled records: each tag is looked up once per page, and a tag
  * record in the same page (renamed, removed) is not shadowed by what was
  * looked up before it. A record's move to its hub id takes its search entry.
+ * A record's fields land in the columns of their names, read by a function
+ * compiled per JSON shape.
  */
 const engines: Engine[] = [];
 const dirs: string[] = [];
@@ -97,5 +99,41 @@ describe('a record given its hub id', () => {
     expect(match('zq*')).toEqual([77]);
     expect(match('442079460000')).toEqual([77]);
     engine.db.exec("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('integrity-check', 1)");
+  });
+});
+
+describe("a record's row", () => {
+  const rowOf = (engine: Engine, id: number) => engine.db.prepare('SELECT * FROM contacts WHERE id = ?').get(id) as Record<string, unknown>;
+
+  it('takes each field in the column of its name: nested objects in prefixed columns, booleans as 0/1, objects as JSON', () => {
+    const { engine, local } = replica();
+    page(engine, local, () => local.apply('contact', {
+      ...contact(1, []), is_organization: true, name: 'Acme', custom_fields: { tier: 'gold', seats: 12 },
+      address: { line1: '1 Main St', city: 'Springfield', postal_code: null, state: 'IL', country: 'US' }, billing_address: null,
+      // Computed by the hub, no column of its own here.
+      overdue_tasks: 3,
+    }));
+    expect(rowOf(engine, 1)).toMatchObject({
+      is_organization: 1, name: 'Acme', custom_fields: '{"tier":"gold","seats":12}',
+      address_line1: '1 Main St', address_city: 'Springfield', address_postal_code: null, address_state: 'IL', address_country: 'US',
+      billing_address_city: null,
+    });
+  });
+
+  it('keeps the columns a record of another shape does not give, and each shape reads its own fields', () => {
+    const { engine, local } = replica();
+    page(engine, local, () => local.apply('contact', { ...contact(1, []), email: 'first@example.com', address: { city: 'Paris' } }));
+    // Fewer fields, in another order: its own reader; the fields it lacks keep their values.
+    page(engine, local, () => local.apply('contact', { updated_at: '2026-02-01T00:00:00Z', name: 'Renamed', id: 1, owner_id: 2, creator_id: 1, created_at: AT }));
+    expect(rowOf(engine, 1)).toMatchObject({ name: 'Renamed', owner_id: 2, email: 'first@example.com', address_city: 'Paris', updated_at: '2026-02-01T00:00:00Z' });
+    page(engine, local, () => local.apply('contact', { ...contact(2, []), is_organization: false, email: 'second@example.com' }));
+    expect(rowOf(engine, 2)).toMatchObject({ is_organization: 0, email: 'second@example.com', name: 'Person 2' });
+  });
+
+  it('reads fields only by the names of its columns: a field named as code is not a column and runs nothing', () => {
+    const { engine, local } = replica();
+    const field = "x'] + process.exit(3) + r['";
+    page(engine, local, () => local.apply('contact', { ...contact(1, []), [field]: 1, ['name"]; throw 1; //']: 2 }));
+    expect(rowOf(engine, 1)).toMatchObject({ id: 1, name: 'Person 1' });
   });
 });
