@@ -24,9 +24,10 @@ export const PARALLEL_FINISH_ROWS = 5000;
 /**
  * The worker's page cache at the end, in KiB. With sort threads, SQLite sorts
  * an index's keys in runs of about this size on each thread, and runs that
- * fit a core's own cache sort faster. Measured at a million contacts beside
- * the search build: the 22 indexes in 9.5–10.1 s with 2 MiB against 10.7–11.0 s
- * with 4 MiB (and 10.0–10.2 s with 1 MiB); alone, 8.2 s against 8.7–9.6 s.
+ * fit a core's own cache sort faster: at a million contacts the 22 indexes
+ * alone took 8.2 s with 2 MiB against 8.7–9.6 s with 4 MiB. Beside the search
+ * build on a 2-core machine the two were level (9.4 against 9.5 s, seven
+ * alternating runs); the sorts gain where a core is free.
  */
 const SORT_CACHE_KIB = 2048;
 
