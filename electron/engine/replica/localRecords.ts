@@ -315,19 +315,17 @@ export class LocalRecords {
     // Compared key by key without building a list: this runs once per record of a first sync.
     for (const shape of known) if (hasKeys(json, shape.keys)) return shape.plan;
     const given: string[] = [];
-    const fallbacks: string[] = [];
+    const fallbacks: Column[] = [];
     const values: string[] = [];
     for (const column of this.columnsOf(table)) {
       const read = columnReadSource(json, column.name);
       if (read) {
         given.push(column.name);
         values.push(read);
-      } else if (column.notnull && column.dflt_value === null && !column.pk) fallbacks.push(column.name);
+      } else if (column.notnull && column.dflt_value === null && !column.pk) fallbacks.push(column);
     }
-    for (const column of fallbacks) {
-      values.push(/INT/i.test(this.columnsOf(table).find((c) => c.name === column)!.type) ? '0' : "''");
-    }
-    const columns = [...given, ...fallbacks];
+    for (const column of fallbacks) values.push(/INT/i.test(column.type) ? '0' : "''");
+    const columns = [...given, ...fallbacks.map((c) => c.name)];
     const update = given.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
     const statement = this.ctx.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
       ON CONFLICT (id) DO UPDATE SET ${update.join(', ')}`);
