@@ -253,6 +253,18 @@ describe('listing contacts', () => {
   it('filters by tag (extension)', async () => {
     expect(ids(await get('/v2/contacts?tag=key'))).toEqual([acme]);
   });
+
+  it('filters by a phone or mobile exactly as written, not another number ending in the same digits', async () => {
+    // The filter finds numbers through the duplicates' phone key (the last nine digits), then compares them exactly.
+    const twin = (await post({ first_name: 'Yan', last_name: 'Listed-Twin', phone: '01 23 45 67 89', mobile: '+33 1 23 45 67 89' })).body.data.id;
+    const zoe = ids(await get('/v2/contacts?last_name=Listed'));
+    expect(zoe).toHaveLength(1);
+    expect(ids(await get('/v2/contacts?phone=%2B33%201%2023%2045%2067%2089'))).toEqual(zoe);
+    expect(ids(await get('/v2/contacts?phone=01%2023%2045%2067%2089'))).toEqual([twin]);
+    expect(ids(await get('/v2/contacts?mobile=%2B33%201%2023%2045%2067%2089'))).toEqual([twin]);
+    expect(ids(await get('/v2/contacts?phone=123456789'))).toEqual([]);
+    expect(ids(await get('/v2/contacts?phone=%2B33%201%2023%2045%2067%2089&inclusive=false&mobile=%2B33%201%2023%2045%2067%2089&sort_by=id'))).toEqual([...zoe, twin]);
+  });
 });
 
 describe('custom field definitions', () => {

@@ -230,6 +230,15 @@ describe('listing leads', () => {
     expect(last.body.items).toHaveLength(1);
     expect(last.body.meta.links.next_page).toBeUndefined();
   });
+
+  it('filters by a phone or mobile exactly as written, not another number ending in the same digits', async () => {
+    // Found through the phone key's index (the last nine digits), then compared exactly.
+    const twin = await created({ last_name: 'Twin-List', phone: '01 23 45 67 89', mobile: '+33 1 23 45 67 89' });
+    expect(await listed('phone=%2B33%201%2023%2045%2067%2089')).toEqual([alpha.id]);
+    expect(await listed('phone=01%2023%2045%2067%2089')).toEqual([twin.id]);
+    expect(await listed('mobile=%2B33%201%2023%2045%2067%2089')).toEqual([twin.id]);
+    expect(await listed('mobile=555%200100')).toEqual([]);
+  });
 });
 
 describe('deleting leads', () => {

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { openDatabase, sqliteOf } from '../../electron/engine/db/database.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../electron/engine/db/migrations/index.js';
 import { openEngine } from '../../electron/engine/engine.js';
+import { phoneDigitsSql, phoneKeySql } from '../../electron/engine/db/phoneKeySql.js';
 
 const dirs: string[] = [];
 const tempFile = () => {
@@ -163,6 +164,51 @@ describe('migration to contentless search indexes (32)', () => {
     expect(match('contacts_fts', 'renamed')).toEqual([42]);
     expect(match('contacts_fts', 'surname42 OR surname43')).toEqual([]);
     for (const fts of ['contacts_fts', 'tasks_fts', 'notes_fts', 'leads_fts', 'deals_fts']) db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 1)`);
+    db.close();
+  });
+});
+
+describe('migration to one index per phone column (33)', () => {
+  it('keeps every phone key as it was, drops the plain phone indexes, and the phone filters and duplicates read the keys', () => {
+    const file = tempFile();
+    const raw = new Database(file);
+    raw.function('now_utc', () => '2026-01-01T00:00:00Z');
+    raw.function('phone_terms', { deterministic: true, varargs: true }, () => '');
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 32)) raw.exec(migration.sql);
+    raw.pragma('user_version = 32');
+    const now = '2026-01-01T00:00:00Z';
+    raw.prepare("INSERT INTO users (id, name, email, role, created_at, updated_at) VALUES (1, 'A', 'a@example.com', 'admin', ?, ?)").run(now, now);
+    // Longer and shorter than nine digits, separators of every kind, letters, empty and missing.
+    const phones = ['+1 (555) 123-4567', '555.123.4567', '0044 20/7946 0958', '12345', '123456789', '', null, 'ext. 12', '+33 1 23 45 67 89'];
+    const contact = raw.prepare('INSERT INTO contacts (id, creator_id, owner_id, name, phone, mobile, created_at, updated_at) VALUES (?, 1, 1, ?, ?, ?, ?, ?)');
+    const lead = raw.prepare('INSERT INTO leads (id, creator_id, owner_id, last_name, phone, mobile, created_at, updated_at) VALUES (?, 1, 1, ?, ?, ?, ?, ?)');
+    phones.forEach((phone, i) => {
+      contact.run(i + 1, `Person ${i}`, phone, phones[phones.length - 1 - i], now, now);
+      lead.run(i + 1, `Lead ${i}`, phone, phones[phones.length - 1 - i], now, now);
+    });
+    // The key as migration 30 wrote it, read through its own indexes.
+    const keysSql = (key: 'old' | 'new') => ['contacts', 'leads'].flatMap((table) => ['phone', 'mobile'].map((column) => {
+      const digits = phoneDigitsSql(column);
+      const expression = key === 'old' ? `substr(${digits}, max(1, length(${digits}) - 8))` : phoneKeySql(column);
+      return `SELECT '${table}.${column}' AS col, id, ${expression} AS k FROM ${table}`;
+    })).join(' UNION ALL ') + ' ORDER BY col, id';
+    const before = raw.prepare(keysSql('old')).all();
+    raw.close();
+
+    const db = openDatabase(file);
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE '%phone%' OR name LIKE '%mobile%') ORDER BY name").pluck().all();
+    expect(indexes).toEqual(['contacts_mobile_key', 'contacts_phone_key', 'leads_mobile_key', 'leads_phone_key']);
+    expect(db.prepare(keysSql('new')).all()).toEqual(before);
+    expect(before).toContainEqual({ col: 'contacts.phone', id: 1, k: '551234567' });
+    expect(before).toContainEqual({ col: 'contacts.phone', id: 4, k: '12345' });
+
+    // What the lists' phone filters and the duplicate finder ask, answered from the keys' indexes.
+    const plan = (sql: string, ...params: string[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join(' | ');
+    const filter = (table: string, column: string) => `SELECT id FROM ${table} WHERE ${phoneKeySql(column)} = ${phoneKeySql('?')} AND ${column} = ?`;
+    expect(plan(filter('contacts', 'phone'), '1', '1')).toMatch(/USING (COVERING )?INDEX contacts_phone_key/);
+    expect(plan(filter('leads', 'mobile'), '1', '1')).toMatch(/USING (COVERING )?INDEX leads_mobile_key/);
+    expect(db.prepare(filter('contacts', 'phone')).pluck().all('555.123.4567', '555.123.4567')).toEqual([2]);
+    expect(plan(`SELECT id FROM contacts WHERE ${phoneKeySql('mobile')} = ?`, '1')).toMatch(/USING (COVERING )?INDEX contacts_mobile_key/);
     db.close();
   });
 });

@@ -32,6 +32,12 @@ describe('SQLite statements as PostgreSQL runs them', () => {
     expect(pg('SELECT MAX((SELECT MAX(id) FROM contacts), ?) + 1, min(a, b), min(c) FROM t')).toBe('SELECT greatest((SELECT MAX(id) FROM contacts), ?) + 1, least(a, b), min(c) FROM t');
   });
 
+  it('turns substr from a negative start into right, and leaves other starts to substr', () => {
+    // SQLite's substr('5551234567', -9) is the last nine characters; PostgreSQL's would be the whole text.
+    expect(pg("SELECT substr(replace(c.phone, '+', ''), -9), substr(name, 2), substr(name, - 3), substr(name, -n) FROM contacts c"))
+      .toBe("SELECT right(replace(c.phone, '+', ''), 9), substr(name, 2), right(name, 3), substr(name, -n) FROM contacts c");
+  });
+
   it('makes conditions booleans, LIKE case-blind and IS a comparison of any two values', () => {
     expect(pg("SELECT CASE WHEN c.is_organization THEN 'true' ELSE 'false' END, CASE c.kind WHEN 'a' THEN 1 END FROM contacts c"))
       .toBe("SELECT CASE WHEN truth( c.is_organization ) THEN 'true' ELSE 'false' END, CASE c.kind WHEN 'a' THEN 1 END FROM contacts c");

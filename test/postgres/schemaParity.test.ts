@@ -356,13 +356,15 @@ function topLevelParts(list: string): string[] {
 /**
  * An index expression in one spelling for both databases: PostgreSQL prints
  * `lower(TRIM(BOTH FROM name))` with casts (`''::text`), `GREATEST` and the
- * parentheses of its own precedence, for SQLite's `lower(trim(name))` and `max`.
+ * parentheses of its own precedence, for SQLite's `lower(trim(name))` and `max`;
+ * and `right(x, 9)` for SQLite's `substr(x, -9)` (the phone keys, migration 33).
  * Case, casts, spaces and parentheses go; what is left names the same functions
  * on the same columns in the same order.
  */
 function sameExpression(expression: string): string {
   if (!expression.includes('(')) return expression;
-  const words = expression.toLowerCase().replace(/::[a-z ]+?(?=[,)|\s]|$)/g, '').replace(/trim\(both from /g, 'trim(').replace(/greatest\(/g, 'max(');
+  const words = expression.toLowerCase().replace(/::[a-z ]+?(?=[,)|\s]|$)/g, '').replace(/trim\(both from /g, 'trim(').replace(/greatest\(/g, 'max(')
+    .replace(/^right\((.*),\s*(\d+)\)$/, 'substr($1, -$2)');
   return `expression ${words.replace(/[()\s]/g, '')}`;
 }
 

@@ -193,7 +193,8 @@ function filterSchema(filter: FilterDef): JsonSchema {
     case 'id': return { type: 'integer' };
     case 'bool': return { type: 'boolean' };
     case 'enum': return { type: 'string', enum: [...filter.values] };
-    case 'string': return { type: 'string' };
+    case 'string':
+    case 'phone': return { type: 'string' };
   }
 }
 

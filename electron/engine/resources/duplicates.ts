@@ -4,19 +4,8 @@ import { pagingParams, type ListPage } from './listing.js';
 import { recordIdParam, single, type RawQuery } from './params.js';
 import { closeNameGroups, normalizeName, normalizedNamesAreClose, type NamedRecord } from '../../../shared/resources/nameCloseness.js';
 import type { DuplicateReason, MergeableType } from '../../../shared/resources/merge.js';
+import { phoneDigitsSql, phoneKeySql } from '../db/phoneKeySql.js';
 
-/**
- * A phone number's digits without the usual separators, as SQL. Spelled with
- * REPLACE so it runs alike on SQLite and PostgreSQL.
- */
-const digits = (column: string) => ['+', ' ', '-', '(', ')', '.', '/'].reduce((sql, sign) => `replace(${sql}, '${sign}', '')`, column);
-
-/**
- * The phone key: the last nine digits, so "+1 555 123 4567" and "(555) 123-4567"
- * meet whatever prefix (country code, trunk 0) each was typed with; shorter
- * numbers (extensions) are not keys.
- */
-const phoneKey = (d: string) => `substr(${d}, max(1, length(${d}) - 8))`;
 const MIN_PHONE_DIGITS = 7;
 
 /**
@@ -51,9 +40,6 @@ const SOURCES: Record<MergeableType, KeySource> = {
   },
 };
 
-/** The phone key of a column, as SQL (the expression the phone indexes of migration 30 hold). */
-export const phoneKeyOf = (column: string) => phoneKey(digits(column));
-
 /**
  * Every group of two or more records sharing a key, for one reason: (reason,
  * key, ids, first_id). Each reason is grouped on its own, over its
@@ -65,7 +51,7 @@ export const phoneKeyOf = (column: string) => phoneKey(digits(column));
  */
 function groupsSql(source: KeySource, reason: DuplicateReason): string {
   const { table, name, scope, inOrganization } = source;
-  const phone = (column: string) => `SELECT id, ${phoneKeyOf(column)} AS k FROM ${table} WHERE ${column} IS NOT NULL AND length(${digits(column)}) >= ${MIN_PHONE_DIGITS}`;
+  const phone = (column: string) => `SELECT id, ${phoneKeySql(column)} AS k FROM ${table} WHERE ${column} IS NOT NULL AND length(${phoneDigitsSql(column)}) >= ${MIN_PHONE_DIGITS}`;
   switch (reason) {
     case 'email':
       return `SELECT 'email' AS reason, lower(trim(email)) AS key, json_group_array(id) AS ids, MIN(id) AS first_id FROM ${table}
@@ -100,7 +86,7 @@ const byKeyThenId = (a: Group, b: Group) => (a.key < b.key ? -1 : a.key > b.key 
 
 /**
  * Likely duplicates among contacts or leads (issue 32): records sharing an
- * email (ignoring case), a phone number (its digits, see phoneKey), or a name
+ * email (ignoring case), a phone number (its last nine digits, db/phoneKeySql.ts), or a name
  * in the same organization. Email and phone keys, and names outside any
  * organization, are grouped in SQL, one pass over the table, never compared
  * pair by pair; names within an organization are compared with each other
@@ -163,7 +149,7 @@ export class Duplicates {
     const email = candidate.email?.trim().toLowerCase() ?? null;
     find('email', email, 'lower(trim(email)) = ?', [email]);
     const phone = phoneDigits(candidate.phone);
-    const phoneMatch = (column: string) => `${phoneKeyOf(column)} = ?`;
+    const phoneMatch = (column: string) => `${phoneKeySql(column)} = ?`;
     find('phone', phone, `${phoneMatch('phone')} OR ${phoneMatch('mobile')}`, [phone, phone]);
     const name = candidate.name?.trim().toLowerCase() ?? null;
     // Contacts' email and name keys are indexed (migration 30); a lead's name is two columns.
@@ -220,7 +206,7 @@ function candidateOf(type: MergeableType, query: RawQuery): Candidate | null {
   return candidate;
 }
 
-/** A typed phone number's key (see phoneKey), or null when it has too few digits to be one. */
+/** A typed phone number's key (its last nine digits, as phoneKeySql), or null when it has too few digits to be one. */
 function phoneDigits(phone: string | undefined): string | null {
   const only = (phone ?? '').replace(/\D/g, '');
   return only.length >= MIN_PHONE_DIGITS ? only.slice(-9) : null;

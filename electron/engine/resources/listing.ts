@@ -1,5 +1,6 @@
 import { invalidParam } from '../problems.js';
 import type { StatementCache } from '../db/statements.js';
+import { phoneKeySql } from '../db/phoneKeySql.js';
 import { boolParam, enumParam, idListParam, intParam, recordIdParam, single, type RawQuery } from './params.js';
 import { ftsMatchExpression } from './search.js';
 import { savedSelection, type SavedSelection } from './savedSelections.js';
@@ -9,6 +10,8 @@ import { SMART_LIST_TYPES } from '../../../shared/resources/smartList.js';
 export type FilterDef =
   | { kind: 'id'; column: string }
   | { kind: 'string'; column: string }
+  /** A phone number, matched exactly: found through its key's index (migration 33), then compared. */
+  | { kind: 'phone'; column: string }
   | { kind: 'bool'; column: string }
   | { kind: 'enum'; column: string; values: readonly string[] };
 
@@ -284,6 +287,8 @@ function filterClause(def: ListDefinition, name: string, raw: string | string[])
       return { sql: `${filter.column} = ?`, params: [enumParam(name, value, filter.values)] };
     case 'string':
       return { sql: `${filter.column} = ?`, params: [value] };
+    case 'phone':
+      return { sql: `(${phoneKeySql(filter.column)} = ${phoneKeySql('?')} AND ${filter.column} = ?)`, params: [value, value] };
   }
 }
 

@@ -12,6 +12,7 @@
  * - json_object, json_array, ifnull → json_build_object, json_build_array, coalesce;
  * - json_group_array(x) → coalesce(json_agg(x), '[]') (SQLite's gives [] for no rows); json(x) → CAST(x AS json);
  * - max(a, b), min(a, b) with several arguments → greatest, least;
+ * - substr(x, -n) → right(x, n) (SQLite counts a negative start from the end; the phone keys, db/phoneKeySql.ts);
  * - LIKE → ILIKE (SQLite's LIKE ignores the case of ASCII letters);
  * - `a IS b`, `a IS NOT b` → IS [NOT] DISTINCT FROM (SQLite's IS compares any two values);
  * - CASE WHEN x THEN → CASE WHEN truth(x) THEN (SQLite's conditions may be numbers: 0 is false);
@@ -107,9 +108,17 @@ function call(name: string, args: Token[][]): string {
   const inner = args.map((arg) => expressions(arg)).join(',');
   if (lower === 'json_group_array') return `coalesce(json_agg(${inner}), '[]'::json)`;
   if ((lower === 'max' || lower === 'min') && args.length > 1) return `${lower === 'max' ? 'greatest' : 'least'}(${inner})`;
+  const fromEnd = lower === 'substr' && args.length === 2 ? negativeNumber(args[1]!) : null;
+  if (fromEnd !== null) return `right(${expressions(args[0]!)}, ${fromEnd})`;
   if (lower === 'cast') return `CAST(${castOf(args[0]!)})`;
   if (lower === 'json' && args.length === 1) return `CAST(${inner} AS json)`;
   return `${RENAMED[lower] ?? name}(${inner})`;
+}
+
+/** The digits of an argument that is a negative whole number (`-9`), or null. */
+function negativeNumber(arg: Token[]): string | null {
+  const words = arg.filter((t) => !isBlank(t));
+  return words.length === 2 && isSymbol(words[0], '-') && words[1]!.kind === 'number' && /^\d+$/.test(words[1]!.text) ? words[1]!.text : null;
 }
 
 const ORDER_ENDS = ['limit', 'offset', 'union', 'except', 'intersect', 'for', 'returning'];

@@ -1,6 +1,7 @@
 import type { PostgresDatabase } from '../postgresDatabase.js';
 import { SchemaTooNewError } from '../database.js';
 import { duplicateKeyIndexes } from '../migrations/0030_merged_records.js';
+import { phoneIndexesReplacedSql, phoneKeyIndexesSql } from '../phoneKeySql.js';
 
 /**
  * The hub's schema on PostgreSQL (issue 24, docs/design/postgres-hub.md, phase 2).
@@ -1131,6 +1132,12 @@ CREATE INDEX sign_in_failures_time ON sign_in_failures (failed_at);
  */
 const CONTENTLESS_SEARCH_32 = /* sql */ `SELECT 1;`;
 
+/** SQLite's migration 33 (db/migrations/0033_phone_keys.ts): the keys as PostgreSQL spells them (`right`). */
+const PHONE_KEYS_33 = /* sql */ `
+${phoneIndexesReplacedSql}
+${phoneKeyIndexesSql('postgres')}
+`;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 26, name: 'baseline: SQLite schema 26', sql: BASELINE_26 },
   { version: 27, name: 'field-by-field merge of offline edits', sql: FIELD_MERGE_27 },
@@ -1139,6 +1146,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 30, name: 'merged records and duplicate keys', sql: MERGED_RECORDS_30 },
   { version: 31, name: 'failed sign-ins by email and source', sql: SIGN_IN_SOURCES_31 },
   { version: 32, name: 'search indexes without a copy of the text (SQLite only)', sql: CONTENTLESS_SEARCH_32 },
+  { version: 33, name: 'one index per phone column, its key', sql: PHONE_KEYS_33 },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1].version;
