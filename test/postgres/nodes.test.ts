@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { ManualClock } from '../../electron/engine/clock.js';
 import { SENDER_LOCK } from '../../electron/engine/sequences/scheduler.js';
@@ -137,9 +137,15 @@ describe.skipIf(missing !== null)('the nodes of a PostgreSQL hub', () => {
       // The run let the lock go, even though it ran on this engine's one connection.
       const lockFree = async () => rows(url, 'SELECT pg_try_advisory_lock($1) AS taken, pg_advisory_unlock($1) AS released', [SENDER_LOCK]);
       expect(await lockFree()).toEqual([{ taken: true, released: true }]);
-      // A run that fails half-way (its table gone for a moment) lets it go too.
+      // A run that fails half-way (its table gone for a moment) lets it go too, and says why.
       await rows(url, 'ALTER TABLE enrollment_steps RENAME TO enrollment_steps_away');
-      await engine.scheduler!.tick();
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        await engine.scheduler!.tick();
+        expect(logged).toHaveBeenCalledWith('sequence scheduler run failed', expect.objectContaining({ message: expect.stringMatching(/enrollment_steps/) }));
+      } finally {
+        logged.mockRestore();
+      }
       expect(await lockFree()).toEqual([{ taken: true, released: true }]);
       await rows(url, 'ALTER TABLE enrollment_steps_away RENAME TO enrollment_steps');
       smtp.messages.length = 0;
