@@ -39,6 +39,11 @@ describe.skipIf(missing !== null).each(drivers)('the synchronous PostgreSQL conn
     expect(cluster.sql('SELECT count(*) FROM contacts')).toBe('2');
   });
 
+  it('gives values as SQLite gives them to the engine: big integers and sums as numbers, booleans as 1 and 0, JSON as its text', () => {
+    const row = db.query(`SELECT 9007199254740991::int8 AS id, 12.50::numeric AS total, true AS yes, false AS no, '{"a": [1]}'::json AS doc, '{"b": 2}'::jsonb AS bin`).rows[0];
+    expect(row).toEqual({ id: 9007199254740991, total: 12.5, yes: 1, no: 0, doc: '{"a": [1]}', bin: '{"b": 2}' });
+  });
+
   it('throws PostgreSQL\'s refusal with its SQLSTATE, and goes on answering', () => {
     let refusal: unknown;
     try {

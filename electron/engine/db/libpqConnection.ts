@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  BRIDGE_DEFAULTS, DatabaseUnavailableError, refusal, SyncConnection, withoutUndefined,
+  BRIDGE_DEFAULTS, DatabaseUnavailableError, refusal, SyncConnection, VALUE_PARSERS, withoutUndefined,
   type BridgeOptions, type BridgeResult,
 } from './postgresBridge.js';
 
@@ -63,14 +63,6 @@ const CONNECT_REFUSALS: [RegExp, string][] = [
   [/database "[^"]*" does not exist/i, '3D000'],
 ];
 
-/** Values as SQLite gives them to the engine (the bridge's worker reads them so too): see postgresBridge.ts. */
-const PARSERS: Record<number, Parser> = {
-  20: Number, // int8: ids and counts, far below 2^53
-  1700: Number, // numeric: sums
-  16: (text) => (text === 't' ? 1 : 0), // bool
-  114: (text) => text, // json, as its text
-  3802: (text) => text, // jsonb
-};
 
 const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
 const requireHere = createRequire(here);
@@ -95,7 +87,7 @@ function loadBinding(): Binding | null {
   const parsers = new Map<number, Parser>();
   const parserOf = (oid: number): Parser => {
     let parser = parsers.get(oid);
-    if (!parser) parsers.set(oid, (parser = PARSERS[oid] ?? pg.types.getTypeParser(oid, 'text')));
+    if (!parser) parsers.set(oid, (parser = VALUE_PARSERS[oid] ?? pg.types.getTypeParser(oid, 'text')));
     return parser;
   };
   return (binding = { Connection, prepareValue, parserOf });

@@ -25,18 +25,27 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
  * beside node-postgres awaited: the design's option 2 held.
  */
 
+/**
+ * PostgreSQL's values as SQLite gives them to the engine, by type oid: 64-bit
+ * integers (ids, counts; the engine's stay far below 2^53) and sums (numeric)
+ * as numbers, booleans as 1 and 0, JSON as its text. Both drivers read them
+ * so: the worker below (written into its source: each is self-contained) and
+ * libpq (libpqConnection.ts).
+ */
+export const VALUE_PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
+  20: (text) => Number(text), // int8
+  1700: (text) => Number(text), // numeric
+  16: (text) => (text === 't' ? 1 : 0), // bool
+  114: (text) => text, // json
+  3802: (text) => text, // jsonb
+};
+
 /** The worker's whole program, run from this string so it needs no file of its own (as db/sqlWorker.ts). */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const { Client, types } = require(workerData.driver);
-// 64-bit integers (ids, counts) as numbers, as better-sqlite3 gives them; the engine's ids stay far below 2^53.
-types.setTypeParser(20, (text) => Number(text));
-// The rest as SQLite gives them to the engine: sums (numeric) as numbers, booleans as 1 and 0, JSON as its text.
-types.setTypeParser(1700, (text) => Number(text));
-types.setTypeParser(16, (text) => (text === 't' ? 1 : 0));
-types.setTypeParser(114, (text) => text);
-types.setTypeParser(3802, (text) => text);
+${Object.entries(VALUE_PARSERS).map(([oid, parse]) => `types.setTypeParser(${oid}, ${parse.toString()});`).join('\n')}
 const flag = new Int32Array(workerData.flag);
 const port = workerData.port;
 const settings = workerData.settings;
