@@ -63,7 +63,6 @@ const CONNECT_REFUSALS: [RegExp, string][] = [
   [/database "[^"]*" does not exist/i, '3D000'],
 ];
 
-
 const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
 const requireHere = createRequire(here);
 /** Where `npm install` builds the binding (scripts/build-native.mjs); not in the desktop app, which has no PostgreSQL. */

@@ -6,6 +6,7 @@ import { closeNameGroups, normalizeName, normalizedNamesAreClose, type NamedReco
 import type { DuplicateReason, MergeableType } from '../../../shared/resources/merge.js';
 import { phoneDigitsSql, phoneKeySql } from '../db/phoneKeySql.js';
 
+/** Numbers with fewer digits (extensions) have no phone key: they make no duplicates. */
 const MIN_PHONE_DIGITS = 7;
 
 /**

@@ -15,7 +15,7 @@
  * ("a contact with this email exists") is a look-up, on 100 000 contacts too.
  */
 
-/** A phone column's digits without the usual separators (resources/duplicates.ts spells the same). */
+/** A phone column's digits without the usual separators (db/phoneKeySql.ts spells the same; migration 33 rewrote the phone keys). */
 const digits = (column: string) => ['+', ' ', '-', '(', ')', '.', '/'].reduce((sql, sign) => `replace(${sql}, '${sign}', '')`, column);
 
 /**
