@@ -186,7 +186,7 @@ describe('migration to one index per phone column (33)', () => {
       contact.run(i + 1, `Person ${i}`, phone, phones[phones.length - 1 - i], now, now);
       lead.run(i + 1, `Lead ${i}`, phone, phones[phones.length - 1 - i], now, now);
     });
-    // The key as migration 30 wrote it, read through its own indexes.
+    // Each row's key as migration 30's expression computes it, and (after the migration) as the new one does.
     const keysSql = (key: 'old' | 'new') => ['contacts', 'leads'].flatMap((table) => ['phone', 'mobile'].map((column) => {
       const digits = phoneDigitsSql(column);
       const expression = key === 'old' ? `substr(${digits}, max(1, length(${digits}) - 8))` : phoneKeySql(column);
