@@ -207,7 +207,12 @@ function candidateOf(type: MergeableType, query: RawQuery): Candidate | null {
   return candidate;
 }
 
-/** A typed phone number's key (its last nine digits, as phoneKeySql), or null when it has too few digits to be one. */
+/**
+ * A typed phone number's key (its last nine digits), or null when it has too
+ * few digits to be one. Every non-digit goes here, where phoneKeySql drops only
+ * the usual separators: the two agree on numbers written with those, not on
+ * one with letters in it ("555 123 4567 x12").
+ */
 function phoneDigits(phone: string | undefined): string | null {
   const only = (phone ?? '').replace(/\D/g, '');
   return only.length >= MIN_PHONE_DIGITS ? only.slice(-9) : null;
