@@ -9,6 +9,7 @@
 // the whole run's peak memory; the CPU seconds the push cost this process and (given HUB_PID) the hub; and per
 // live edit, the time until the replica's own table had it and the time the hub took to answer the edit.
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openEngine } from '../electron/engine/engine.js';
 import { createHttpApp } from '../electron/engine/http/app.js';
 import { describeFirstSync, Replica } from '../electron/engine/replica/replica.js';
@@ -39,7 +40,11 @@ async function main(): Promise<void> {
 
   let started = performance.now();
   const hubCpuAtStart = hubCpuSeconds();
+  // This thread is the desktop app's main process's: while it runs a statement, the app's window and requests wait.
+  const pauses = monitorEventLoopDelay({ resolution: 10 });
+  pauses.enable();
   await replica.sync();
+  pauses.disable();
   const initialSeconds = (performance.now() - started) / 1000;
   // The hub's CPU meanwhile: whether the machine's other core was free for the replica (2 cores here).
   const hubSyncCpuSeconds = hubCpuSeconds() - hubCpuAtStart;
@@ -47,7 +52,8 @@ async function main(): Promise<void> {
   const records = engine.db.prepare(`SELECT ${TABLES.map((t) => `(SELECT COUNT(*) FROM ${t})`).join(' + ')}`).pluck().get() as number;
   const initial = replica.status();
   if (initial.state !== 'up_to_date') throw new Error(`initial sync ended ${initial.state}: ${initial.last_error}`);
-  const firstSync = `${describeFirstSync(replica.firstSync!)}; the hub's CPU meanwhile ${hubSyncCpuSeconds.toFixed(1)} s`;
+  const firstSync = `${describeFirstSync(replica.firstSync!)}; the hub's CPU meanwhile ${hubSyncCpuSeconds.toFixed(1)} s; `
+    + `this thread's longest pause ${(pauses.max / 1e6).toFixed(0)} ms`;
   if (edits === 0) {
     await app.close();
     engine.close();

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { asBulkLoad, PARALLEL_FINISH_ROWS } from '../../electron/engine/replica/bulkLoad.js';
-import { BULK_LOAD_SCHEMA } from '../../electron/engine/db/searchIndexes.js';
+import { BULK_LOAD_SCHEMA, buildSearchIndexesAside, SEARCH_SLICE_ROWS } from '../../electron/engine/db/searchIndexes.js';
+import { WriteGate } from '../../electron/engine/replica/writeGate.js';
+import Database from 'better-sqlite3';
 import { sqliteOf } from '../../electron/engine/db/database.js';
 
 /**
@@ -127,6 +129,70 @@ describe('a bulk load', () => {
     expect(end).toBeNull();
     expect(schemaOf(engine)).toEqual(before);
     expectSearchable(engine);
+  });
+});
+
+describe('the end of a bulk load, beside the app on this thread', () => {
+  it('builds the search indexes a slice at a time, letting this thread answer between slices', async () => {
+    const engine = replicaEngine();
+    const { db } = engine;
+    const contacts = 2 * SEARCH_SLICE_ROWS + 500;
+    db.transaction(() => {
+      const insert = db.prepare(`INSERT INTO contacts (id, creator_id, owner_id, last_name, name, phone, created_at, updated_at) VALUES (?, 1, 1, ?, ?, ?, 'x', 'x')`);
+      // Ids with gaps and one below zero: slices go by the ids there are.
+      for (let i = 1; i <= contacts; i++) insert.run(i === 1 ? -7 : i * 3, `Surname${i}`, `Surname${i}`, `+1 555 ${String(i).padStart(5, '0')}`);
+    })();
+    const sqlite = sqliteOf(db);
+    const aside = `${sqlite.name}-aside-test`;
+    let turns = 0;
+    let building = true;
+    const turn = () => {
+      if (!building) return;
+      turns += 1;
+      // This thread's connection reads meanwhile, as the app's requests do.
+      expect(db.prepare('SELECT count(*) FROM contacts').pluck().get()).toBe(contacts);
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const copy = await buildSearchIndexesAside(sqlite.name, aside, { cacheKiB: 1024 });
+    building = false;
+    // A synchronous build would have kept the loop from turning until it was done.
+    expect(turns).toBeGreaterThanOrEqual(2);
+
+    // The index is whole: copied in on another connection (as the end's worker does), every contact is found.
+    const copier = new Database(sqlite.name);
+    copier.unsafeMode(true);
+    copier.prepare('ATTACH ? AS search_build').run(aside);
+    copier.transaction(() => copy.forEach((sql) => copier.exec(sql)))();
+    copier.close();
+    rmSync(aside, { force: true });
+    expect(db.prepare("SELECT count(*) FROM contacts_fts WHERE contacts_fts MATCH 'Surname*'").pluck().get()).toBe(contacts);
+    expect(db.prepare("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH 'Surname1'").pluck().all()).toEqual([-7]);
+    expect(db.prepare("SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH '155500042'").pluck().all()).toEqual([126]);
+    db.exec("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('integrity-check', 1)");
+  });
+
+  it('holds the writes given to it from the end\'s start until its commit, so none waits on the worker\'s lock', async () => {
+    const engine = replicaEngine();
+    const before = schemaOf(engine);
+    const writes = new WriteGate();
+    let written: unknown[] | null = null;
+    const { end } = await asBulkLoad(sqliteOf(engine.db), async () => {
+      loadRows(engine);
+      // A write asked for now runs once the gate opens: after the end, with every index and trigger back.
+      setImmediate(() => {
+        expect(writes.held).toBe(true);
+        void writes.open().then(() => {
+          engine.db.prepare("INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (99999, 1, 1, 'pricing, written at once', 'x', 'x')").run();
+          written = schemaOf(engine);
+        });
+      });
+    }, { writes });
+    expect(end).not.toBeNull();
+    await writes.open();
+    expect(written).toEqual(before);
+    expect(writes.held).toBe(false);
+    expect(engine.db.prepare("SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH 'written'").pluck().all()).toEqual([99999]);
   });
 });
 

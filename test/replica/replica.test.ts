@@ -383,6 +383,25 @@ describe('the desktop replica', () => {
     await d.close();
   });
 
+  it('holds the rep\'s writes while the first sync\'s end holds the write lock, and answers reads meanwhile', async () => {
+    const d = await device(hub.agentId);
+    // The end of a first sync, as the bulk load holds the gate (bulkLoad.test.ts): until it settles.
+    let endDone!: () => void;
+    void d.replica.writes.holdWhile(new Promise<void>((resolve) => (endDone = resolve)));
+    let created: { status: number; body: any } | null = null;
+    const creating = local(d, 'POST', '/v2/contacts', { last_name: 'Heldback', is_organization: false }).then((answer) => (created = answer));
+    // Reads answered over real HTTP meanwhile (two, one after the other: time for the write to have been handled)…
+    for (let i = 0; i < 2; i++) expect((await local(d, 'GET', '/v2/contacts?per_page=1')).status).toBe(200);
+    // …while the write waits, not done and not failed.
+    expect(created).toBeNull();
+    expect(d.engine.db.prepare("SELECT count(*) FROM contacts WHERE last_name = 'Heldback'").pluck().get()).toBe(0);
+    endDone();
+    await creating;
+    expect(created!.status).toBe(200);
+    expect((await local(d, 'GET', `/v2/contacts/${created!.body.data.id}`)).body.data.last_name).toBe('Heldback');
+    await d.close();
+  });
+
   it('puts search right after a first sync that was cut off by the process ending', async () => {
     let d = await device(hub.agentId);
     const { db } = d.engine;

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
+import { phoneTerms } from './sqlFunctions.js';
 
 /** A statement as the engine uses one, on either backend (better-sqlite3's, or PostgresStatement). */
 export interface Statement {
@@ -118,13 +119,7 @@ function registerFunctions(db: SqliteDb, clock: Clock): void {
   // the clock still moves between statements. The flag would also let it into an index, a CHECK or a
   // generated column, where SQLite expects the same value forever: it must never be used there.
   db.function('now_utc', { deterministic: true }, () => isoSeconds(clock.now()));
-  // Search terms for phone numbers: as written (split into groups by FTS) and as bare digits.
-  db.function('phone_terms', { deterministic: true, varargs: true }, (...phones: unknown[]) =>
-    phones
-      .filter((p): p is string => typeof p === 'string' && p.length > 0)
-      .map((p) => `${p} ${p.replace(/\D/g, '')}`)
-      .join(' '),
-  );
+  db.function('phone_terms', { deterministic: true, varargs: true }, phoneTerms);
 }
 
 export function migrate(db: SqliteDb): void {

@@ -7,14 +7,14 @@
  * once (a bulk load turns the triggers off and calls `rebuildSearchIndexes`).
  */
 export const SEARCH_INDEXES = [
-  { fts: 'contacts_fts', columns: 'name, email, phones', rows: 'SELECT id, name, email, phone_terms(phone, mobile) FROM contacts' },
-  { fts: 'tasks_fts', columns: 'content', rows: 'SELECT id, content FROM tasks' },
-  { fts: 'notes_fts', columns: 'content', rows: 'SELECT id, content FROM notes' },
+  { fts: 'contacts_fts', table: 'contacts', columns: 'name, email, phones', rows: 'SELECT id, name, email, phone_terms(phone, mobile) FROM contacts' },
+  { fts: 'tasks_fts', table: 'tasks', columns: 'content', rows: 'SELECT id, content FROM tasks' },
+  { fts: 'notes_fts', table: 'notes', columns: 'content', rows: 'SELECT id, content FROM notes' },
   {
-    fts: 'leads_fts', columns: 'name, email, phones',
+    fts: 'leads_fts', table: 'leads', columns: 'name, email, phones',
     rows: "SELECT id, concat_ws(' ', first_name, last_name, organization_name), email, phone_terms(phone, mobile) FROM leads",
   },
-  { fts: 'deals_fts', columns: 'name', rows: 'SELECT id, name FROM deals' },
+  { fts: 'deals_fts', table: 'deals', columns: 'name', rows: 'SELECT id, name FROM deals' },
 ] as const;
 
 /**
@@ -42,14 +42,20 @@ const optionSql = (table: string, index: SearchIndex, option: 'hashsize' | 'auto
   `INSERT INTO ${table} (${index.fts}, rank) VALUES ('${option}', ${value});`;
 
 /**
- * SQL that adds to the FTS5 index `table` (`fts`, or `schema.fts`) its source
- * table's rows (all, or those from id `firstId` on), in big segments merged
- * in big steps, then sets the index back to FTS5's defaults.
+ * How to add to the FTS5 index `table` (`fts`, or `schema.fts`) its source
+ * table's rows in big segments merged in big steps: the options for it, the
+ * insert of the rows (`where`: which of them, over the source table's `id`),
+ * and FTS5's defaults set back after. Within one transaction, several inserts
+ * fill the same segments as one would.
  */
-export const fillSearchIndexSql = (index: SearchIndex, table: string = index.fts, firstId?: number) => [
-  optionSql(table, index, 'hashsize', REBUILD_HASH_BYTES),
-  optionSql(table, index, 'automerge', 0),
-  `INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows}${firstId === undefined ? '' : ` WHERE id >= ${Math.trunc(firstId)}`};`,
-  optionSql(table, index, 'hashsize', DEFAULT_HASH_BYTES),
-  optionSql(table, index, 'automerge', DEFAULT_AUTOMERGE),
-].join('\n');
+export const searchFillParts = (index: SearchIndex, table: string = index.fts) => ({
+  before: [optionSql(table, index, 'hashsize', REBUILD_HASH_BYTES), optionSql(table, index, 'automerge', 0)],
+  insert: (where = '') => `INSERT INTO ${table} (rowid, ${index.columns}) ${index.rows}${where};`,
+  after: [optionSql(table, index, 'hashsize', DEFAULT_HASH_BYTES), optionSql(table, index, 'automerge', DEFAULT_AUTOMERGE)],
+});
+
+/** SQL that adds to the FTS5 index `table` its source table's rows (all, or those from id `firstId` on), as searchFillParts. */
+export const fillSearchIndexSql = (index: SearchIndex, table: string = index.fts, firstId?: number) => {
+  const { before, insert, after } = searchFillParts(index, table);
+  return [...before, insert(firstId === undefined ? '' : ` WHERE id >= ${Math.trunc(firstId)}`), ...after].join('\n');
+};

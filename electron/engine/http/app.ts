@@ -33,7 +33,7 @@ import { teamRoutes } from './routes/team.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { idempotentWrites } from './idempotency.js';
 import { answerAfterCommit } from './writeRouteHooks.js';
-import { refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
+import { holdWritesWhileLocked, refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
 import type { Replica } from '../replica/replica.js';
 import { documentRoutes, downloadRoutes } from './routes/documents.js';
 import { calendarFeedRoutes, importExportRoutes } from './routes/importExport.js';
@@ -148,6 +148,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
         },
       });
     }
+    if (options.replica) holdWritesWhileLocked(api, options.replica);
     api.addHook('onRequest', authenticate(engine));
     idempotentWrites(api, engine);
     noteWritesByDevices(api, engine);

@@ -3,6 +3,7 @@ import type { SqliteDb } from '../db/database.js';
 import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, buildSearchIndexesAside, rebuildSearchIndexes } from '../db/searchIndexes.js';
 import { SqlWorker } from '../db/sqlWorker.js';
 import { collectGarbageNow } from './heapGrowth.js';
+import type { WriteGate } from './writeGate.js';
 
 const SETTING = 'bulk_load_schema';
 /**
@@ -50,7 +51,7 @@ const SORT_THREADS = 2;
  * first: if the process dies meanwhile, `finishBulkLoad` at the next start
  * puts them back and builds what is missing.
  */
-export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, options: { nativeBinding?: string } = {}): Promise<{ loaded: T } & Finished> {
+export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, options: BulkLoadOptions = {}): Promise<{ loaded: T } & Finished> {
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
   const objects = db.prepare(BULK_LOAD_SCHEMA).all() as SchemaObject[];
@@ -62,7 +63,7 @@ export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, option
   const before = changes();
   const ending = async () => {
     try {
-      return await finish(db, changes() - before, options.nativeBinding);
+      return await finish(db, changes() - before, options);
     } finally {
       db.pragma(`cache_size = ${cacheSize}`);
     }
@@ -81,8 +82,7 @@ export async function asBulkLoad<T>(db: SqliteDb, load: () => Promise<T>, option
 /**
  * Where the end of a bulk load on two threads went (ms): the search indexes
  * built aside on this thread while the worker built the secondary indexes,
- * then the worker's copy of the search indexes in, and its commit (with
- * SQLite's checkpoint of the pages it wrote into the database file).
+ * then the worker's copy of the search indexes in, and its commit.
  */
 export interface BulkLoadEnd {
   searchMs: number;
@@ -103,12 +103,20 @@ interface Finished {
 
 const DONE: Finished = { end: null, checkpointed: Promise.resolve() };
 
+export interface BulkLoadOptions {
+  /** As the engine's own connection was opened (Electron's build of the driver). */
+  nativeBinding?: string;
+  /** Holds the engine's writes while the end's worker holds the write lock (the replica's: its HTTP writes wait there). */
+  writes?: WriteGate;
+}
+
 /** Ends a bulk load that wrote `rows`: on two threads when that is worth a worker, otherwise (or if the worker fails) on this one. */
-async function finish(db: SqliteDb, rows: number, nativeBinding: string | undefined): Promise<Finished> {
+async function finish(db: SqliteDb, rows: number, { nativeBinding, writes }: BulkLoadOptions): Promise<Finished> {
   if (rows >= PARALLEL_FINISH_ROWS) {
     collectGarbageNow();
     try {
-      return await finishInParallel(db, nativeBinding);
+      const parallel = finishInParallel(db, nativeBinding);
+      return await (writes ? writes.holdWhile(parallel) : parallel);
     } catch (err) {
       // Slower, not wrong: said where a developer looks (a packaged app whose worker cannot load the driver, say).
       console.warn(`Outpost: the first sync's indexes could not be built on a worker thread (${(err as Error).message}); building them on this one.`);
@@ -153,39 +161,42 @@ export function finishBulkLoad(db: SqliteDb): void {
 /**
  * The end of a bulk load on two threads, each about half of it (at 300 000
  * records ~1 s each): a worker's connection builds the secondary indexes
- * while this one builds the search indexes in a file aside; then the worker
- * copies them in, all in the one transaction that ends the bulk load. Rejects
- * if anything fails (nothing of it kept); `finishBulkLoad` then does it all
- * on this thread (also where a worker cannot load the driver).
+ * while a connection of this thread builds the search indexes in a file
+ * aside, a slice at a time (this thread's other work runs between slices:
+ * in the desktop app, its window and requests); then the worker copies them
+ * in, all in the one transaction that ends the bulk load. Rejects if anything
+ * fails (nothing of it kept); `finishBulkLoad` then does it all on this thread
+ * (also where a worker cannot load the driver).
  */
 async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined): Promise<Finished> {
   const objects = savedSchema(db);
   if (objects === null) return DONE;
   const aside = asideFile(db);
   const worker = new SqlWorker({ file: db.name, nativeBinding, cacheKiB: SORT_CACHE_KIB, sortThreads: SORT_THREADS, autoCheckpoint: false });
+  // Ends the search build at its next slice if the worker failed first.
+  const stopSearch = new AbortController();
   let handedOver = false;
   try {
     rmSync(aside, { force: true });
     // The worker's transaction writes first, taking the write lock until it commits: a write made here
-    // meanwhile waits for it and finds the triggers back, so none falls between the search indexes built
-    // aside (from the tables as they are now) and their copy.
+    // meanwhile waits for it (WriteGate) and finds the triggers back, so none falls between the search
+    // indexes built aside (from the tables as they are now) and their copy.
     await worker.run({ attach: { file: aside, name: SEARCH_BUILD_SCHEMA }, statements: [FORGET_BULK_LOAD], keepOpen: true });
     const began = performance.now();
-    let indexesMs = 0;
-    const indexed = worker.run({ statements: recreate(objects), keepOpen: true }).then(() => (indexesMs = performance.now() - began));
-    // Its failure is awaited below; until then this thread is busy, and it must not count as unhandled.
-    indexed.catch(() => undefined);
-    const copy = buildSearchIndexesAside(db, aside);
-    const searchMs = performance.now() - began;
-    await indexed;
+    const timed = <T>(work: Promise<T>) => work.then((done) => ({ done, ms: performance.now() - began }));
+    const [indexed, searched] = await Promise.all([
+      timed(worker.run({ statements: recreate(objects), keepOpen: true })),
+      timed(buildSearchIndexesAside(db.name, aside, { nativeBinding, cacheKiB: BULK_LOAD_CACHE_KIB, signal: stopSearch.signal })),
+    ]);
     const copying = performance.now();
-    await worker.run({ statements: copy, shadowTables: true, keepOpen: true });
+    await worker.run({ statements: searched.done, shadowTables: true, keepOpen: true });
     const committing = performance.now();
     await worker.run({ statements: [] });
-    const end = { searchMs, indexesMs, copyMs: committing - copying, commitMs: performance.now() - committing };
+    const end = { searchMs: searched.ms, indexesMs: indexed.ms, copyMs: committing - copying, commitMs: performance.now() - committing };
     handedOver = true;
     return { end, checkpointed: checkpointInBackground(db, worker) };
   } finally {
+    stopSearch.abort();
     if (!handedOver) await worker.close();
     rmSync(aside, { force: true });
   }

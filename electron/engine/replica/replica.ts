@@ -8,6 +8,7 @@ import { pullOnce, SyncHttpError, type PullResult, type PullTimings, type SyncIt
 import { UpstreamCredentials } from './upstream.js';
 import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
 import { asBulkLoad, finishBulkLoad, type BulkLoadEnd } from './bulkLoad.js';
+import { WriteGate } from './writeGate.js';
 import { boundHeapGrowth } from './heapGrowth.js';
 import { HubEvents } from './hubEvents.js';
 import { WatchedValue } from '../watchedValue.js';
@@ -113,6 +114,8 @@ export class Replica {
   private lastLogged = '';
   /** How this run's first sync spent its time, once it has run (for the log and the bench). */
   firstSync: FirstSyncTimings | null = null;
+  /** Where the app's local writes wait while the first sync's end holds the write lock (routes/replica.ts). */
+  readonly writes = new WriteGate();
 
   constructor(private readonly engine: Engine, private readonly options: ReplicaOptions) {
     if (!engine.ctx.replica) throw new Error('Replica needs an engine opened with { replica: true }.');
@@ -395,7 +398,7 @@ export class Replica {
   /** The first sync: a bulk load of the whole hub, its time split kept and logged. */
   private async firstPull(pull: () => Promise<PullResult>): Promise<void> {
     const began = performance.now();
-    const { loaded: pulled, end } = await asBulkLoad(sqliteOf(this.engine.db), pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding });
+    const { loaded: pulled, end } = await asBulkLoad(sqliteOf(this.engine.db), pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding, writes: this.writes });
     this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
     const { timings } = pulled;
     const totalMs = performance.now() - began;

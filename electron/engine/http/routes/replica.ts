@@ -154,6 +154,18 @@ function issueId(request: FastifyRequest): number {
  * fields, uploading files, OAuth applications) is refused: it would exist
  * only on this device.
  */
+/**
+ * On a desktop replica, a write waits while the first sync's end holds the
+ * database's write lock (replica/writeGate.ts), instead of failing once the
+ * busy timeout is out; reads are answered meanwhile. First of the writes'
+ * hooks: a token's first use writes too.
+ */
+export function holdWritesWhileLocked(app: FastifyInstance, replica: Replica): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') await replica.writes.open();
+  });
+}
+
 export function refuseUnreplicableWrites(app: FastifyInstance): void {
   app.addHook('preHandler', async (request) => {
     if (request.method === 'GET' || request.method === 'HEAD') return;
