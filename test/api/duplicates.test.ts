@@ -58,6 +58,16 @@ describe('GET /v2/contacts/duplicates', () => {
     expect(groupsOf(await get('/v2/contacts/duplicates?email=new%40example.com&phone=12'))).toEqual([]);
   });
 
+  it('keys a typed number as it keys the stored ones, so the check and the groups agree', async () => {
+    // An extension in words: the key keeps what is not a separator, on both sides.
+    const withExtension = await created('/v2/contacts', { first_name: 'Ext', last_name: 'Ension', phone: '555 987 6543 ext 12' });
+    const typed = await get(`/v2/contacts/duplicates?phone=${encodeURIComponent('(555) 987-6543 ext 12')}`);
+    expect(groupsOf(typed)).toEqual([{ reason: 'phone', key: '6543ext12', ids: [withExtension] }]);
+    // The same digits without the extension are another number.
+    expect(groupsOf(await get(`/v2/contacts/duplicates?phone=${encodeURIComponent('555 987 6543')}`))).toEqual([]);
+    expect((await call(hub, 'DELETE', `/v2/contacts/${withExtension}`, { token: hub.agentToken })).status).toBe(204);
+  });
+
   it('refuses unknown parameters and bad paging in the error envelope', async () => {
     const unknown = await get('/v2/contacts/duplicates?colour=red');
     expect([unknown.status, codes(unknown)]).toEqual([400, ['invalid_param']]);

@@ -149,7 +149,7 @@ export class Duplicates {
     };
     const email = candidate.email?.trim().toLowerCase() ?? null;
     find('email', email, 'lower(trim(email)) = ?', [email]);
-    const phone = phoneDigits(candidate.phone);
+    const phone = this.phoneKeyOf(candidate.phone);
     const phoneMatch = (column: string) => `${phoneKeySql(column)} = ?`;
     find('phone', phone, `${phoneMatch('phone')} OR ${phoneMatch('mobile')}`, [phone, phone]);
     const name = candidate.name?.trim().toLowerCase() ?? null;
@@ -158,6 +158,18 @@ export class Duplicates {
     const key = name === null ? null : normalizeName(name) || name;
     find('name', key, `${source.name} = ?`, [name], name ? this.closeInOrganization(source, candidate) : []);
     return groups;
+  }
+
+  /**
+   * A typed phone number's key, computed as the stored numbers' keys are
+   * (phoneKeySql, in SQL), or null when it has too few digits to be one.
+   */
+  private phoneKeyOf(phone: string | undefined): string | null {
+    if (phone === undefined) return null;
+    const typed = 'CAST(? AS TEXT)';
+    const { key, digits } = this.ctx.statements.get(`SELECT ${phoneKeySql(typed)} AS key, length(${phoneDigitsSql(typed)}) AS digits`)
+      .get(phone, phone) as { key: string; digits: number };
+    return Number(digits) >= MIN_PHONE_DIGITS ? key : null;
   }
 
   /** The records of the candidate's organization (if it names one) whose names are close to its name. */
@@ -205,17 +217,6 @@ function candidateOf(type: MergeableType, query: RawQuery): Candidate | null {
     candidate.organization = type === 'contact' ? recordIdParam(organizationParam, organization) : organization;
   }
   return candidate;
-}
-
-/**
- * A typed phone number's key (its last nine digits), or null when it has too
- * few digits to be one. Every non-digit goes here, where phoneKeySql drops only
- * the usual separators: the two agree on numbers written with those, not on
- * one with letters in it ("555 123 4567 x12").
- */
-function phoneDigits(phone: string | undefined): string | null {
-  const only = (phone ?? '').replace(/\D/g, '');
-  return only.length >= MIN_PHONE_DIGITS ? only.slice(-9) : null;
 }
 
 function groupJson(group: Group): string {
