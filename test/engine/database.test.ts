@@ -212,3 +212,25 @@ describe('migration to one index per phone column (33)', () => {
     db.close();
   });
 });
+
+describe('migration to people or organizations by name (34)', () => {
+  it('lists a kind of contacts by name walking one index, with no sort', () => {
+    const db = openDatabase(tempFile());
+    const now = '2026-01-01T00:00:00Z';
+    db.prepare("INSERT INTO users (id, name, email, role, created_at, updated_at) VALUES (1, 'A', 'a@example.com', 'admin', ?, ?)").run(now, now);
+    const contact = db.prepare('INSERT INTO contacts (id, creator_id, owner_id, is_organization, name, last_name, created_at, updated_at) VALUES (?, 1, 1, ?, ?, ?, ?, ?)');
+    db.transaction(() => {
+      for (let i = 1; i <= 2000; i++) contact.run(i, i % 10 === 0 ? 1 : 0, `Name ${String(2000 - i).padStart(4, '0')}`, `Last ${i}`, now, now);
+    })();
+    // With the statistics the engine keeps (PRAGMA optimize at open), as a hub or replica has them.
+    db.exec('ANALYZE');
+    // The contacts list's page of ids (resources/listing.ts), as the screen asks it: a kind, by name.
+    const page = 'SELECT c.id FROM contacts c WHERE c.is_organization = ? ORDER BY c.name ASC, c.id ASC LIMIT ? OFFSET ?';
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${page}`).all(0, 100, 0) as { detail: string }[]).map((row) => row.detail).join(' | ');
+    expect(plan).toMatch(/USING (COVERING )?INDEX contacts_kind_name/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    const ids = db.prepare(page).pluck().all(1, 3, 0);
+    expect(ids).toEqual([2000, 1990, 1980]);
+    db.close();
+  });
+});

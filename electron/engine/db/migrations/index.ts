@@ -31,6 +31,7 @@ import { sql as mergedRecords } from './0030_merged_records.js';
 import { sql as signInSources } from './0031_sign_in_sources.js';
 import { sql as contentlessSearch } from './0032_contentless_search.js';
 import { sql as phoneKeys } from './0033_phone_keys.js';
+import { sql as contactsKindByName } from './0034_contacts_kind_by_name.js';
 
 export interface Migration {
   version: number;
@@ -84,6 +85,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 31, name: 'failed sign-ins by email and source', sql: signInSources },
   { version: 32, name: 'search indexes without a copy of the text', sql: contentlessSearch },
   { version: 33, name: 'one index per phone column, its key', sql: phoneKeys },
+  { version: 34, name: 'people or organizations, by name', sql: contactsKindByName },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -1,6 +1,7 @@
 import type { PostgresDatabase } from '../postgresDatabase.js';
 import { SchemaTooNewError } from '../database.js';
 import { duplicateKeyIndexes } from '../migrations/0030_merged_records.js';
+import { sql as contactsKindByName } from '../migrations/0034_contacts_kind_by_name.js';
 import { phoneIndexesReplacedSql, phoneKeyIndexesSql } from '../phoneKeySql.js';
 
 /**
@@ -1138,6 +1139,9 @@ ${phoneIndexesReplacedSql}
 ${phoneKeyIndexesSql('postgres')}
 `;
 
+/** SQLite's migration 34 (db/migrations/0034_contacts_kind_by_name.ts), the same index. */
+const CONTACTS_KIND_BY_NAME_34 = contactsKindByName;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 26, name: 'baseline: SQLite schema 26', sql: BASELINE_26 },
   { version: 27, name: 'field-by-field merge of offline edits', sql: FIELD_MERGE_27 },
@@ -1147,6 +1151,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 31, name: 'failed sign-ins by email and source', sql: SIGN_IN_SOURCES_31 },
   { version: 32, name: 'search indexes without a copy of the text (SQLite only)', sql: CONTENTLESS_SEARCH_32 },
   { version: 33, name: 'one index per phone column, its key', sql: PHONE_KEYS_33 },
+  { version: 34, name: 'people or organizations, by name', sql: CONTACTS_KIND_BY_NAME_34 },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1].version;
