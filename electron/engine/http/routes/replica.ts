@@ -150,15 +150,10 @@ function issueId(request: FastifyRequest): number {
 }
 
 /**
- * On a replica, a write the outbox cannot replay on the hub (managing custom
- * fields, uploading files, OAuth applications) is refused: it would exist
- * only on this device.
- */
-/**
  * On a desktop replica, a write waits while the first sync's end holds the
  * database's write lock (replica/writeGate.ts), instead of failing once the
- * busy timeout is out; reads are answered meanwhile. First of the writes'
- * hooks: a token's first use writes too.
+ * busy timeout is out; reads are answered meanwhile. Registered before
+ * authentication, which may write (a token's first use).
  */
 export function holdWritesWhileLocked(app: FastifyInstance, replica: Replica): void {
   app.addHook('onRequest', async (request) => {
@@ -166,6 +161,11 @@ export function holdWritesWhileLocked(app: FastifyInstance, replica: Replica): v
   });
 }
 
+/**
+ * On a replica, a write the outbox cannot replay on the hub (managing custom
+ * fields, uploading files, OAuth applications) is refused: it would exist
+ * only on this device.
+ */
 export function refuseUnreplicableWrites(app: FastifyInstance): void {
   app.addHook('preHandler', async (request) => {
     if (request.method === 'GET' || request.method === 'HEAD') return;
