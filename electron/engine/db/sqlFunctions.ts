@@ -1,10 +1,9 @@
 /**
  * Search terms for phone numbers, the SQL function `phone_terms(phone, …)`:
  * each number as written (FTS splits it into its groups) and as bare digits.
- * Self-contained on purpose: the engine's connections register it
- * (database.ts), and the SQL worker's source is made from its text
- * (sqlWorker.ts), so a search index built on a worker's connection has the
- * same terms.
+ * Written once for the two kinds of connection that register it: the
+ * engine's (database.ts) and the one that builds the search indexes aside at
+ * the end of a first sync (searchIndexes.ts), so both index the same terms.
  */
 export const phoneTerms = (...phones: unknown[]): string =>
   phones
