@@ -137,3 +137,78 @@ describe("a record's row", () => {
     expect(rowOf(engine, 1)).toMatchObject({ id: 1, name: 'Person 1' });
   });
 });
+
+/**
+ * A page writes the rows of plain records several to a statement and their
+ * tag sets together (writePage). What it holds back is written before
+ * anything else reads or writes: the page's end, a record of another kind,
+ * a removal, a look-up.
+ */
+describe('a page written several rows at a time', () => {
+  const rowOf = (engine: Engine, id: number) => engine.db.prepare('SELECT name, email, address_city FROM contacts WHERE id = ?').get(id);
+
+  it('writes every row with its own values across statements, shapes and records of other kinds in between', () => {
+    const { engine, local } = replica();
+    page(engine, local, () => {
+      for (let id = 1; id <= 45; id++) {
+        // Two shapes in runs (one with an email and address, one without), and a custom field (a unique key: written at once) in the middle.
+        const shaped = id <= 20 || id > 37 ? { ...contact(id, [`t${id % 3}`]), email: `p${id}@example.com`, address: { city: `City ${id}` } } : contact(id, []);
+        local.apply('contact', shaped);
+        if (id === 30) local.apply('custom_field', { id: 7, name: 'Tier', type: 'string', resource_type: 'contact', created_at: AT, updated_at: AT });
+      }
+    });
+    expect(engine.db.prepare('SELECT count(*) FROM contacts').pluck().get()).toBe(45);
+    for (const id of [1, 16, 17, 20, 38, 45]) expect(rowOf(engine, id)).toEqual({ name: `Person ${id}`, email: `p${id}@example.com`, address_city: `City ${id}` });
+    for (const id of [21, 30, 31, 37]) expect(rowOf(engine, id)).toEqual({ name: `Person ${id}`, email: null, address_city: null });
+    expect(engine.db.prepare('SELECT name FROM custom_field_definitions WHERE id = 7').pluck().get()).toBe('Tier');
+    expect(tagsOf(engine, 17)).toEqual(['t2']);
+    expect(tagsOf(engine, 45)).toEqual(['t0']);
+    expect(tagsOf(engine, 25)).toEqual([]);
+    expect(engine.db.prepare("SELECT count(*) FROM taggings WHERE resource_type = 'contact'").pluck().get()).toBe(28);
+  });
+
+  it("keeps a record's last state and last tag set when it comes twice in one page, and replaces the sets of records from earlier pages", () => {
+    const { engine, local } = replica();
+    page(engine, local, () => {
+      for (let id = 1; id <= 5; id++) local.apply('contact', contact(id, ['old', 'kept']));
+    });
+    page(engine, local, () => {
+      local.apply('contact', contact(2, ['first']));
+      local.apply('contact', { ...contact(2, ['second', 'kept']), name: 'Person 2, later' });
+      local.apply('contact', contact(4, []));
+    });
+    expect(rowOf(engine, 2)).toMatchObject({ name: 'Person 2, later' });
+    expect(tagsOf(engine, 2)).toEqual(['kept', 'second']);
+    expect(tagsOf(engine, 4)).toEqual([]);
+    expect(tagsOf(engine, 5)).toEqual(['kept', 'old']);
+  });
+
+  it('writes what it holds back before a removal or a look-up in the same page', () => {
+    const { engine, local } = replica();
+    const seen: boolean[] = [];
+    page(engine, local, () => {
+      local.apply('contact', contact(1, ['vip']));
+      seen.push(local.exists('contact', 1));
+      local.apply('contact', contact(2, ['vip']));
+      local.remove('contact', 2);
+      local.apply('contact', contact(3, ['vip']));
+    });
+    expect(seen).toEqual([true]);
+    expect(rowOf(engine, 2)).toBeUndefined();
+    expect(tagsOf(engine, 2)).toEqual([]);
+    expect(tagsOf(engine, 1)).toEqual(['vip']);
+    expect(tagsOf(engine, 3)).toEqual(['vip']);
+  });
+
+  it('a tag the hub sends after records that named it first takes their links (the tag made here gives way)', () => {
+    const { engine, local } = replica();
+    page(engine, local, () => {
+      local.apply('contact', contact(1, ['vip']));
+      local.apply('contact', contact(2, ['vip']));
+      local.apply('tag', tag(500, 'vip'));
+      local.apply('contact', contact(3, ['vip']));
+    });
+    expect(engine.db.prepare("SELECT resource_id FROM taggings WHERE tag_id = 500 ORDER BY resource_id").pluck().all()).toEqual([1, 2, 3]);
+    expect(engine.db.prepare("SELECT count(*) FROM tags WHERE resource_type = 'contact'").pluck().get()).toBe(1);
+  });
+});

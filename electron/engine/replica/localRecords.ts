@@ -122,7 +122,24 @@ const NESTED = ['billing_address', 'shipping_address', 'address'];
 /** A JSON shape's row statement and how to read its parameters' values from a record of that shape. */
 interface RowPlan {
   statement: Statement;
+  /** The same for ROWS_PER_STATEMENT rows at once (prepared when first used). */
+  many(): Statement;
   values: (json: Record<string, unknown>) => unknown[];
+}
+
+/**
+ * Rows a page writes in one statement (consecutive records of one shape). A
+ * first sync writes a million contacts: one statement for several rows saves
+ * the statement's run for each of the others (measured at 100 000 contacts:
+ * 8 and 32 rows level, ~15 % below one at a time).
+ */
+const ROWS_PER_STATEMENT = 16;
+
+/** Rows of a page not written yet (LocalRecords.writePage): consecutive records of one shape, their values one after another. */
+interface PendingRows {
+  plan: RowPlan;
+  values: unknown[];
+  rows: number;
 }
 
 interface Column {
@@ -146,6 +163,8 @@ export class LocalRecords {
   /** Per table, the plans of the JSON shapes seen so far (their keys in order). */
   private readonly plans = new Map<string, { keys: string[]; plan: RowPlan }[]>();
   private readonly tagging: Tagging;
+  /** Inside writePage: the rows not written yet (null when none); undefined outside. */
+  private pending: PendingRows | null | undefined;
 
   constructor(private readonly ctx: EngineContext) {
     this.tagging = new Tagging(ctx);
@@ -157,29 +176,73 @@ export class LocalRecords {
 
   /**
    * Runs the writes of a page of pulled records (synchronous, inside its one
-   * transaction), looking each tag the records carry up once.
+   * transaction) as a batch: each tag looked up once, and the rows of plain
+   * records (no parts, no unique key besides the id) and their tag sets
+   * written several at a time. Everything is written when it returns, and
+   * before any other call of this object reads or writes (`writePending`).
    */
   writePage<T>(write: () => T): T {
-    return this.tagging.withTagIdsKept(write);
+    return this.tagging.batched(() => {
+      this.pending = null;
+      try {
+        const result = write();
+        this.writePendingRows();
+        return result;
+      } finally {
+        this.pending = undefined;
+      }
+    });
   }
 
   /** Writes the hub's state of a record (insert or update). Call inside a transaction. */
   apply(type: string, json: Record<string, unknown>): void {
     const local = LOCAL_TABLES[type];
     if (!local) return;
+    const plan = this.planFor(local.table, json);
+    if (this.pending !== undefined && type !== 'tag' && !local.parts && !local.uniqueKey) {
+      if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
+      this.writeLater(plan, plan.values(json));
+      return;
+    }
+    this.writePending();
     this.changingTagsIf(type);
     if (type === 'tag') this.adoptTag(json);
     if (local.uniqueKey && holdsKey(local, json)) this.giveWay(local, local.uniqueKey, json);
-    const plan = this.planFor(local.table, json);
     if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
     plan.statement.run(plan.values(json));
     local.parts?.write(this.ctx, json);
+  }
+
+  /** Writes what a page holds back (writePage); a no-op outside one. */
+  private writePending(): void {
+    this.writePendingRows();
+    this.tagging.writeDeferred();
+  }
+
+  /** Keeps a row of a page to write with the next ones of its shape. */
+  private writeLater(plan: RowPlan, values: unknown[]): void {
+    if (this.pending && this.pending.plan !== plan) this.writePendingRows();
+    const pending = (this.pending ??= { plan, values: [], rows: 0 });
+    for (const value of values) pending.values.push(value);
+    pending.rows += 1;
+    if (pending.rows < ROWS_PER_STATEMENT) return;
+    plan.many().run(pending.values);
+    this.pending = null;
+  }
+
+  private writePendingRows(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    const width = pending.values.length / pending.rows;
+    for (let at = 0; at < pending.values.length; at += width) pending.plan.statement.run(pending.values.slice(at, at + width));
   }
 
   /** Removes a record the hub deleted (or no longer shows this user). Call inside a transaction. */
   remove(type: string, id: number): void {
     const local = LOCAL_TABLES[type];
     if (!local) return;
+    this.writePending();
     this.changingTagsIf(type);
     this.ctx.statements.get(`DELETE FROM ${local.table} WHERE id = ?`).run(id);
     local.parts?.remove(this.ctx, id);
@@ -194,6 +257,7 @@ export class LocalRecords {
   remap(type: string, from: number, to: number): void {
     const local = LOCAL_TABLES[type];
     if (!local) return;
+    this.writePending();
     this.changingTagsIf(type);
     const { db } = this.ctx;
     db.prepare(`DELETE FROM ${local.table} WHERE id = ?`).run(to);
@@ -213,6 +277,7 @@ export class LocalRecords {
    * record's row goes (the hub keeps one as well).
    */
   redirect(type: string, from: number, to: number): void {
+    this.writePending();
     this.changingTagsIf(type);
     this.repoint(type, from, to, 'OR IGNORE');
     for (const ref of REFERENCES) {
@@ -240,6 +305,7 @@ export class LocalRecords {
   }
 
   exists(type: string, id: number): boolean {
+    this.writePending();
     const local = LOCAL_TABLES[type];
     return local !== undefined && this.ctx.statements.get(`SELECT 1 FROM ${local.table} WHERE id = ?`).get(id) !== undefined;
   }
@@ -265,6 +331,7 @@ export class LocalRecords {
   private resourceTypeOf(type: string, id: number): string | null {
     const local = LOCAL_TABLES[type];
     if (!local || !this.columnsOf(local.table).some((c) => c.name === 'resource_type')) return null;
+    this.writePending();
     return (this.ctx.statements.get(`SELECT resource_type FROM ${local.table} WHERE id = ?`).pluck().get(id) as string | null | undefined) ?? null;
   }
 
@@ -327,9 +394,11 @@ export class LocalRecords {
     for (const column of fallbacks) values.push(/INT/i.test(column.type) ? '0' : "''");
     const columns = [...given, ...fallbacks.map((c) => c.name)];
     const update = given.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
-    const statement = this.ctx.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-      ON CONFLICT (id) DO UPDATE SET ${update.join(', ')}`);
-    const plan = { statement, values: rowReader(values) };
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const sql = (rows: number) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}
+      ON CONFLICT (id) DO UPDATE SET ${update.join(', ')}`;
+    let many: Statement | undefined;
+    const plan = { statement: this.ctx.db.prepare(sql(1)), many: () => (many ??= this.ctx.db.prepare(sql(ROWS_PER_STATEMENT))), values: rowReader(values) };
     this.plans.set(table, [...known, { keys: Object.keys(json), plan }]);
     return plan;
   }

@@ -1,4 +1,5 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
+import type { Statement } from '../db/database.js';
 import { recordJson } from './recordStore.js';
 import { isoSeconds } from '../clock.js';
 import { notFound } from '../problems.js';
@@ -24,8 +25,12 @@ export const TAG_SYNC: SyncSource = { type: 'tag', from: 'tags tg', idColumn: 't
  */
 export class Tagging {
   private readonly statements;
-  /** Tag ids by resource type and name while a batch keeps them (withTagIdsKept); null otherwise. */
+  /** Tag ids by resource type and name while a batch keeps them (batched); null otherwise. */
   private kept: Map<string, number> | null = null;
+  /** A batch's tag sets not written yet (batched); null otherwise. */
+  private deferred: DeferredTagSets | null = null;
+  /** LINKS_PER_STATEMENT links in one statement (prepared when first used). */
+  private manyLinks: Statement | null = null;
 
   constructor(private readonly ctx: EngineContext) {
     const { db } = ctx;
@@ -36,16 +41,20 @@ export class Tagging {
       create: db.prepare(
         'INSERT INTO tags (id, name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
       ),
-      link: db.prepare('INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) VALUES (?, ?, ?)'),
+      link: db.prepare(LINK_SQL),
     };
   }
 
   /**
    * Replaces the record's tag set. Call inside the record's transaction.
    * A new record has no taggings: looking first costs a third of deleting
-   * none (a replica's first sync replaces the tags of every record it writes).
+   * none. In a batch the set is written with the batch's others (deferred).
    */
   replace(type: TaggableType, resourceId: number, names: string[], actorId: number): void {
+    if (this.deferred) {
+      this.defer(type, resourceId, names, actorId);
+      return;
+    }
     if (this.statements.any.get(type, resourceId) !== undefined) this.statements.clear.run(type, resourceId);
     for (const name of uniqueNames(names)) this.statements.link.run(this.idOf(type, name, actorId), type, resourceId);
   }
@@ -61,26 +70,61 @@ export class Tagging {
   }
 
   removeAll(type: TaggableType, resourceId: number): void {
+    this.writeDeferred();
     this.statements.clear.run(type, resourceId);
   }
 
   /**
-   * Runs `write` (synchronous, inside one transaction) looking each tag up
-   * once: a replica's page of pulled records names the same few tags a
-   * thousand times. Only for writes that change tags through this object
-   * alone; `forgetKeptTagIds` when one renames, merges or removes a tag.
+   * Runs `write` (synchronous, inside one transaction) as a batch: each tag
+   * looked up once (a replica's page of pulled records names the same few
+   * tags a thousand times), and the records' tag sets written together, a
+   * statement for many records instead of two for each (a first sync of a
+   * million contacts replaces a million tag sets: 2.6 s of its main thread
+   * one by one). Only for writes that change tags through this object
+   * alone; `forgetKeptTagIds` when one renames, merges or removes a tag, and
+   * `writeDeferred` before anything reads or writes taggings by other means.
+   * SQLite's only (json_each): the replica's pull is its one caller.
    */
-  withTagIdsKept<T>(write: () => T): T {
+  batched<T>(write: () => T): T {
     this.kept = new Map();
+    this.deferred = { cleared: new Map(), links: [] };
     try {
-      return write();
+      const result = write();
+      this.writeDeferred();
+      return result;
     } finally {
       this.kept = null;
+      this.deferred = null;
     }
   }
 
   forgetKeptTagIds(): void {
+    this.writeDeferred();
     this.kept?.clear();
+  }
+
+  /** Writes the batch's tag sets so far: each record's old links removed, then its new ones. */
+  writeDeferred(): void {
+    const deferred = this.deferred;
+    if (deferred === null) return;
+    for (const [type, ids] of deferred.cleared) this.ctx.statements.get(CLEAR_MANY_SQL).run(type, JSON.stringify([...ids]));
+    const { links } = deferred;
+    const perStatement = LINKS_PER_STATEMENT * 3;
+    let at = 0;
+    if (links.length >= perStatement) this.manyLinks ??= this.ctx.db.prepare(linksSql(LINKS_PER_STATEMENT));
+    for (; at + perStatement <= links.length; at += perStatement) this.manyLinks!.run(links.slice(at, at + perStatement));
+    for (; at < links.length; at += 3) this.statements.link.run(links[at], links[at + 1], links[at + 2]);
+    this.deferred = { cleared: new Map(), links: [] };
+  }
+
+  private defer(type: TaggableType, resourceId: number, names: string[], actorId: number): void {
+    // A record's second set in one batch replaces its first: the first is written before.
+    if (this.deferred!.cleared.get(type)?.has(resourceId)) this.writeDeferred();
+    const deferred = this.deferred!;
+    const cleared = deferred.cleared.get(type);
+    if (cleared) cleared.add(resourceId);
+    else deferred.cleared.set(type, new Set([resourceId]));
+    for (const name of uniqueNames(names)) deferred.links.push(this.idOf(type, name, actorId), type, resourceId);
   }
 
   /** The id of the tag of this name, created if there is none. */
@@ -110,6 +154,20 @@ export class Tagging {
     return `EXISTS (SELECT 1 FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE g.resource_type = '${type}' AND g.resource_id = ${idColumn} AND t.name = ?)`;
   }
 }
+
+interface DeferredTagSets {
+  /** Per type, the records whose old links go. */
+  cleared: Map<TaggableType, Set<number>>;
+  /** Their new links, as (tag_id, resource_type, resource_id) one after another. */
+  links: unknown[];
+}
+
+const LINK_SQL = 'INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) VALUES (?, ?, ?)';
+/** Links written by one statement in a batch (three values each): the statement's run saved for each of the others. */
+const LINKS_PER_STATEMENT = 32;
+const linksSql = (links: number) => `${LINK_SQL}${', (?, ?, ?)'.repeat(links - 1)}`;
+/** A batch's records of one type losing their links: one statement, the ids as a JSON array. */
+const CLEAR_MANY_SQL = 'DELETE FROM taggings WHERE resource_type = ? AND resource_id IN (SELECT value FROM json_each(?))';
 
 /** Tag names as a record's set: trimmed, each once. */
 const uniqueNames = (names: string[]) => new Set(names.map((n) => n.trim()));
