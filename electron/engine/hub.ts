@@ -83,7 +83,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
 
 /** What each engine worker opens: the same database, the same API options (plain data: they are copied to its thread). */
 function workerSettings(options: HubOptions, databaseUrl: string): WorkerSettings {
-  return { databaseUrl, http: { rateLimitPerHour: options.rateLimitPerHour, supportBaseUrl: options.supportBaseUrl, trustProxy: options.trustProxy, logger: options.logger } };
+  return { databaseUrl, dataDir: options.dataDir, http: { rateLimitPerHour: options.rateLimitPerHour, supportBaseUrl: options.supportBaseUrl, trustProxy: options.trustProxy, logger: options.logger } };
 }
 
 /** The node's HTTP server: the engine workers answer what they take, the node's own app the rest. */

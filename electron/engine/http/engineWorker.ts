@@ -1,7 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { openEngine } from '../engine.js';
 import { createHttpApp } from './app.js';
@@ -17,9 +14,9 @@ import { ROUTE_HEADER, type WorkerAnswer, type WorkerRequest, type WorkerSetting
  * event streams; a worker only answers.
  */
 const { settings } = workerData as { settings: WorkerSettings };
-// Documents live in the database on PostgreSQL; the engine still wants a folder of its own.
-const dataDir = mkdtempSync(join(tmpdir(), 'outpost-engine-worker-'));
-const engine = openEngine({ dataDir, databaseUrl: settings.databaseUrl, runSequences: false, databasePrepared: true });
+// The node's own folder: on PostgreSQL documents live in the database, and the engine writes nothing there
+// (a folder of the worker's own, made in the system's temporary folder, was left behind whenever a node ended without closing).
+const engine = openEngine({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, runSequences: false, databasePrepared: true });
 const app = await createHttpApp(engine, settings.http);
 // The route pattern that answered, for the node's metrics (main strips it before the answer goes out).
 app.addHook('onSend', async (request, reply, payload) => {
@@ -58,7 +55,6 @@ async function answer(request: WorkerRequest): Promise<WorkerAnswer> {
 async function close(): Promise<void> {
   await app.close();
   engine.close();
-  rmSync(dataDir, { recursive: true, force: true });
   parentPort!.postMessage({ closed: true });
   parentPort!.close();
 }

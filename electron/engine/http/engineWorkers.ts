@@ -25,6 +25,8 @@ import { JSON_TYPE } from './reply.js';
 /** What a worker needs to open its engine and app; plain data (it is copied to the thread). */
 export interface WorkerSettings {
   databaseUrl: string;
+  /** The node's data folder (on PostgreSQL the engine keeps nothing in it; its workers open their engines on it too). */
+  dataDir: string;
   http: { rateLimitPerHour?: number; supportBaseUrl?: string; trustProxy?: string; logger?: LoggerOption };
 }
 

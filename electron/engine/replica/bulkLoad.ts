@@ -187,6 +187,8 @@ async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined)
   const worker = new SqlWorker({ file: db.name, nativeBinding, cacheKiB: SORT_CACHE_KIB, sortThreads: SORT_THREADS, autoCheckpoint: false });
   // Ends the search build at its next slice if the worker failed first.
   const stopSearch = new AbortController();
+  // Settles once the search build's connection is closed (the file aside is removed only then: Windows keeps an open file).
+  let searchClosed: Promise<unknown> = Promise.resolve();
   let handedOver = false;
   try {
     rmSync(aside, { force: true });
@@ -196,10 +198,9 @@ async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined)
     await worker.run({ attach: { file: aside, name: SEARCH_BUILD_SCHEMA }, statements: [FORGET_BULK_LOAD], keepOpen: true });
     const began = performance.now();
     const timed = <T>(work: Promise<T>) => work.then((done) => ({ done, ms: performance.now() - began }));
-    const [indexed, searched] = await Promise.all([
-      timed(worker.run({ statements: recreate(objects), keepOpen: true })),
-      timed(buildSearchIndexesAside(db.name, aside, { nativeBinding, cacheKiB: BULK_LOAD_CACHE_KIB, signal: stopSearch.signal })),
-    ]);
+    const search = buildSearchIndexesAside(db.name, aside, { nativeBinding, cacheKiB: BULK_LOAD_CACHE_KIB, signal: stopSearch.signal });
+    searchClosed = search.catch(() => undefined);
+    const [indexed, searched] = await Promise.all([timed(worker.run({ statements: recreate(objects), keepOpen: true })), timed(search)]);
     const copying = performance.now();
     await worker.run({ statements: searched.done, shadowTables: true, keepOpen: true });
     const committing = performance.now();
@@ -209,6 +210,7 @@ async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined)
     return { end, checkpointed: checkpointInBackground(db, worker) };
   } finally {
     stopSearch.abort();
+    await searchClosed;
     if (!handedOver) await worker.close();
     rmSync(aside, { force: true });
   }
