@@ -212,3 +212,16 @@ describe('a page written several rows at a time', () => {
     expect(engine.db.prepare("SELECT count(*) FROM tags WHERE resource_type = 'contact'").pluck().get()).toBe(1);
   });
 });
+
+describe('a page that fails', () => {
+  it('leaves none of the rows it held back for the next page to write', () => {
+    const { engine, local } = replica();
+    expect(() => page(engine, local, () => {
+      for (let id = 1; id <= 3; id++) local.apply('contact', contact(id, ['vip']));
+      throw new Error('the page could not be applied');
+    })).toThrow('the page could not be applied');
+    page(engine, local, () => local.apply('contact', contact(4, ['vip'])));
+    expect(engine.db.prepare('SELECT id FROM contacts ORDER BY id').pluck().all()).toEqual([4]);
+    expect(engine.db.prepare("SELECT resource_id FROM taggings WHERE resource_type = 'contact'").pluck().all()).toEqual([4]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Statement } from '../db/database.js';
+import { MultiRowInsert, valueTuples } from '../db/multiRowInsert.js';
 import { reindexRow } from '../db/searchIndexes.js';
 import type { SearchIndex } from '../db/searchIndexSql.js';
 import type { EngineContext } from '../context.js';
@@ -121,9 +121,7 @@ const NESTED = ['billing_address', 'shipping_address', 'address'];
 
 /** A JSON shape's row statement and how to read its parameters' values from a record of that shape. */
 interface RowPlan {
-  statement: Statement;
-  /** The same for ROWS_PER_STATEMENT rows at once (prepared when first used). */
-  many(): Statement;
+  insert: MultiRowInsert;
   values: (json: Record<string, unknown>) => unknown[];
 }
 
@@ -134,13 +132,6 @@ interface RowPlan {
  * 8 and 32 rows level, ~15 % below one at a time).
  */
 const ROWS_PER_STATEMENT = 16;
-
-/** Rows of a page not written yet (LocalRecords.writePage): consecutive records of one shape, their values one after another. */
-interface PendingRows {
-  plan: RowPlan;
-  values: unknown[];
-  rows: number;
-}
 
 interface Column {
   name: string;
@@ -163,8 +154,10 @@ export class LocalRecords {
   /** Per table, the plans of the JSON shapes seen so far (their keys in order). */
   private readonly plans = new Map<string, { keys: string[]; plan: RowPlan }[]>();
   private readonly tagging: Tagging;
-  /** Inside writePage: the rows not written yet (null when none); undefined outside. */
-  private pending: PendingRows | null | undefined;
+  /** Inside writePage (rows are then held back to be written together). */
+  private inPage = false;
+  /** The plan of the shape whose rows a page holds back (consecutive records of one shape); null when none. */
+  private pending: RowPlan | null = null;
 
   constructor(private readonly ctx: EngineContext) {
     this.tagging = new Tagging(ctx);
@@ -183,13 +176,16 @@ export class LocalRecords {
    */
   writePage<T>(write: () => T): T {
     return this.tagging.batched(() => {
-      this.pending = null;
+      this.inPage = true;
       try {
         const result = write();
         this.writePendingRows();
         return result;
       } finally {
-        this.pending = undefined;
+        // Rows a failed page still held go with its transaction.
+        this.pending?.insert.discard();
+        this.inPage = false;
+        this.pending = null;
       }
     });
   }
@@ -199,7 +195,7 @@ export class LocalRecords {
     const local = LOCAL_TABLES[type];
     if (!local) return;
     const plan = this.planFor(local.table, json);
-    if (this.pending !== undefined && type !== 'tag' && !local.parts && !local.uniqueKey) {
+    if (this.inPage && type !== 'tag' && !local.parts && !local.uniqueKey) {
       if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
       this.writeLater(plan, plan.values(json));
       return;
@@ -209,7 +205,7 @@ export class LocalRecords {
     if (type === 'tag') this.adoptTag(json);
     if (local.uniqueKey && holdsKey(local, json)) this.giveWay(local, local.uniqueKey, json);
     if (isTaggable(type) && Array.isArray(json.tags)) this.tagging.replace(type, json.id as number, json.tags as string[], 0);
-    plan.statement.run(plan.values(json));
+    plan.insert.run(plan.values(json));
     local.parts?.write(this.ctx, json);
   }
 
@@ -221,21 +217,14 @@ export class LocalRecords {
 
   /** Keeps a row of a page to write with the next ones of its shape. */
   private writeLater(plan: RowPlan, values: unknown[]): void {
-    if (this.pending && this.pending.plan !== plan) this.writePendingRows();
-    const pending = (this.pending ??= { plan, values: [], rows: 0 });
-    for (const value of values) pending.values.push(value);
-    pending.rows += 1;
-    if (pending.rows < ROWS_PER_STATEMENT) return;
-    plan.many().run(pending.values);
-    this.pending = null;
+    if (this.pending !== plan) this.writePendingRows();
+    this.pending = plan;
+    plan.insert.add(values);
   }
 
   private writePendingRows(): void {
-    const pending = this.pending;
-    if (!pending) return;
+    this.pending?.insert.flush();
     this.pending = null;
-    const width = pending.values.length / pending.rows;
-    for (let at = 0; at < pending.values.length; at += width) pending.plan.statement.run(pending.values.slice(at, at + width));
   }
 
   /** Removes a record the hub deleted (or no longer shows this user). Call inside a transaction. */
@@ -394,11 +383,9 @@ export class LocalRecords {
     for (const column of fallbacks) values.push(/INT/i.test(column.type) ? '0' : "''");
     const columns = [...given, ...fallbacks.map((c) => c.name)];
     const update = given.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
-    const tuple = `(${columns.map(() => '?').join(', ')})`;
-    const sql = (rows: number) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}
+    const sql = (rows: number) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${valueTuples(rows, columns.length)}
       ON CONFLICT (id) DO UPDATE SET ${update.join(', ')}`;
-    let many: Statement | undefined;
-    const plan = { statement: this.ctx.db.prepare(sql(1)), many: () => (many ??= this.ctx.db.prepare(sql(ROWS_PER_STATEMENT))), values: rowReader(values) };
+    const plan = { insert: new MultiRowInsert(this.ctx.db, sql, columns.length, ROWS_PER_STATEMENT), values: rowReader(values) };
     this.plans.set(table, [...known, { keys: Object.keys(json), plan }]);
     return plan;
   }

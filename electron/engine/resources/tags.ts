@@ -1,5 +1,5 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
-import type { Statement } from '../db/database.js';
+import { MultiRowInsert, valueTuples } from '../db/multiRowInsert.js';
 import { recordJson } from './recordStore.js';
 import { isoSeconds } from '../clock.js';
 import { notFound } from '../problems.js';
@@ -29,8 +29,8 @@ export class Tagging {
   private kept: Map<string, number> | null = null;
   /** A batch's tag sets not written yet (batched); null otherwise. */
   private deferred: DeferredTagSets | null = null;
-  /** LINKS_PER_STATEMENT links in one statement (prepared when first used). */
-  private manyLinks: Statement | null = null;
+  /** Links of a record to its tags, one or many at a time. */
+  private readonly links: MultiRowInsert;
 
   constructor(private readonly ctx: EngineContext) {
     const { db } = ctx;
@@ -41,8 +41,8 @@ export class Tagging {
       create: db.prepare(
         'INSERT INTO tags (id, name, resource_type, creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (resource_type, name) DO NOTHING',
       ),
-      link: db.prepare(LINK_SQL),
     };
+    this.links = new MultiRowInsert(db, (rows) => `INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) VALUES ${valueTuples(rows, 3)}`, 3, LINKS_PER_STATEMENT);
   }
 
   /**
@@ -56,7 +56,7 @@ export class Tagging {
       return;
     }
     if (this.statements.any.get(type, resourceId) !== undefined) this.statements.clear.run(type, resourceId);
-    for (const name of uniqueNames(names)) this.statements.link.run(this.idOf(type, name, actorId), type, resourceId);
+    this.links.writeAll([...uniqueNames(names)].flatMap((name) => [this.idOf(type, name, actorId), type, resourceId]));
   }
 
   /**
@@ -108,12 +108,8 @@ export class Tagging {
     const deferred = this.deferred;
     if (deferred === null) return;
     for (const [type, ids] of deferred.cleared) this.ctx.statements.get(CLEAR_MANY_SQL).run(type, JSON.stringify([...ids]));
-    const { links } = deferred;
-    const perStatement = LINKS_PER_STATEMENT * 3;
-    let at = 0;
-    if (links.length >= perStatement) this.manyLinks ??= this.ctx.db.prepare(linksSql(LINKS_PER_STATEMENT));
-    for (; at + perStatement <= links.length; at += perStatement) this.manyLinks!.run(links.slice(at, at + perStatement));
-    for (; at < links.length; at += 3) this.statements.link.run(links[at], links[at + 1], links[at + 2]);
+    // After the removals: a record's new links must not go before its old ones are gone.
+    this.links.writeAll(deferred.links);
     this.deferred = { cleared: new Map(), links: [] };
   }
 
@@ -162,10 +158,8 @@ interface DeferredTagSets {
   links: unknown[];
 }
 
-const LINK_SQL = 'INSERT OR IGNORE INTO taggings (tag_id, resource_type, resource_id) VALUES (?, ?, ?)';
-/** Links written by one statement in a batch (three values each): the statement's run saved for each of the others. */
+/** Links written by one statement (three values each): the statement's run saved for each of the others. */
 const LINKS_PER_STATEMENT = 32;
-const linksSql = (links: number) => `${LINK_SQL}${', (?, ?, ?)'.repeat(links - 1)}`;
 /** A batch's records of one type losing their links: one statement, the ids as a JSON array. */
 const CLEAR_MANY_SQL = 'DELETE FROM taggings WHERE resource_type = ? AND resource_id IN (SELECT value FROM json_each(?))';
 
