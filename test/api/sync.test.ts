@@ -305,6 +305,34 @@ describe('sync: sessions and the main queue', () => {
     expect((await start(agentSync, uuid)).status).toBe(204);
   });
 
+  it('counts for a new device exactly what its first session serves: deletions, cascades, what others may not see', async () => {
+    const contact = await post('/v2/contacts', { last_name: 'Counted' });
+    const gone = await post('/v2/contacts', { last_name: 'Deleted before any device' });
+    await call(hub, 'DELETE', `/v2/contacts/${gone.id}`, { token: hub.agentToken });
+    // A deal's associated contact goes with the deal (ON DELETE CASCADE, and its own deletion logged).
+    const deal = await post('/v2/deals', { name: 'Counted deal', contact_id: contact.id });
+    await call(hub, 'POST', `/v2/deals/${deal.id}/associated_contacts`, { token: hub.agentToken, data: { contact_id: contact.id, role: 'involved' } });
+    await call(hub, 'DELETE', `/v2/deals/${deal.id}`, { token: hub.agentToken });
+    // The agent's restricted note: counted for the agent's device, not for the admin's.
+    await post('/v2/notes', { resource_type: 'contact', resource_id: contact.id, content: 'Mine alone', type: 'restricted' });
+    // A type with no source is counted, and listed in failed_objects.
+    hub.engine.db.transaction(() => hub.engine.ctx.changes.record('gizmo', 3, 'created', null))();
+    try {
+      for (const token of [agentSync, adminSync]) {
+        const { started, items } = await sync(token, randomUUID());
+        // Served: every item, and the gizmo as a failed object.
+        expect(started.body.data.queues[0].data.total_count).toBe(items.length + 1);
+      }
+    } finally {
+      hub.engine.db.prepare("DELETE FROM record_revisions WHERE resource_type = 'gizmo'").run();
+    }
+    // A device that holds records is counted the general way: each revision it lacks.
+    const holder = randomUUID();
+    expect((await sync(agentSync, holder)).items.length).toBeGreaterThan(3);
+    await call(hub, 'PUT', `/v2/contacts/${contact.id}`, { token: hub.agentToken, data: { title: 'Recounted' } });
+    expect((await start(agentSync, holder)).body.data.queues[0].data.total_count).toBe(1);
+  });
+
   it('answers 404 for an unknown, foreign, expired or replaced session and for other queues', async () => {
     const uuid = randomUUID();
     const session = (await start(agentSync, uuid)).body.data.id;

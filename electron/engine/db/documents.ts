@@ -27,6 +27,8 @@ export interface DocumentReads {
   from: string;
   idColumn: string;
   json: string;
+  /** The records' own table as a FROM clause with the spec's alias (counted there: its indexes make a count cheap). */
+  records: string;
   /** SQL expression over the spec's alias: the JSON of the record of that row (a list's rows). */
   ofRow: string;
 }
@@ -57,7 +59,7 @@ export function installDocuments(db: Db, spec: DocumentSpec, stored = true): Doc
       db.exec(`DELETE FROM ${spec.docTable}`);
       db.prepare('DELETE FROM document_versions WHERE name = ?').run(spec.table);
     })();
-    return { from: `${spec.table} ${spec.alias}`, idColumn: `${spec.alias}.id`, json: spec.json, ofRow: spec.json };
+    return { from: `${spec.table} ${spec.alias}`, idColumn: `${spec.alias}.id`, json: spec.json, records: `${spec.table} ${spec.alias}`, ofRow: spec.json };
   }
   const triggers = triggersOf(spec);
   const version = createHash('sha256').update(triggers.join('\n')).digest('hex');
@@ -72,7 +74,7 @@ export function installDocuments(db: Db, spec: DocumentSpec, stored = true): Doc
   if (!installed.has(db)) installed.set(db, new Map());
   installed.get(db)!.set(spec.table, spec);
   // A scalar subquery rather than a join: SQLite reads the document only for rows past a list's OFFSET.
-  return { from: `${spec.docTable} d`, idColumn: 'd.id', json: 'd.doc', ofRow: `(SELECT doc FROM ${spec.docTable} WHERE id = ${spec.alias}.id)` };
+  return { from: `${spec.docTable} d`, idColumn: 'd.id', json: 'd.doc', records: `${spec.table} ${spec.alias}`, ofRow: `(SELECT doc FROM ${spec.docTable} WHERE id = ${spec.alias}.id)` };
 }
 
 /**

@@ -133,7 +133,7 @@ export class Contacts {
       ],
     }, !ctx.replica);
     this.byIdJson = ctx.db.prepare(`SELECT ${documents.json} FROM ${documents.from} WHERE ${documents.idColumn} = ?`).pluck();
-    this.syncSource = { type: 'contact', from: documents.from, idColumn: documents.idColumn, json: documents.json };
+    this.syncSource = { type: 'contact', from: documents.from, idColumn: documents.idColumn, json: documents.json, records: documents.records };
     this.store = new RecordStore(ctx, 'contacts', 'contact', WRITABLE_COLUMNS);
     this.byId = ctx.db.prepare('SELECT * FROM contacts WHERE id = ?');
     this.list = this.listDefinition(documents.ofRow);

@@ -16,6 +16,12 @@ export interface SyncSource {
   json: string;
   /** SQL condition over the alias: the user bound as `@user` may see the record. Omitted: every user may. */
   visibleTo?: string;
+  /**
+   * Where the records are counted (a FROM clause with the same alias), when `from` reads something else: a
+   * SQLite hub serves contacts from their stored documents (db/documents.ts), a table of ~1 KB rows with
+   * no index to count on (360 ms at a million, against 25 ms over one of the contacts table's indexes).
+   */
+  records?: string;
   /** Finishes a record's JSON when it is served (documents sign a fresh download link). */
   decorate?: (json: string, origin: string) => string;
 }
@@ -51,6 +57,22 @@ export class SyncSources {
       `WHEN '${source.type}' THEN EXISTS (SELECT 1 FROM ${source.from} WHERE ${source.idColumn} = ${alias}.resource_id AND (${visibility(source)}))`,
     );
     return `(CASE ${alias}.resource_type ${cases.join(' ')} ELSE 1 = 1 END)`;
+  }
+
+  /** The types that have a source, as a SQL list (`'contact', 'task'`). */
+  typesSql(): string {
+    return this.types.map((type) => `'${type}'`).join(', ');
+  }
+
+  /**
+   * SQL: how many records of the types with a source `@user` may see, as
+   * the tables hold them now; one count per table, with no look-up per record.
+   */
+  visibleCountSql(): string {
+    // Without a WHERE where every user may see all: SQLite then counts the table's smallest index instead of
+    // reading its rows (a full read with `WHERE 1 = 1`).
+    const where = (source: SyncSource) => (source.visibleTo === undefined ? '' : ` WHERE ${source.visibleTo}`);
+    return [...this.sources.values()].map(({ source }) => `(SELECT COUNT(*) FROM ${source.records ?? source.from}${where(source)})`).join(' + ');
   }
 
   /** The JSON of the records among `ids` that the user may see, by id; null when the type has no source. */
