@@ -18,6 +18,11 @@ export type FilterDef =
 export interface Clause {
   sql: string;
   params: unknown[];
+  /**
+   * The same condition written so that no index drives the query (SQLite: `+column`): for a column of a few
+   * values (an enumeration), whose index finds a third of a big table that must then be sorted (see walkSortIndex).
+   */
+  undriven?: string;
 }
 
 /**
@@ -84,10 +89,44 @@ export function runList(def: ListDefinition, query: RawQuery, statements: Statem
   const reader: ListReader = { statements, viewerId };
   const { page, perPage } = pagingParams(query, def.maxPerPage, def.maxPage);
   const chosen = selection(def, query, reader);
-  const rows = statements.get(pageSql(def, chosen)).pluck().all(...chosen.params, perPage + 1, (page - 1) * perPage) as string[];
+  const params = [...chosen.params, perPage + 1, (page - 1) * perPage];
+  const rows = statements.get(pageSqlFor(def, chosen, statements, params)).pluck().all(...params) as string[];
   const hasMore = rows.length > perPage;
   if (hasMore) rows.pop();
   return { rows, page, perPage, hasMore, ...totalAsked(def, query, reader) };
+}
+
+/** Filters on columns of few values that match at least this many rows are left to the sort's index (walkSortIndex). */
+export const BROAD_MATCHES = 2000;
+
+/**
+ * The page's SQL, its ids read by walking the sort's index where SQLite
+ * would otherwise sort a large part of the table (walkSortIndex).
+ */
+function pageSqlFor(def: ListDefinition, chosen: Selection, statements: StatementCache, params: unknown[]): string {
+  const sql = pageSql(def, chosen);
+  if (!chosen.undriven || statements.dialect !== 'sqlite' || !statements.sortsRows(sql, params)) return sql;
+  return walkSortIndex(chosen, statements) ? pageSql(def, { ...chosen, whereSql: chosen.undriven.whereSql }) : sql;
+}
+
+/**
+ * Whether a page filtered on columns of few values (a contact's status)
+ * should walk its sort's index, skipping the rows that do not match, rather
+ * than let the filter's index find the matches and sort them all. SQLite's
+ * planner prefers the filter's index whatever the LIMIT: at a million
+ * contacts, a page of one status sorted by name sorted a third of the table
+ * (390 ms), where walking `contacts_name` reads about three rows per row of
+ * the page (0.6 ms). Walking only pays while the filters match many rows
+ * (a rare status would be walked past the whole table), so a bounded count
+ * decides (BROAD_MATCHES rows at most: well under a millisecond). Asked only
+ * when SQLite's plan sorts: where an index gives both the filter and the
+ * order (a kind and a status by last name), it is left alone. PostgreSQL's
+ * planner weighs the LIMIT itself.
+ */
+function walkSortIndex(chosen: Selection, statements: StatementCache): boolean {
+  const { broad } = chosen.undriven!;
+  const matches = `SELECT count(*) FROM (SELECT 1 FROM ${chosen.from} WHERE ${broad.map((c) => c.sql).join(' AND ')} LIMIT ${BROAD_MATCHES})`;
+  return statements.get(matches).pluck().get(...broad.flatMap((c) => c.params)) === BROAD_MATCHES;
 }
 
 /**
@@ -166,6 +205,8 @@ export interface Selection {
   searchIndex?: string;
   /** The sort asked for: the query's `sort_by`, else its smart list's. */
   sortBy?: string;
+  /** With filters on columns of few values (all ANDed): the WHERE with those written undriven, and those filters. */
+  undriven?: { whereSql: string; broad: Clause[] };
 }
 
 /**
@@ -204,17 +245,23 @@ export function selection(def: ListDefinition, query: RawQuery, reader?: ListRea
     (def.narrowing?.includes(name) ? always : filters).push(filterClause(def, name, raw));
   }
 
-  const where = [...always];
-  if (filters.length > 0) {
-    const joiner = inclusive ? ' AND ' : ' OR ';
-    where.push({ sql: `(${filters.map((f) => f.sql).join(joiner)})`, params: filters.flatMap((f) => f.params) });
+  const joiner = inclusive ? ' AND ' : ' OR ';
+  /** The WHERE of `always` and the filters (joined as `inclusive` says), each clause written as `sqlOf` says. */
+  const whereOf = (sqlOf: (c: Clause) => string) => {
+    const clauses = [...always.map(sqlOf), ...(filters.length > 0 ? [`(${filters.map(sqlOf).join(joiner)})`] : [])];
+    return clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '';
+  };
+  const whereSql = whereOf((c) => c.sql);
+  const params = [...always, ...filters].flatMap((c) => c.params);
+  if (!search) {
+    // Filters on columns of few values, when all filters must hold: the page may walk its sort's index past them instead.
+    const broad = filters.filter((f) => f.undriven !== undefined);
+    const undriven = broad.length > 0 && inclusive ? { whereSql: whereOf((c) => c.undriven ?? c.sql), broad } : undefined;
+    return { from: def.from, whereSql, params, sortBy, undriven };
   }
-  const whereSql = where.length ? ` WHERE ${where.map((c) => c.sql).join(' AND ')}` : '';
-  const params = where.flatMap((c) => c.params);
-  if (!search) return { from: def.from, whereSql, params, sortBy };
   const index = def.searchIndex!;
   // The match alone: the index answers it without the records (its rowids are theirs), as it does the order.
-  if (where.length === 1) return { from: index, whereSql, params, searchIndex: index, sortBy };
+  if (always.length === 1 && filters.length === 0) return { from: index, whereSql, params, searchIndex: index, sortBy };
   return { from: `${index} JOIN ${def.from} ON ${def.idColumn} = ${index}.rowid`, whereSql, params, searchIndex: index, sortBy };
 }
 
@@ -284,7 +331,7 @@ function filterClause(def: ListDefinition, name: string, raw: string | string[])
     case 'bool':
       return { sql: `${filter.column} = ?`, params: [boolParam(name, value) ? 1 : 0] };
     case 'enum':
-      return { sql: `${filter.column} = ?`, params: [enumParam(name, value, filter.values)] };
+      return { sql: `${filter.column} = ?`, params: [enumParam(name, value, filter.values)], undriven: `+${filter.column} = ?` };
     case 'string':
       return { sql: `${filter.column} = ?`, params: [value] };
     case 'phone':
