@@ -73,6 +73,16 @@ describe('list pages', () => {
           expect(plan).toMatch(/contacts_statuses/);
         }
       }
+      // An owner alike: the admin owns thousands, the agent a few.
+      const agents = hub.engine.db.transaction(() => [1, 2, 3].map((n) => hub.engine.contacts.create({ last_name: `Walker agent ${n}`, owner_id: hub.agentId }, actor)))();
+      for (const [owner, walks] of [[hub.adminId, true], [hub.agentId, false]] as const) {
+        asked.mockClear();
+        const page = await get(`/v2/contacts?owner_id=${owner}&sort_by=name&per_page=5`);
+        if (!walks) expect(ids(page).filter((id: number) => agents.includes(id))).toEqual(agents);
+        if (hub.engine.db.dialect !== 'sqlite') continue;
+        const pageSql = asked.mock.calls.map(([sql]) => sql).find((sql) => sql.includes('LIMIT ? OFFSET ?'))!;
+        expect(pageSql.includes('+c.owner_id'), `owner ${owner}`).toBe(walks);
+      }
     } finally {
       asked.mockRestore();
     }

@@ -19,8 +19,8 @@ export interface Clause {
   sql: string;
   params: unknown[];
   /**
-   * The same condition written so that no index drives the query (SQLite: `+column`): for a column of a few
-   * values (an enumeration), whose index finds a third of a big table that must then be sorted (see walkSortIndex).
+   * The same condition written so that no index drives the query (SQLite: `+column`): for a filter that may
+   * match a large part of a big table (a status, an owner), which must then be sorted (see walkSortIndex).
    */
   undriven?: string;
 }
@@ -96,7 +96,7 @@ export function runList(def: ListDefinition, query: RawQuery, statements: Statem
   return { rows, page, perPage, hasMore, ...totalAsked(def, query, reader) };
 }
 
-/** Filters on columns of few values that match at least this many rows are left to the sort's index (walkSortIndex). */
+/** Filters by a status, a kind or an owner that match at least this many rows are left to the sort's index (walkSortIndex). */
 export const BROAD_MATCHES = 2000;
 
 /**
@@ -110,18 +110,19 @@ function pageSqlFor(def: ListDefinition, chosen: Selection, statements: Statemen
 }
 
 /**
- * Whether a page filtered on columns of few values (a contact's status)
+ * Whether a page filtered by equality on a status, a kind or an owner
  * should walk its sort's index, skipping the rows that do not match, rather
  * than let the filter's index find the matches and sort them all. SQLite's
  * planner prefers the filter's index whatever the LIMIT: at a million
  * contacts, a page of one status sorted by name sorted a third of the table
  * (390 ms), where walking `contacts_name` reads about three rows per row of
- * the page (0.6 ms). Walking only pays while the filters match many rows
- * (a rare status would be walked past the whole table), so a bounded count
- * decides (BROAD_MATCHES rows at most: well under a millisecond). Asked only
- * when SQLite's plan sorts: where an index gives both the filter and the
- * order (a kind and a status by last name), it is left alone. PostgreSQL's
- * planner weighs the LIMIT itself.
+ * the page (5 ms over HTTP); an owner's contacts alike. Walking only pays
+ * while the filters match many rows (a rare status, a colleague with a few
+ * contacts, an organization's people would be walked past the whole table),
+ * so a bounded count decides (BROAD_MATCHES rows at most: well under a
+ * millisecond). Asked only when SQLite's plan sorts: where an index gives
+ * both the filter and the order (a kind and a status by last name), it is
+ * left alone. PostgreSQL's planner weighs the LIMIT itself.
  */
 function walkSortIndex(chosen: Selection, statements: StatementCache): boolean {
   const { broad } = chosen.undriven!;
@@ -205,7 +206,7 @@ export interface Selection {
   searchIndex?: string;
   /** The sort asked for: the query's `sort_by`, else its smart list's. */
   sortBy?: string;
-  /** With filters on columns of few values (all ANDed): the WHERE with those written undriven, and those filters. */
+  /** With filters that may match many rows (all ANDed): the WHERE with those written undriven, and those filters. */
   undriven?: { whereSql: string; broad: Clause[] };
 }
 
@@ -254,7 +255,7 @@ export function selection(def: ListDefinition, query: RawQuery, reader?: ListRea
   const whereSql = whereOf((c) => c.sql);
   const params = [...always, ...filters].flatMap((c) => c.params);
   if (!search) {
-    // Filters on columns of few values, when all filters must hold: the page may walk its sort's index past them instead.
+    // Filters that may match many rows, when all must hold: the page may walk its sort's index past them instead.
     const broad = filters.filter((f) => f.undriven !== undefined);
     const undriven = broad.length > 0 && inclusive ? { whereSql: whereOf((c) => c.undriven ?? c.sql), broad } : undefined;
     return { from: def.from, whereSql, params, sortBy, undriven };
@@ -327,9 +328,9 @@ function filterClause(def: ListDefinition, name: string, raw: string | string[])
   const value = single({ [name]: raw }, name)!;
   switch (filter.kind) {
     case 'id':
-      return { sql: `${filter.column} = ?`, params: [recordIdParam(name, value)] };
+      return { sql: `${filter.column} = ?`, params: [recordIdParam(name, value)], undriven: `+${filter.column} = ?` };
     case 'bool':
-      return { sql: `${filter.column} = ?`, params: [boolParam(name, value) ? 1 : 0] };
+      return { sql: `${filter.column} = ?`, params: [boolParam(name, value) ? 1 : 0], undriven: `+${filter.column} = ?` };
     case 'enum':
       return { sql: `${filter.column} = ?`, params: [enumParam(name, value, filter.values)], undriven: `+${filter.column} = ?` };
     case 'string':
