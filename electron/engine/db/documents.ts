@@ -52,6 +52,7 @@ export interface DocumentReads {
 const installed = new WeakMap<Db, Map<string, DocumentSpec>>();
 
 export function installDocuments(db: Db, spec: DocumentSpec, stored = true): DocumentReads {
+  const records = `${spec.table} ${spec.alias}`;
   // SQLite triggers keep the documents; a PostgreSQL hub builds the JSON when read, as a replica does.
   if (!stored || db.dialect !== 'sqlite') {
     db.transaction(() => {
@@ -59,7 +60,7 @@ export function installDocuments(db: Db, spec: DocumentSpec, stored = true): Doc
       db.exec(`DELETE FROM ${spec.docTable}`);
       db.prepare('DELETE FROM document_versions WHERE name = ?').run(spec.table);
     })();
-    return { from: `${spec.table} ${spec.alias}`, idColumn: `${spec.alias}.id`, json: spec.json, records: `${spec.table} ${spec.alias}`, ofRow: spec.json };
+    return { from: records, idColumn: `${spec.alias}.id`, json: spec.json, records, ofRow: spec.json };
   }
   const triggers = triggersOf(spec);
   const version = createHash('sha256').update(triggers.join('\n')).digest('hex');
@@ -74,7 +75,7 @@ export function installDocuments(db: Db, spec: DocumentSpec, stored = true): Doc
   if (!installed.has(db)) installed.set(db, new Map());
   installed.get(db)!.set(spec.table, spec);
   // A scalar subquery rather than a join: SQLite reads the document only for rows past a list's OFFSET.
-  return { from: `${spec.docTable} d`, idColumn: 'd.id', json: 'd.doc', records: `${spec.table} ${spec.alias}`, ofRow: `(SELECT doc FROM ${spec.docTable} WHERE id = ${spec.alias}.id)` };
+  return { from: `${spec.docTable} d`, idColumn: 'd.id', json: 'd.doc', records, ofRow: `(SELECT doc FROM ${spec.docTable} WHERE id = ${spec.alias}.id)` };
 }
 
 /**

@@ -326,13 +326,15 @@ function filterClause(def: ListDefinition, name: string, raw: string | string[])
     throw invalidParam(name, 'unknown parameter');
   }
   const value = single({ [name]: raw }, name)!;
+  // An id, a flag or a status may match much of the table: the page may walk its sort's index past it (walkSortIndex).
+  const broad = (param: unknown): Clause => ({ sql: `${filter.column} = ?`, params: [param], undriven: `+${filter.column} = ?` });
   switch (filter.kind) {
     case 'id':
-      return { sql: `${filter.column} = ?`, params: [recordIdParam(name, value)], undriven: `+${filter.column} = ?` };
+      return broad(recordIdParam(name, value));
     case 'bool':
-      return { sql: `${filter.column} = ?`, params: [boolParam(name, value) ? 1 : 0], undriven: `+${filter.column} = ?` };
+      return broad(boolParam(name, value) ? 1 : 0);
     case 'enum':
-      return { sql: `${filter.column} = ?`, params: [enumParam(name, value, filter.values)], undriven: `+${filter.column} = ?` };
+      return broad(enumParam(name, value, filter.values));
     case 'string':
       return { sql: `${filter.column} = ?`, params: [value] };
     case 'phone':
