@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, type Db } from './db/database.js';
+import { openDatabase, sqliteOf, type Db } from './db/database.js';
+import { SqliteAuthWatch } from './db/authChangeWatch.js';
 import { DATABASE_FILE } from './db/dataFolder.js';
 import { openPostgres, openPreparedPostgres } from './db/postgres/open.js';
 import { NoticeListener } from './db/postgres/noticeListener.js';
@@ -251,6 +252,7 @@ export function openEngine(options: EngineOptions): Engine {
     },
   };
   if (options.databaseUrl !== undefined) cacheTokensWhileHeard(engine, options.databaseUrl);
+  else cacheTokensWhileUnchanged(engine);
   engine.accounts.ensure();
   engine.clients.ensureFirstParty();
   if (!options.replica && options.runSequences !== false) engine.scheduler = startScheduler(engine, options);
@@ -277,6 +279,12 @@ function cacheTokensWhileHeard(engine: Engine, url: string): void {
   let cache: { forget(): void } | null = null;
   engine.authChanges = new NoticeListener(url, AUTH_CHANGES, () => cache?.forget());
   cache = engine.tokens.cacheWhile(engine.authChanges);
+}
+
+/** A SQLite engine keeps tokens in memory until its connection sees them, or any other connection's commit, change. */
+function cacheTokensWhileUnchanged(engine: Engine): void {
+  let cache: { forget(): void } | null = null;
+  cache = engine.tokens.cacheWhile(new SqliteAuthWatch(sqliteOf(engine.db), () => cache?.forget()));
 }
 
 /** The hub's sequence scheduler, ticking on a timer unless the clock is injected. */

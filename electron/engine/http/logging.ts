@@ -32,7 +32,7 @@ export function loggerOptions(option: LoggerOption | undefined): Pick<FastifySer
       // (It may be handed Node's own request, without routeOptions, hence the care.)
       serializers: { req: (request: Partial<FastifyRequest>) => ({ method: request.method, route: request.routeOptions ? routeLabel(request as FastifyRequest) : NO_ROUTE }) },
     },
-    logController: new RequestLines(),
+    logController: new RequestLines(['info', 'debug', 'trace'].includes(level)),
   };
 }
 
@@ -44,13 +44,15 @@ export function loggerOptions(option: LoggerOption | undefined): Pick<FastifySer
  * envelope gives it (and the value of X-Request-Id).
  */
 class RequestLines extends LogController {
-  constructor() {
+  /** `linesLogged`: whether the level logs `info` lines (a hub logging warnings only, the default, builds no line per request). */
+  constructor(private readonly linesLogged: boolean) {
     super({ requestIdLogLabel: 'logref' });
   }
 
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!error && !this.linesLogged) return;
     const line = { method: request.method, route: routeLabel(request), status: reply.statusCode, duration_ms: Number(reply.elapsedTime.toFixed(1)) };
     if (error) reply.log.error({ ...line, err: error }, 'request failed while answering');
     else reply.log.info(line, 'request');
