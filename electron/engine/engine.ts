@@ -281,7 +281,7 @@ function cacheTokensWhileHeard(engine: Engine, url: string): void {
   cache = engine.tokens.cacheWhile(engine.authChanges);
 }
 
-/** A SQLite engine keeps tokens in memory until its connection sees them, or any other connection's commit, change. */
+/** A SQLite engine keeps token rows in memory until its own connection changes them or any other connection commits. */
 function cacheTokensWhileUnchanged(engine: Engine): void {
   let cache: { forget(): void } | null = null;
   cache = engine.tokens.cacheWhile(new SqliteAuthWatch(sqliteOf(engine.db), () => cache?.forget()));
