@@ -276,15 +276,13 @@ function openEngineDatabase(options: EngineOptions, clock: Clock): Db {
 
 /** A PostgreSQL node keeps tokens in memory while it hears every change to them, from any node. */
 function cacheTokensWhileHeard(engine: Engine, url: string): void {
-  let cache: { forget(): void } | null = null;
-  engine.authChanges = new NoticeListener(url, AUTH_CHANGES, () => cache?.forget());
-  cache = engine.tokens.cacheWhile(engine.authChanges);
+  engine.authChanges = new NoticeListener(url, AUTH_CHANGES, () => engine.tokens.forget());
+  engine.tokens.cacheWhile(engine.authChanges);
 }
 
 /** A SQLite engine keeps token rows in memory until its own connection changes them or any other connection commits. */
 function cacheTokensWhileUnchanged(engine: Engine): void {
-  let cache: { forget(): void } | null = null;
-  cache = engine.tokens.cacheWhile(new SqliteAuthWatch(sqliteOf(engine.db), () => cache?.forget()));
+  engine.tokens.cacheWhile(new SqliteAuthWatch(sqliteOf(engine.db), () => engine.tokens.forget()));
 }
 
 /** The hub's sequence scheduler, ticking on a timer unless the clock is injected. */

@@ -67,12 +67,15 @@ export class Tokens {
       WHERE t.token_hash = ? AND t.revoked_at IS NULL AND u.status = 'active' AND u.deleted_at IS NULL`);
   }
 
-  /** Keeps token rows in memory while `watch` hears every change to them; `forget` is called on each change. */
-  cacheWhile(watch: ChangeWatch): { forget(): void } {
+  /** Keeps token rows in memory while `watch` hears every change to them; the watch calls `forget` on each change. */
+  cacheWhile(watch: ChangeWatch): void {
     this.watch = watch;
-    const forget = () => this.cached.clear();
-    this.ctx.forgetCachedTokens = forget;
-    return { forget };
+    this.ctx.forgetCachedTokens = () => this.forget();
+  }
+
+  /** Drops every token row kept in memory (a token or a user's permissions changed). */
+  forget(): void {
+    this.cached.clear();
   }
 
   /** The caller a bearer token stands for, or null when it is unknown, revoked or expired. */
