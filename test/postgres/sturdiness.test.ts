@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, outpost, serve, stop, tempDir, type Served } from '../support/cliProcess.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanUp, outpost, serve, startServing, stop, tempDir, type Served } from '../support/cliProcess.js';
 import { postgresBinaries, startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 import { openPostgres } from '../../electron/engine/db/postgres/open.js';
 import { ManualClock, systemClock } from '../../electron/engine/clock.js';
@@ -203,14 +203,16 @@ describe.skipIf(missing !== null)('a PostgreSQL hub node when its database goes 
 
   it('starts while its database is down, waits for it, and comes up with it', async () => {
     const start = stopCluster();
-    const starting = serve(tempDir(), { OUTPOST_PG_CONNECT_TIMEOUT_MS: '1000' }, ['--database-url', url]);
+    const { stdout, listening } = startServing(tempDir(), { OUTPOST_PG_CONNECT_TIMEOUT_MS: '1000' }, ['--database-url', url]);
     let settled = false;
-    void starting.then(() => (settled = true), () => (settled = true));
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    void listening.then(() => (settled = true), () => (settled = true));
+    // Until it has tried the database and said it waits: a loaded machine can take seconds just to load the engine.
+    await vi.waitFor(() => expect(stdout()).toMatch(/Waiting for PostgreSQL/), { timeout: 30_000, interval: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     // Neither listening nor gone while there is no database.
     expect(settled).toBe(false);
     start();
-    const late = await starting;
+    const late = await listening;
     expect(late.stdout()).toMatch(/Waiting for PostgreSQL at postgres:\/\/\S+\/hub \(up to 60 s\)/);
     expect((await fetch(`${late.url}/health`)).status).toBe(200);
     const contact = await fetch(`${late.url}/v2/contacts/${contactId}`, { headers: { Authorization: `Bearer ${token}` } });

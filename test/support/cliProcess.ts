@@ -51,11 +51,16 @@ export interface Served {
 
 /** Starts `outpost serve` on a free port and resolves once it listens (rejects with its output if it exits first). */
 export function serve(dataDir: string, env: Record<string, string> = {}, extra: string[] = []): Promise<Served> {
+  return startServing(dataDir, env, extra).listening;
+}
+
+/** `outpost serve` as it starts: its standard output so far (before it listens too), and `serve`'s promise. */
+export function startServing(dataDir: string, env: Record<string, string> = {}, extra: string[] = []): { stdout: () => string; listening: Promise<Served> } {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0', ...extra], { env: { ...process.env, ...env } });
   children.push(child);
   let [stdout, stderr] = ['', ''];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
+  const listening = new Promise<Served>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening on (http:\/\/[\d.:]+)/.exec(stdout);
@@ -64,6 +69,7 @@ export function serve(dataDir: string, env: Record<string, string> = {}, extra: 
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     void exited.then((code) => reject(new Error(`outpost serve exited (${code}): ${stdout}${stderr}`)));
   });
+  return { stdout: () => stdout, listening };
 }
 
 /** A new personal access token of the user with that email (`outpost tokens create`), by default with the command's default scope. */
