@@ -187,7 +187,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
       responses: ok('The counts.', one('task_counts')),
     },
     {
-      method: 'GET', path: '/v2/deals/summary', tag: 'Deals', summary: 'Deal totals per stage', description: 'An Outpost extension for the Home screen.',
+      method: 'GET', path: '/v2/deals/summary', tag: 'Deals', summary: 'Deal totals per stage', description: 'An Outpost extension for the Home screen and the deals list\'s total: takes the deals list\'s filters and `smart_list_id` (not `page`, `per_page`, `count` or `sort_by`).',
       security: bearer, parameters: [{ name: 'filters', in: 'query', style: 'form', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } }],
       responses: ok('The totals.', one('deal_summary')),
     },

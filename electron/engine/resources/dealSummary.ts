@@ -1,6 +1,7 @@
-import type { EngineContext } from '../context.js';
-import { recordIdParam, single, type RawQuery } from './params.js';
+import type { Actor, EngineContext } from '../context.js';
+import type { RawQuery } from './params.js';
 import { invalidParam } from '../problems.js';
+import { selection, type ListDefinition } from './listing.js';
 import type { DealSummary as Summary, StageTotal } from '../../../shared/resources/dealSummary.js';
 
 interface Row {
@@ -20,17 +21,26 @@ const SUMS = `
   sum(CAST(CASE WHEN instr(d.value, '.') > 0 THEN substr(d.value, 1, instr(d.value, '.') - 1) ELSE d.value END AS INTEGER)) AS whole,
   sum(CASE WHEN instr(d.value, '.') > 0 THEN CAST(substr(substr(d.value, instr(d.value, '.') + 1) || '0', 1, 2) AS INTEGER) ELSE 0 END) AS cents`;
 
-/** Extension GET /v2/deals/summary: deals per stage with their totals, for the pipeline at a glance on the Home screen. */
-export class DealSummary {
-  constructor(private readonly ctx: EngineContext) {}
+/** What a list has that a summary has not: pages and an order. */
+const NOT_TAKEN = ['page', 'per_page', 'count', 'sort_by'];
 
-  json(query: RawQuery): string {
-    const unknown = Object.keys(query).find((name) => name !== 'owner_id');
-    if (unknown !== undefined) throw invalidParam(unknown, 'unknown parameter');
-    const owner = single(query, 'owner_id');
-    const where = owner === undefined ? '' : 'WHERE d.owner_id = ?';
-    const sql = `SELECT d.stage_id, d.currency, count(*) AS count, ${SUMS} FROM deals d ${where} GROUP BY d.stage_id, d.currency ORDER BY d.stage_id, d.currency`;
-    const rows = this.ctx.statements.get(sql).safeIntegers(true).all(...(owner === undefined ? [] : [recordIdParam('owner_id', owner)])) as Row[];
+/**
+ * Extension GET /v2/deals/summary: deals per stage with their totals, for the
+ * pipeline at a glance on the Home screen and the deals list's total. It takes
+ * the deals list's filters (`owner_id`, `stage_id`, `tag`, `smart_list_id`…),
+ * read by the list's own selection, so a total always adds up what the list
+ * shows across all its pages.
+ */
+export class DealSummary {
+  /** `list`: the deals' list definition (Deals.listFor), whose filters the summary takes. */
+  constructor(private readonly ctx: EngineContext, private readonly list: () => ListDefinition) {}
+
+  json(query: RawQuery, actor?: Actor): string {
+    const paging = Object.keys(query).find((name) => NOT_TAKEN.includes(name));
+    if (paging !== undefined) throw invalidParam(paging, 'a summary has no pages or order');
+    const { from, whereSql, params } = selection(this.list(), query, { statements: this.ctx.statements, viewerId: actor?.userId }, true);
+    const sql = `SELECT d.stage_id, d.currency, count(*) AS count, ${SUMS} FROM ${from}${whereSql} GROUP BY d.stage_id, d.currency ORDER BY d.stage_id, d.currency`;
+    const rows = this.ctx.statements.get(sql).safeIntegers(true).all(...params) as Row[];
     const summary: Summary = { stages: byStage(rows) };
     return JSON.stringify(summary);
   }

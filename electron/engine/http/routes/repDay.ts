@@ -11,6 +11,6 @@ import { DealSummary } from '../../resources/dealSummary.js';
  */
 export function repDayRoutes(app: FastifyInstance, engine: Engine): void {
   app.get('/v2/tasks/counts', async (request, reply) => sendResource(reply, 'task_counts', engine.tasks.counts(queryOf(request), actorOf(request))));
-  const deals = new DealSummary(engine.ctx);
-  app.get('/v2/deals/summary', async (request, reply) => sendResource(reply, 'deal_summary', deals.json(queryOf(request))));
+  const deals = new DealSummary(engine.ctx, () => engine.deals.listFor());
+  app.get('/v2/deals/summary', async (request, reply) => sendResource(reply, 'deal_summary', deals.json(queryOf(request), actorOf(request))));
 }
