@@ -5,6 +5,7 @@ import { AddressText, DetailRow, formatCustomValue } from '../leads/Details.js';
 import { ContactFieldRows, filledContactFields } from '../records/ContactFieldRows.js';
 import { RecordSection } from '../records/RecordSection.js';
 import { useResource } from '../records/useResource.js';
+import { OwnerField } from '../owners/OwnerField.js';
 
 /** A contact's organization (or an organization's parent) as a link by its name; nothing while it loads or if it is gone. */
 export function OrganizationLink({ id }: { id: number }) {
@@ -12,11 +13,12 @@ export function OrganizationLink({ id }: { id: number }) {
   return organization ? <Link to={`/contacts/${id}`}>{contactDisplayName(organization)}</Link> : <span className="muted">…</span>;
 }
 
-/** A contact's details: where it belongs, how to reach it (links that write and call), its addresses and custom fields. */
-export function ContactDetails({ contact }: { contact: Contact }) {
+/** A contact's details: where it belongs, whose it is (changeable here), how to reach it (links that write and call), its addresses and custom fields. */
+export function ContactDetails({ contact, onSaved }: { contact: Contact; onSaved(contact: Contact): void }) {
   const rows: ReactNode[] = [];
   if (contact.contact_id) rows.push(<DetailRow key="org" label="Organization"><OrganizationLink id={contact.contact_id} /></DetailRow>);
   if (contact.parent_organization_id) rows.push(<DetailRow key="parent" label="Parent organization"><OrganizationLink id={contact.parent_organization_id} /></DetailRow>);
+  rows.push(<OwnerField key="owner" path={`/v2/contacts/${contact.id}`} record={contact} onSaved={onSaved} />);
   const addresses = [contact.address, contact.billing_address, contact.shipping_address].filter(Boolean).length;
   const customFields = Object.entries(contact.custom_fields);
   return (

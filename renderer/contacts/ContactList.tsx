@@ -8,6 +8,7 @@ import { EmailLink, PhoneLink } from '../records/ContactPoints.js';
 import { usePhone } from '../shell/usePhone.js';
 import { formatDateOf } from '../tasks/taskDates.js';
 import type { Selection } from '../bulk/useSelection.js';
+import { useOwners } from '../owners/useOwners.js';
 import '../lists/lists.css';
 
 /**
@@ -15,12 +16,13 @@ import '../lists/lists.css';
  * same cells out). Either is measured as it is drawn: a long name or email
  * wraps onto a second line rather than being cut off.
  */
-const ROW_HEIGHT = { table: 44, card: 92 };
+const ROW_HEIGHT = { table: 44, card: 112 };
 const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: 'name', label: 'Name' },
   { field: 'email', label: 'Email' },
   { field: null, label: 'Phone' },
   { field: null, label: 'Status' },
+  { field: null, label: 'Owner' },
   { field: 'updated_at', label: 'Updated' },
 ];
 
@@ -33,6 +35,7 @@ export const CONTACT_COLUMNS = COLUMNS.map((c) => c.label);
  */
 export function ContactList({ selection }: { selection?: Selection }) {
   const { rows, nextPage, loading, error, filters, setFilters, loadMore } = useContactList();
+  const { nameOf } = useOwners();
   const scroller = useRef<HTMLDivElement>(null);
   const count = rows.length + (nextPage !== null ? 1 : 0);
   // The screen mounts the list afresh when the layout changes, so the size holds for a list's life.
@@ -70,7 +73,7 @@ export function ContactList({ selection }: { selection?: Selection }) {
           {items.map((item) => (
             <div key={item.key} className="contact-row" role="row" data-index={item.index} ref={virtualizer.measureElement}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
-              {item.index < rows.length ? <ContactCells contact={rows[item.index]} selection={selection} /> : <div className="cell muted">Loading…</div>}
+              {item.index < rows.length ? <ContactCells contact={rows[item.index]} owner={nameOf(rows[item.index].owner_id)} selection={selection} /> : <div className="cell muted">Loading…</div>}
             </div>
           ))}
         </div>
@@ -91,7 +94,7 @@ function PageCheckbox({ selection, rows }: { selection: Selection; rows: Contact
   );
 }
 
-function ContactCells({ contact, selection }: { contact: Contact; selection?: Selection }) {
+function ContactCells({ contact, owner, selection }: { contact: Contact; owner: string; selection?: Selection }) {
   const name = contactDisplayName(contact) || '(no name)';
   return (
     <>
@@ -107,6 +110,8 @@ function ContactCells({ contact, selection }: { contact: Contact; selection?: Se
       <div className="cell email" role="cell"><EmailLink email={contact.email} /></div>
       <div className="cell phone" role="cell"><PhoneLink phone={contact.phone ?? contact.mobile} /></div>
       <div className="cell status" role="cell"><StatusBadges contact={contact} /></div>
+      {/* A phone's card has no header row: the label says whose it is there. */}
+      <div className="cell owner" role="cell"><span className="card-label muted">Owner </span>{owner}</div>
       <div className="cell updated muted" role="cell">{formatDateOf(contact.updated_at)}</div>
     </>
   );

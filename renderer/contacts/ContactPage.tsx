@@ -58,7 +58,7 @@ export function ContactPage({ id }: { id: number }) {
           <Timeline resourceType="contact" resourceId={id} phone={contact.phone ?? contact.mobile ?? ''} />
         </div>
         <aside className="record-side" aria-label={`About ${contactDisplayName(contact) || 'this contact'}`}>
-          <ContactDetails contact={contact} />
+          <ContactDetails contact={contact} onSaved={setRecord} />
           <ContactDeals contact={contact} />
           {contact.is_organization && <OrganizationPeople organizationId={id} />}
           <ContactLeads contact={contact} />

@@ -19,6 +19,7 @@ import { BulkBar } from '../bulk/BulkBar.js';
 import { BULK_KINDS } from '../bulk/bulkKinds.js';
 import { useSelection } from '../bulk/useSelection.js';
 import { contactDisplayName } from '../../shared/resources/contact.js';
+import { OwnerFilter } from '../owners/OwnerFilter.js';
 
 const SEARCH_DELAY_MS = 150;
 /** The phone's sorts (a wide window sorts by the column headers, which a phone's cards do not have). */
@@ -64,7 +65,7 @@ export function ContactsScreen() {
     return () => clearTimeout(timer);
   }, [search, setFilters]);
 
-  const active = [filters.kind !== 'all', filters.customer_status, filters.prospect_status, filters.tag.trim()].filter(Boolean).length;
+  const active = [filters.kind !== 'all', filters.customer_status, filters.prospect_status, filters.tag.trim(), filters.owner_id].filter(Boolean).length;
   const sort = `${filters.sortBy}:${filters.descending ? 'desc' : 'asc'}`;
   return (
     <section className="screen contacts-screen">
@@ -98,6 +99,7 @@ export function ContactsScreen() {
           {PROSPECT_STATUSES.map((s) => <option key={s} value={s}>{s === 'none' ? 'Not a prospect' : `${capitalized(s)} prospect`}</option>)}
         </select>
         <input type="text" placeholder="Tag" aria-label="Tag" value={filters.tag} onChange={(e) => setFilters({ tag: e.target.value })} />
+        <OwnerFilter value={filters.owner_id} onChange={(owner_id) => setFilters({ owner_id })} />
         {phone && (
           <select aria-label="Sort by" value={sort} onChange={(e) => {
             const [sortBy, direction] = e.target.value.split(':') as [SortField, string];

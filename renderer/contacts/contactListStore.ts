@@ -15,6 +15,8 @@ export interface ContactFilters {
   customer_status: CustomerStatus | '';
   prospect_status: ProspectStatus | '';
   tag: string;
+  /** A user's id, or '' for anyone's contacts. */
+  owner_id: string;
   sortBy: SortField;
   descending: boolean;
 }
@@ -37,7 +39,7 @@ interface ContactListState {
 
 const PAGE_SIZE = 100;
 export const DEFAULT_FILTERS: ContactFilters = {
-  q: '', kind: 'all', customer_status: '', prospect_status: '', tag: '', sortBy: 'name', descending: false,
+  q: '', kind: 'all', customer_status: '', prospect_status: '', tag: '', owner_id: '', sortBy: 'name', descending: false,
 };
 
 /** The list request for a page; also what the exports send (they drop the paging). */
@@ -50,6 +52,7 @@ export function toQuery(filters: ContactFilters, page: number): Record<string, Q
     customer_status: filters.customer_status || undefined,
     prospect_status: filters.prospect_status || undefined,
     tag: filters.tag.trim() || undefined,
+    owner_id: filters.owner_id || undefined,
     sort_by: `${filters.sortBy}:${filters.descending ? 'desc' : 'asc'}`,
   };
 }
@@ -61,7 +64,7 @@ export function filtersFromQuery(saved: Record<string, string>, sortBy: string |
   const kind: ContactKind = saved.is_organization === undefined ? 'all' : saved.is_organization === 'true' ? 'organizations' : 'people';
   return {
     ...DEFAULT_FILTERS,
-    q: saved.q ?? '', kind, tag: saved.tag ?? '',
+    q: saved.q ?? '', kind, tag: saved.tag ?? '', owner_id: saved.owner_id ?? '',
     customer_status: (saved.customer_status ?? '') as ContactFilters['customer_status'],
     prospect_status: (saved.prospect_status ?? '') as ContactFilters['prospect_status'],
     ...(sorted ? { sortBy: sorted, descending: direction === 'desc' } : {}),

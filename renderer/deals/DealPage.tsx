@@ -23,6 +23,7 @@ import { refusalText } from '../api/formErrors.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
 import { RecordHeader } from '../records/RecordHeader.js';
 import { RecordSection } from '../records/RecordSection.js';
+import { OwnerField } from '../owners/OwnerField.js';
 
 /** One deal, laid out as a contact's page is (ContactPage): name, value, stage (changeable here) and actions; the timeline; details, contacts, order, tags and collaborators beside it. */
 export function DealPage({ id }: { id: number }) {
@@ -93,7 +94,7 @@ export function DealPage({ id }: { id: number }) {
               <DetailRow label="Stage">{stage ? `${stage.name} (${stage.likelihood}%)` : '…'}</DetailRow>
               {deal.contact_id !== null && <DetailRow label="Contact">{contactLink(deal.contact_id)}</DetailRow>}
               {deal.organization_id !== null && <DetailRow label="Organization">{contactLink(deal.organization_id)}</DetailRow>}
-              <DetailRow label="Owner">{userName(deal.owner_id) ?? '—'}</DetailRow>
+              <OwnerField path={`/v2/deals/${id}`} record={deal} onSaved={setRecord} />
               {source && <DetailRow label="Source">{source}</DetailRow>}
               {deal.estimated_close_date && <DetailRow label="Expected close date">{formatDay(deal.estimated_close_date)}</DetailRow>}
               {deal.customized_win_likelihood !== null && <DetailRow label="Win likelihood">{deal.customized_win_likelihood}%</DetailRow>}

@@ -17,6 +17,7 @@ import { useRecord } from './useRecord.js';
 import { CONVERTED_LEAD_STATUS, leadDisplayName, type Lead } from '../../shared/resources/lead.js';
 import { ContactFieldRows, filledContactFields, ReachLinks } from '../records/ContactFieldRows.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
+import { OwnerField } from '../owners/OwnerField.js';
 
 /** One lead, laid out as a contact's page is (ContactPage): name, reach and actions (Convert first), the timeline, its details and panels beside it. */
 export function LeadPage({ id }: { id: number }) {
@@ -64,7 +65,7 @@ export function LeadPage({ id }: { id: number }) {
               {lead.first_name && <DetailRow label="First name">{lead.first_name}</DetailRow>}
               {lead.last_name && <DetailRow label="Last name">{lead.last_name}</DetailRow>}
               {lead.organization_name && <DetailRow label="Organization">{lead.organization_name}</DetailRow>}
-              {owner && <DetailRow label="Owner">{owner}</DetailRow>}
+              <OwnerField path={`/v2/leads/${id}`} record={lead} onSaved={setRecord} />
               {source && <DetailRow label="Source">{source}</DetailRow>}
               <ContactFieldRows record={lead} />
               <DetailRow label="Address"><AddressText address={lead.address} /></DetailRow>

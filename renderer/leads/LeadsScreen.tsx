@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
 import { Link } from '../router/Link.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
-import { useUsers } from '../collaborators/useUsers.js';
+import { OwnerFilter } from '../owners/OwnerFilter.js';
+import { useOwners } from '../owners/useOwners.js';
 import { LEAD_STATUSES, leadDisplayName, type Lead } from '../../shared/resources/lead.js';
 import { usePagedList } from './usePagedList.js';
 import { CsvExportButton } from '../importExport/ExportButton.js';
@@ -56,7 +57,7 @@ function toQuery(filters: Filters): Record<string, QueryValue> {
 
 /** The leads: search, filter by status, tag and owner, sort; pages load on demand. */
 export function LeadsScreen() {
-  const users = useUsers();
+  const { nameOf } = useOwners();
   const [filters, setFilters] = useState<Filters>(DEFAULT_FILTERS);
   const [search, setSearch] = useState('');
   const query = toQuery(filters);
@@ -79,7 +80,6 @@ export function LeadsScreen() {
   }, [search]);
 
   const change = (patch: Partial<Filters>) => setFilters({ ...filters, ...patch });
-  const ownerName = (id: number) => users.find((u) => u.id === id)?.name ?? '';
 
   const active = [filters.status, filters.tag.trim(), filters.owner_id].filter(Boolean).length;
   return (
@@ -103,10 +103,7 @@ export function LeadsScreen() {
           {LEAD_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
         </select>
         <input type="text" placeholder="Tag" aria-label="Tag" value={filters.tag} onChange={(e) => change({ tag: e.target.value })} />
-        <select aria-label="Owner" value={filters.owner_id} onChange={(e) => change({ owner_id: e.target.value })}>
-          <option value="">Any owner</option>
-          {users.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
-        </select>
+        <OwnerFilter value={filters.owner_id} onChange={(owner_id) => change({ owner_id })} />
         <select aria-label="Sort by" value={filters.sort_by} onChange={(e) => change({ sort_by: e.target.value })}>
           {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
@@ -125,7 +122,7 @@ export function LeadsScreen() {
         { label: 'Status', cell: (lead) => lead.status && <span className="badge">{lead.status}</span> },
         { label: 'Email', cell: (lead) => <EmailLink email={lead.email} /> },
         { label: 'Phone', cell: (lead) => <PhoneLink phone={lead.phone ?? lead.mobile} /> },
-        { label: 'Owner', cell: (lead) => ownerName(lead.owner_id) },
+        { label: 'Owner', cell: (lead) => nameOf(lead.owner_id) },
         { label: 'Updated', kind: 'muted', cell: (lead) => formatDateOf(lead.updated_at) },
       ]} />
       <ListStatus list={list} empty="No leads match." />
