@@ -60,7 +60,7 @@ describe('smart lists', () => {
     assert.deepEqual(saved.filters, { is_organization: 'true', customer_status: 'current' });
     assert.equal(saved.sort_by, 'name:asc');
     assert.equal(saved.shared, true);
-    assert.deepEqual(saved.columns, ['Name', 'Email', 'Phone', 'Status', 'Updated']);
+    assert.deepEqual(saved.columns, ['Name', 'Email', 'Phone', 'Status', 'Owner', 'Updated']);
     const link = smartListLink(admin, 'Customer organizations');
     await link.getByText(String(expected), { exact: true }).waitFor();
     assert.equal(await link.getAttribute('aria-current'), 'page');
