@@ -130,6 +130,11 @@ describe('owners on the lists', () => {
     await expectRows('Contacts', ['Bea']);
     await screenshot(page, '481-owners-contacts-phone');
     await page.getByLabel('Owner', { exact: true }).selectOption({ label: 'Any owner' });
+    // The demo contacts, with emails, phones and statuses: the owner's line still under them.
+    await page.getByLabel('Search contacts').fill('');
+    await page.getByRole('button', { name: /^Filters/ }).click();
+    await page.getByRole('table', { name: 'Contacts' }).getByRole('cell', { name: `Owner ${me.name}` }).first().waitFor();
+    await screenshot(page, '481-owners-contacts-phone-demo');
     await page.setViewportSize(DESKTOP);
   });
 

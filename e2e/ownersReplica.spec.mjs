@@ -1,0 +1,168 @@
+// Owners on a replica's page (`outpost serve --upstream`): the lists name
+// and filter by owner from the replica's own copy, the deals list's total is
+// the replica's sum, and giving a contact to a teammate while the hub is
+// down is an ordinary edit: saved here at once, waiting, then on the hub.
+// The spec runs a hub of its own (stopped and started again on the same port
+// to play "offline").
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ownHubDatabase, serve, stop, stopAll } from './ownHub.mjs';
+import { launch, pageApi, screenshot, signInAt } from './browser.mjs';
+
+const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
+const ADMIN = { email: 'owners-admin@example.com', password: 'owners-e2e-password' };
+const REP = { email: 'rita@example.com', name: 'Rita Rep', password: 'rita-e2e-password' };
+const WAIT = { timeout: 20_000 };
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** A port free right now: listen on port 0, note the port, close. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let browser;
+let hubDir;
+let replicaDir;
+let hubDatabase;
+let hubPort;
+let hub;
+let token;
+let replica;
+let page;
+let status;
+let me;
+let repId;
+let contactId;
+
+const startHub = () => serve(['--port', String(hubPort), '--data-dir', hubDir, ...hubDatabase.args], {
+  OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password,
+});
+
+/** The hub's REST API, as the admin (with the personal token the replica uses too). */
+async function hubApi(method, path, data) {
+  const response = await fetch(`${hub.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: data === undefined ? undefined : JSON.stringify({ data }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Presses "Sync now" until the status reads `wanted`; the replica also syncs by itself every 5 s. */
+async function syncUntil(wanted) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    try {
+      await status.filter({ hasText: wanted }).waitFor({ timeout: 3000 });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
+}
+
+/** In-app navigation (the router follows the address), so the sidebar need not be open on a phone. */
+async function go(path, heading) {
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.getByRole('heading', { name: heading, exact: true }).waitFor(WAIT);
+}
+
+const olga = () => page.getByRole('table', { name: 'Contacts' }).getByRole('row').filter({ hasText: 'Olga Ownerswap' });
+
+before(async () => {
+  hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-owners-hub-'));
+  replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-owners-replica-'));
+  hubDatabase = await ownHubDatabase('owners');
+  hubPort = await freePort();
+  hub = await startHub();
+  execFileSync(process.execPath, [CLI, 'users', 'add', '--email', REP.email, '--name', REP.name, '--role', 'agent', '--password', REP.password, '--data-dir', hubDir, ...hubDatabase.args], { stdio: 'ignore' });
+  token = JSON.parse(execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir, ...hubDatabase.args], { encoding: 'utf8' })).access_token;
+  repId = (await hubApi('GET', '/v2/users?per_page=100')).body.items.map((i) => i.data).find((u) => u.name === REP.name).id;
+  contactId = (await hubApi('POST', '/v2/contacts', { first_name: 'Olga', last_name: 'Ownerswap' })).body.data.id;
+  const currency = (await hubApi('GET', '/v2/accounts/self')).body.data.currency;
+  for (const [name, value, owner] of [['Swap one', '700', undefined], ['Swap two', '25.5', repId]]) {
+    const made = await hubApi('POST', '/v2/deals', { name, value, currency, contact_id: contactId, tags: ['swapped'], ...(owner ? { owner_id: owner } : {}) });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+  }
+  replica = await serve(['--upstream', hub.url, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir]);
+  browser = await launch();
+  page = await signInAt(browser, replica.url, ADMIN);
+  status = page.getByRole('status', { name: 'Sync status' });
+  me = (await pageApi(page, 'GET', '/v2/users/self')).body.data;
+});
+
+after(async () => {
+  await browser?.close().catch(() => undefined);
+  await stopAll();
+  await hubDatabase?.drop();
+  for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('owners on a replica', () => {
+  it('names the owner and filters by owner from the replica\'s copy', async () => {
+    await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
+    await page.getByLabel('Search contacts').fill('Ownerswap');
+    await olga().getByRole('cell', { name: me.name, exact: true }).waitFor(WAIT);
+    await page.getByLabel('Owner', { exact: true }).selectOption({ label: REP.name });
+    await page.getByText('No contacts match.').waitFor(WAIT);
+    await page.getByLabel('Owner', { exact: true }).selectOption({ label: 'Me' });
+    await olga().waitFor(WAIT);
+  });
+
+  it('totals the deals listed from the replica\'s copy', async () => {
+    await go('/deals/list', 'Deals');
+    await page.getByLabel('Tag', { exact: true }).fill('swapped');
+    const total = page.getByRole('search').locator('.list-total');
+    await total.getByText('725.50').waitFor(WAIT);
+    await page.getByLabel('Owner', { exact: true }).selectOption({ label: REP.name });
+    await total.getByText('25.50').waitFor(WAIT);
+    await page.getByRole('row', { name: 'Swap two' }).getByRole('cell', { name: REP.name, exact: true }).waitFor(WAIT);
+    await screenshot(page, '490-owners-replica-deals');
+  });
+
+  it('gives a contact to a teammate while the hub is down, and the hub has it once back', async () => {
+    await stop(hub.child);
+    await go(`/contacts/${contactId}`, 'Olga Ownerswap');
+    const details = page.getByRole('region', { name: 'Details' });
+    const owner = details.getByLabel('Owner', { exact: true });
+    await owner.selectOption({ label: REP.name });
+    await details.getByRole('status').getByText('Saved').waitFor(WAIT);
+    assert.equal((await pageApi(page, 'GET', `/v2/contacts/${contactId}`)).body.data.owner_id, repId, 'the replica has the change at once');
+    await syncUntil('Offline');
+    assert.match(await status.getAttribute('title'), /1 change not yet on the hub/);
+    await screenshot(page, '491-owners-replica-offline-owner');
+
+    // The lists follow the replica's copy meanwhile, on a phone too.
+    await go('/contacts', 'Contacts');
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: /^Filters/ }).click();
+    await page.getByLabel('Owner', { exact: true }).selectOption({ label: REP.name });
+    await page.getByLabel('Search contacts').fill('Ownerswap');
+    await olga().getByText(REP.name).waitFor(WAIT);
+    await screenshot(page, '492-owners-replica-offline-list-phone');
+    await page.setViewportSize(DESKTOP);
+
+    hub = await startHub();
+    await syncUntil('Up to date');
+    assert.equal((await hubApi('GET', `/v2/contacts/${contactId}`)).body.data.owner_id, repId, 'the hub has the new owner');
+  });
+});
