@@ -133,6 +133,7 @@ describe('owners on the lists', () => {
     // The demo contacts, with emails, phones and statuses: the owner's line still under them.
     await page.getByLabel('Search contacts').fill('');
     await page.getByRole('button', { name: /^Filters/ }).click();
+    await page.getByRole('search').getByText(/of \d{3}/).waitFor();
     await page.getByRole('table', { name: 'Contacts' }).getByRole('cell', { name: `Owner ${me.name}` }).first().waitFor();
     await screenshot(page, '481-owners-contacts-phone-demo');
     await page.setViewportSize(DESKTOP);

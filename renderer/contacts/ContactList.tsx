@@ -73,7 +73,7 @@ export function ContactList({ selection }: { selection?: Selection }) {
           {items.map((item) => (
             <div key={item.key} className="contact-row" role="row" data-index={item.index} ref={virtualizer.measureElement}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
-              {item.index < rows.length ? <ContactCells contact={rows[item.index]} owner={nameOf(rows[item.index].owner_id)} selection={selection} /> : <div className="cell muted">Loading…</div>}
+              {item.index < rows.length ? <ContactCells contact={rows[item.index]} owner={nameOf(rows[item.index].owner_id)} selection={selection} /> : <div className="cell loading muted">Loading…</div>}
             </div>
           ))}
         </div>
