@@ -39,7 +39,8 @@ export function TaskSection({ section, filters, count, selection }: Props) {
         <ul className="tasks">{list.rows.map((t) => <TaskItem key={t.id} task={t} summaries={summaries}
           select={selection && { selected: selection.has(t.id), toggle: () => selection.toggle(t.id) }} />)}</ul>
       )}
-      {list.hasMore && (
+      {/* Never "Show 0 more": the count may have fallen below what is loaded (tasks done meanwhile). */}
+      {list.hasMore && left !== 0 && (
         <button type="button" className="show-more" onClick={list.loadMore} disabled={list.loading}>
           Show {Math.min(PER_PAGE, left ?? PER_PAGE)} more{left !== null ? ` of ${left}` : ''}
         </button>
