@@ -44,10 +44,10 @@ export function BulkReschedule({ selection, query }: { selection: Selection; que
   };
 
   return (
-    <div className="bulk-reschedule" role="group" aria-label="Reschedule selected tasks">
+    <div className="card bulk-reschedule" role="group" aria-label="Reschedule selected tasks">
       {selected && (
         <>
-          <span id={describedId} className="muted">{selection.allMatching ? 'All matching open tasks' : tasksWord(count, 'selected')}</span>
+          <span id={describedId} className="muted">{selection.allMatching ? 'All matching open tasks:' : `The ${tasksWord(count, 'selected')}:`}</span>
           <RescheduleMenu describedBy={describedId} disabled={run?.phase === 'sending'} onPick={(target) => void apply(target)} />
         </>
       )}
