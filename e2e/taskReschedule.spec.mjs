@@ -5,7 +5,14 @@
 // named after its task. At desktop and phone widths.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HUB, launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HUB, launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
+import { serve, stop, stopAll } from './ownHub.mjs';
 
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 const MINUTE = 60_000;
@@ -41,9 +48,12 @@ let browser;
 before(async () => {
   browser = await launch();
 });
-after(() => browser?.close());
+after(async () => {
+  await browser?.close();
+  await stopAll();
+});
 
-for (const [width, size] of Object.entries(SIZES).filter(([w]) => !process.env.ONLY || w === process.env.ONLY)) {
+for (const [width, size] of Object.entries(SIZES)) {
   describe(`tasks rescheduled and edited in place (${width})`, () => {
     const MARK = `Resched${width}${Date.now().toString(36)}`;
     let page;
@@ -104,6 +114,8 @@ for (const [width, size] of Object.entries(SIZES).filter(([w]) => !process.env.O
       const item = row(card, content);
       await item.waitFor();
       await item.getByRole('button', { name: 'Reschedule', exact: true }).click();
+      await item.scrollIntoViewIfNeeded();
+      await screenshot(page, `task-home-reschedule-${width}`);
       await page.getByRole('menu', { name: 'Reschedule' }).getByRole('menuitem', { name: 'Next week', exact: true }).click();
       await item.waitFor({ state: 'detached' });
       const moved = await task(created.id);
@@ -194,6 +206,7 @@ for (const [width, size] of Object.entries(SIZES).filter(([w]) => !process.env.O
       await screenshot(page, `task-bulk-reschedule-${width}`);
       await bulk.getByRole('menuitem', { name: 'Tomorrow', exact: true }).click();
       await bulk.getByRole('status').filter({ hasText: 'Rescheduled 3 tasks to tomorrow.' }).waitFor();
+      await screenshot(page, `task-bulk-rescheduled-${width}`);
       for (const t of tasks) await row(section('Upcoming'), t.content).waitFor();
       assert.equal(await section('Overdue').getByText(group).count(), 0);
       for (const t of tasks) {
@@ -222,3 +235,104 @@ for (const [width, size] of Object.entries(SIZES).filter(([w]) => !process.env.O
     });
   });
 }
+
+// On a replica, with its hub down: the reschedule and the edit are ordinary
+// edits, kept on the replica and sent when the hub is back.
+describe('tasks rescheduled and edited on a replica while offline', () => {
+  const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
+  const ADMIN = { email: 'resched-replica@example.com', password: 'resched-replica-password' };
+  const WAIT = { timeout: 20_000 };
+  const MARK = `ReschedReplica${Date.now().toString(36)}`;
+  let hubDir;
+  let replicaDir;
+  let hubPort;
+  let hub;
+  let token;
+  let replicaUrl;
+  let page;
+  let status;
+
+  /** A port free right now: listen on port 0, note the port, close. */
+  const freePort = () => new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+  const startHub = () => serve(['--port', String(hubPort), '--data-dir', hubDir], { OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password });
+  /** The hub's own tasks matching a search, as the admin. */
+  const hubTasks = async (q) => {
+    const response = await fetch(`${hub.url}/v2/tasks?q=${encodeURIComponent(q)}`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
+    assert.equal(response.status, 200);
+    return (await response.json()).items.map((i) => i.data);
+  };
+  /** Presses "Sync now" until the status reads `wanted` (the replica also syncs by itself every few seconds). */
+  async function syncUntil(wanted) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      try {
+        await status.filter({ hasText: wanted }).waitFor({ timeout: 3000 });
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+    }
+  }
+  const section = (name) => page.getByRole('region', { name, exact: true });
+  const row = (within, content) => within.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: `Complete: ${content}`, exact: true }) }).last();
+
+  before(async () => {
+    hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-resched-hub-'));
+    replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-resched-replica-'));
+    hubPort = await freePort();
+    hub = await startHub();
+    const created = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir], { encoding: 'utf8' });
+    token = JSON.parse(created).access_token;
+    replicaUrl = (await serve(['--upstream', hub.url, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir])).url;
+    page = await signInAt(browser, replicaUrl, ADMIN, { viewport: SIZES.desktop, timezoneId: zone });
+    status = page.getByRole('status', { name: 'Sync status' });
+  });
+  after(async () => {
+    await page?.context().close();
+    for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reschedules (desktop) and edits (phone) offline; both reach the hub once it is back', async () => {
+    const overdue = { content: `${MARK} chase the invoice`, due_date: iso(Date.now() - 2 * DAY + 23 * MINUTE) };
+    const undated = { content: `${MARK} order samples` };
+    for (const data of [overdue, undated]) assert.equal((await pageApi(page, 'POST', '/v2/tasks', data)).status, 200);
+    await syncUntil('Up to date');
+    assert.equal((await hubTasks(MARK)).length, 2, 'the hub has both tasks');
+
+    await stop(hub.child);
+    await page.goto(`${replicaUrl}/tasks`);
+    await page.getByRole('searchbox', { name: 'Search tasks' }).fill(MARK);
+    await section('Overdue').getByRole('heading', { name: 'Overdue 1', exact: true }).waitFor(WAIT);
+    await row(section('Overdue'), overdue.content).getByRole('button', { name: 'Reschedule', exact: true }).click();
+    await page.getByRole('menu', { name: 'Reschedule' }).getByRole('menuitem', { name: 'Tomorrow', exact: true }).click();
+    await row(section('Upcoming'), overdue.content).waitFor(WAIT);
+
+    await page.setViewportSize(SIZES.phone);
+    await row(section('No due date'), undated.content).getByRole('button', { name: 'Edit task' }).click();
+    const form = page.getByRole('form', { name: 'Edit task' });
+    const edited = `${undated.content} from the Leeds supplier`;
+    await form.getByLabel('Task', { exact: true }).fill(edited);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await row(section('No due date'), edited).waitFor(WAIT);
+    await screenshot(page, 'task-replica-offline-phone');
+    await page.setViewportSize(SIZES.desktop);
+
+    await syncUntil('Offline');
+    assert.match(await status.getAttribute('title'), /2 changes not yet on the hub/);
+
+    hub = await startHub();
+    await syncUntil('Up to date');
+    const onHub = await hubTasks(MARK);
+    const moved = onHub.find((t) => t.content === overdue.content);
+    assert.deepEqual(localOf(moved.due_date), { date: dayFromToday(1), time: localOf(overdue.due_date).time });
+    assert.ok(onHub.some((t) => t.content === edited), JSON.stringify(onHub.map((t) => t.content)));
+  });
+});
