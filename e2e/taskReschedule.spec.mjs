@@ -158,7 +158,9 @@ for (const [width, size] of Object.entries(SIZES)) {
       await row(section('Upcoming'), content).getByRole('button', { name: 'Edit task' }).click();
       form = page.getByRole('form', { name: 'Edit task' });
       assert.equal(await form.getByLabel('Task', { exact: true }).inputValue(), content);
-      assert.equal(await form.getByLabel('Owner').locator('option:checked').textContent(), (await api('GET', '/v2/users/self')).body.data.name);
+      // The owner is shown by name once the team's users are loaded.
+      const myName = (await api('GET', '/v2/users/self')).body.data.name;
+      await form.getByLabel('Owner').locator('option:checked').filter({ hasText: myName }).waitFor({ state: 'attached' });
       // An empty task is refused by its field; typing puts it right and the error goes.
       await form.getByLabel('Task', { exact: true }).fill('');
       await form.getByRole('button', { name: 'Save' }).click();
