@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FocusEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { addDays, format } from 'date-fns';
 import type { RescheduleTarget } from './reschedule.js';
 
@@ -64,8 +64,13 @@ export function RescheduleMenu({ describedBy, disabled, onPick }: Props) {
     items[(at + step + items.length) % items.length]?.focus({ preventScroll: true });
   };
 
+  // Tabbing out closes it too. (A blur to nowhere is left to the pointer check: the date input's own calendar blurs so.)
+  const leave = (event: FocusEvent<HTMLDivElement>) => {
+    if (event.relatedTarget && !event.currentTarget.contains(event.relatedTarget)) setOpen(null);
+  };
+
   return (
-    <div className="reschedule" ref={root} onKeyDown={onKeyDown}>
+    <div className="reschedule" ref={root} onKeyDown={onKeyDown} onBlur={leave}>
       <button ref={button} type="button" className="task-action" aria-haspopup="menu" aria-expanded={open !== null} aria-describedby={describedBy}
         disabled={disabled} onClick={() => (open ? setOpen(null) : setOpen('menu'))}>Reschedule</button>
       {open === 'menu' && (
