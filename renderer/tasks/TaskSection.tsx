@@ -5,7 +5,7 @@ import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { recordOf } from '../records/records.js';
 import { useRecordSummaries } from '../records/useRecordSummaries.js';
 import { TaskItem } from './TaskItem.js';
-import { SECTION_TITLES, sectionFilters, type TaskSectionKey } from './taskSections.js';
+import { SECTION_TITLES, sectionFilters, showMoreLabel, type TaskSectionKey } from './taskSections.js';
 import { useTaskChanges } from './taskCountsStore.js';
 import type { Selection } from '../bulk/useSelection.js';
 
@@ -28,7 +28,7 @@ export function TaskSection({ section, filters, count, selection }: Props) {
   useRefreshOnSync(list.refresh);
   const summaries = useRecordSummaries(list.rows.map(recordOf));
   const title = SECTION_TITLES[section];
-  const left = count === null ? null : Math.max(0, count - list.rows.length);
+  const showMore = list.hasMore ? showMoreLabel(count, list.rows.length, PER_PAGE) : null;
 
   return (
     <section className="card task-section" id={`tasks-${section}`} aria-label={title}>
@@ -39,11 +39,7 @@ export function TaskSection({ section, filters, count, selection }: Props) {
         <ul className="tasks">{list.rows.map((t) => <TaskItem key={t.id} task={t} summaries={summaries}
           select={selection && { selected: selection.has(t.id), toggle: () => selection.toggle(t.id) }} />)}</ul>
       )}
-      {list.hasMore && (
-        <button type="button" className="show-more" onClick={list.loadMore} disabled={list.loading}>
-          Show {Math.min(PER_PAGE, left ?? PER_PAGE)} more{left !== null ? ` of ${left}` : ''}
-        </button>
-      )}
+      {showMore && <button type="button" className="show-more" onClick={list.loadMore} disabled={list.loading}>{showMore}</button>}
     </section>
   );
 }

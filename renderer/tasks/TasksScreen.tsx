@@ -6,6 +6,7 @@ import { useSession } from '../session/sessionStore.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { TaskForm } from './TaskForm.js';
 import { TaskSection } from './TaskSection.js';
+import { BulkReschedule } from './BulkReschedule.js';
 import { SECTION_TITLES, localTimeZone, type TaskSectionKey } from './taskSections.js';
 import { useTaskChanges, useTaskCounts } from './taskCountsStore.js';
 import { CsvExportButton, ExportButton } from '../importExport/ExportButton.js';
@@ -91,6 +92,7 @@ export function TasksScreen() {
       </nav>
       <BulkBar kind={BULK_KINDS.tasks} selection={selection} total={total} query={smartList.request}
         nameOf={() => undefined} onChanged={() => useTaskCounts.getState().changed()} />
+      <BulkReschedule selection={selection} query={smartList.request} />
       {SECTIONS.map((section) => <TaskSection key={section} section={section} filters={smartList.request} count={counts?.[section] ?? null} selection={selection} />)}
     </section>
   );

@@ -3,6 +3,14 @@ export function localInputToIso(value: string): string | null {
   return value ? new Date(value).toISOString() : null;
 }
 
+/** The other way: a UTC moment as `<input type="datetime-local">` shows it, in the reader's time zone (`2026-11-24T10:53`). */
+export function isoToLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 /** The day of a moment (`2026-11-24T10:53:00Z`) in the reader's time zone, as people read it ("Nov 24, 2026"). */
 export function formatDateOf(iso: string | null): string {
   return iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '';

@@ -34,3 +34,15 @@ export function sectionFilters(section: TaskSectionKey, order = ORDER[section]):
   return { completed: false, due: section, tz: localTimeZone(), sort_by: order };
 }
 
+
+/**
+ * The label of a section's "Show more" button: never more than remain
+ * ("Show 3 more of 3"), and null (no button) when none remain by the hub's
+ * count, which may have fallen below what is loaded as tasks were done.
+ * Without a count yet, a page's worth.
+ */
+export function showMoreLabel(count: number | null, loaded: number, perPage: number): string | null {
+  if (count === null) return `Show ${perPage} more`;
+  const left = Math.max(0, count - loaded);
+  return left === 0 ? null : `Show ${Math.min(perPage, left)} more of ${left}`;
+}
