@@ -10,8 +10,18 @@ interface SumRow { stage_id: bigint; currency: string; likelihood: bigint | null
 const CATEGORY_LABELS: Record<string, string> = { incoming: 'Incoming', in_progress: 'In progress', won: 'Won', lost: 'Lost', unqualified: 'Unqualified' };
 
 /**
+ * The chance of winning a stage's deals are weighted by: a won deal is won
+ * (100 %, whatever likelihood it or its stage was given while open), so its
+ * weighted value is its value; other stages keep the stage's own.
+ */
+function stageLikelihood(stage: StageRow): number {
+  return stage.category === 'won' ? 100 : stage.likelihood;
+}
+
+/**
  * Deals per stage of one pipeline: count, value per currency, and the
- * forecast (value × the deal's own win likelihood, else its stage's).
+ * forecast (value × the deal's own win likelihood, else its stage's; a won
+ * stage's at 100 %).
  * Grouped by stage, currency and likelihood in SQL, so the weighting is a
  * handful of BigInt products instead of one per deal.
  */
@@ -28,7 +38,7 @@ export const pipelineReport: Report<PipelineReportRow> = {
     return stages.map((stage) => {
       const own = sums.get(stage.id);
       return {
-        stage_id: stage.id, stage_name: stage.name, position: stage.position, category: stage.category, likelihood: stage.likelihood,
+        stage_id: stage.id, stage_name: stage.name, position: stage.position, category: stage.category, likelihood: stageLikelihood(stage),
         deals_count: own?.count ?? 0, values: own?.values.json() ?? {}, weighted_values: own ? weighted(own.weighted) : {},
       };
     });
@@ -57,16 +67,17 @@ function stageSums(ctx: EngineContext, stages: StageRow[], ownerId: number | nul
     FROM deals d WHERE d.stage_id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))${owner.sql}
     GROUP BY d.stage_id, d.currency, d.customized_win_likelihood`;
   const rows = ctx.statements.get(sql).safeIntegers(true).all(JSON.stringify(stages.map((s) => s.id)), ...owner.params) as SumRow[];
-  const stageLikelihood = new Map(stages.map((s) => [s.id, s.likelihood]));
+  const stageById = new Map(stages.map((s) => [s.id, s]));
   const byStage = new Map<number, StageSums>();
   for (const row of rows) {
     const id = Number(row.stage_id);
-    const likelihood = row.likelihood === null ? stageLikelihood.get(id)! : Number(row.likelihood);
-    const stage = byStage.get(id) ?? { count: 0, values: new CurrencySums(), weighted: new Map<string, bigint>() };
-    stage.count += Number(row.deals);
-    stage.values.add(row.currency, row.hundredths);
-    stage.weighted.set(row.currency, (stage.weighted.get(row.currency) ?? 0n) + row.hundredths * BigInt(likelihood));
-    byStage.set(id, stage);
+    const stage = stageById.get(id)!;
+    const likelihood = row.likelihood === null || stage.category === 'won' ? stageLikelihood(stage) : Number(row.likelihood);
+    const sums = byStage.get(id) ?? { count: 0, values: new CurrencySums(), weighted: new Map<string, bigint>() };
+    sums.count += Number(row.deals);
+    sums.values.add(row.currency, row.hundredths);
+    sums.weighted.set(row.currency, (sums.weighted.get(row.currency) ?? 0n) + row.hundredths * BigInt(likelihood));
+    byStage.set(id, sums);
   }
   return byStage;
 }
