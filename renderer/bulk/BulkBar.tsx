@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
 import type { CustomFieldDefinition } from '../../shared/resources/customField.js';
+import type { Stage } from '../../shared/resources/deal.js';
+import { useLossReason } from '../deals/LossReason.js';
 import { refusalText } from '../api/formErrors.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { customFieldsPayload } from '../forms/CustomFieldInputs.js';
@@ -113,10 +115,19 @@ interface FormProps {
 function ActionForm({ kind, count, action, value, field, confirming, onAction, onValue, onField, onConfirm, onApply }: FormProps) {
   const users = useUsers();
   // What the action needs (stages, custom fields), read when the action is chosen.
-  const stages = useNamedOptions(action === 'stage' ? '/v2/stages' : null);
+  const stages = useNamedOptions<Stage>(action === 'stage' ? '/v2/stages' : null);
   const fields = useNamedOptions<CustomFieldDefinition>(action === 'custom_field' && kind.customFields ? `/v2/${kind.customFields}/custom_fields` : null);
   const definition = fields.find((d) => d.name === field);
   const change = changeOf(action, value, definition);
+  const lossReason = useLossReason();
+
+  // Into a lost stage, one reason for every deal selected, asked first; cancelled, nothing is sent.
+  const applyChange = async (chosen: BulkChange) => {
+    if (action !== 'stage' || !('update' in chosen)) return onApply(chosen);
+    const question = count === 1 ? 'Why was the deal lost?' : `Why were ${countOf(kind, count)} lost?`;
+    const answer = await lossReason.ask(stages.find((s) => s.id === Number(value)), question);
+    if (answer) onApply({ update: { ...chosen.update, ...answer } });
+  };
 
   if (confirming) {
     return (
@@ -128,69 +139,73 @@ function ActionForm({ kind, count, action, value, field, confirming, onAction, o
     );
   }
   return (
-    <form className="bulk-action" onSubmit={(e) => {
-      e.preventDefault();
-      if (action === 'delete') onConfirm(true);
-      else if (change) onApply(change);
-    }}>
-      <select aria-label="Action" value={action} onChange={(e) => onAction(e.target.value as BulkAction | '')}>
-        <option value="">Choose an action…</option>
-        {kind.actions.map((a) => <option key={a} value={a}>{ACTION_LABELS[a]}</option>)}
-      </select>
-      {action === 'owner' && (
-        <select aria-label="New owner" value={value} onChange={(e) => onValue(e.target.value)}>
-          <option value="">Choose the owner…</option>
-          {users.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
+    <>
+      <form className="bulk-action" onSubmit={(e) => {
+        e.preventDefault();
+        if (action === 'delete') onConfirm(true);
+        else if (change) void applyChange(change);
+      }}>
+        <select aria-label="Action" value={action} onChange={(e) => onAction(e.target.value as BulkAction | '')}>
+          <option value="">Choose an action…</option>
+          {kind.actions.map((a) => <option key={a} value={a}>{ACTION_LABELS[a]}</option>)}
         </select>
-      )}
-      {(action === 'tags_add' || action === 'tags_remove') && (
-        <input type="text" aria-label={action === 'tags_add' ? 'Tags to add' : 'Tags to remove'} placeholder="Tags, separated by commas" value={value} onChange={(e) => onValue(e.target.value)} />
-      )}
-      {action === 'status' && (
-        <select aria-label="New status" value={value} onChange={(e) => onValue(e.target.value)}>
-          <option value="">Choose the status…</option>
-          {(kind.statuses ?? []).map((s) => <option key={s} value={s}>{s}</option>)}
-        </select>
-      )}
-      {action === 'stage' && (
-        <select aria-label="New stage" value={value} onChange={(e) => onValue(e.target.value)}>
-          <option value="">Choose the stage…</option>
-          {stages.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
-        </select>
-      )}
-      {action === 'completed' && (
-        <select aria-label="Done" value={value} onChange={(e) => onValue(e.target.value)}>
-          <option value="">Choose…</option>
-          <option value="true">Done</option>
-          <option value="false">Not done</option>
-        </select>
-      )}
-      {action === 'custom_field' && (
-        <>
-          <select aria-label="Custom field" value={field} onChange={(e) => {
-            onField(e.target.value);
-            onValue('');
-          }}>
-            <option value="">Choose the field…</option>
-            {fields.map((d) => <option key={d.id} value={d.name}>{d.name}</option>)}
+        {action === 'owner' && (
+          <select aria-label="New owner" value={value} onChange={(e) => onValue(e.target.value)}>
+            <option value="">Choose the owner…</option>
+            {users.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
           </select>
-          {definition && (definition.type === 'list' ? (
-            <select aria-label={`New ${definition.name}`} value={value} onChange={(e) => onValue(e.target.value)}>
-              <option value="">(empty)</option>
-              {(definition.choices ?? []).map((c) => <option key={c.id} value={c.name}>{c.name}</option>)}
+        )}
+        {(action === 'tags_add' || action === 'tags_remove') && (
+          <input type="text" aria-label={action === 'tags_add' ? 'Tags to add' : 'Tags to remove'} placeholder="Tags, separated by commas" value={value} onChange={(e) => onValue(e.target.value)} />
+        )}
+        {action === 'status' && (
+          <select aria-label="New status" value={value} onChange={(e) => onValue(e.target.value)}>
+            <option value="">Choose the status…</option>
+            {(kind.statuses ?? []).map((s) => <option key={s} value={s}>{s}</option>)}
+          </select>
+        )}
+        {action === 'stage' && (
+          <select aria-label="New stage" value={value} onChange={(e) => onValue(e.target.value)}>
+            <option value="">Choose the stage…</option>
+            {stages.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+          </select>
+        )}
+        {action === 'completed' && (
+          <select aria-label="Done" value={value} onChange={(e) => onValue(e.target.value)}>
+            <option value="">Choose…</option>
+            <option value="true">Done</option>
+            <option value="false">Not done</option>
+          </select>
+        )}
+        {action === 'custom_field' && (
+          <>
+            <select aria-label="Custom field" value={field} onChange={(e) => {
+              onField(e.target.value);
+              onValue('');
+            }}>
+              <option value="">Choose the field…</option>
+              {fields.map((d) => <option key={d.id} value={d.name}>{d.name}</option>)}
             </select>
-          ) : (
-            <input type="text" aria-label={`New ${definition.name}`} placeholder={definition.type === 'multi_select_list' ? 'Choices, separated by commas' : 'Leave empty to clear'}
-              value={value} onChange={(e) => onValue(e.target.value)} />
-          ))}
-        </>
-      )}
-      {action !== '' && (
-        <button type="submit" className={action === 'delete' ? 'danger' : 'primary'} disabled={action !== 'delete' && !change}>
-          {action === 'delete' ? `Delete ${countOf(kind, count)}…` : `Apply to ${countOf(kind, count)}`}
-        </button>
-      )}
-    </form>
+            {definition && (definition.type === 'list' ? (
+              <select aria-label={`New ${definition.name}`} value={value} onChange={(e) => onValue(e.target.value)}>
+                <option value="">(empty)</option>
+                {(definition.choices ?? []).map((c) => <option key={c.id} value={c.name}>{c.name}</option>)}
+              </select>
+            ) : (
+              <input type="text" aria-label={`New ${definition.name}`} placeholder={definition.type === 'multi_select_list' ? 'Choices, separated by commas' : 'Leave empty to clear'}
+                value={value} onChange={(e) => onValue(e.target.value)} />
+            ))}
+          </>
+        )}
+        {action !== '' && (
+          <button type="submit" className={action === 'delete' ? 'danger' : 'primary'} disabled={action !== 'delete' && !change}>
+            {action === 'delete' ? `Delete ${countOf(kind, count)}…` : `Apply to ${countOf(kind, count)}`}
+          </button>
+        )}
+      </form>
+      {/* Outside the form: the dialog holds a form of its own. */}
+      {lossReason.dialog}
+    </>
   );
 }
 

@@ -13,6 +13,7 @@ import type { Pipelines } from './usePipelines.js';
 import { useSideScroll } from './useSideScroll.js';
 import './deals.css';
 import { refusalText } from '../api/formErrors.js';
+import { useLossReason } from './LossReason.js';
 
 const PER_PAGE = 100;
 /** A column shows at most this many pages of deals; its count and total then say "at least". */
@@ -65,6 +66,7 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
   const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useRefreshOnSync(reload);
+  const lossReason = useLossReason();
 
   useEffect(() => {
     let live = true;
@@ -77,12 +79,19 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
   const contactNames = useContactNames([...columns.values()].flatMap((c) => c.deals.flatMap((d) => [d.contact_id, d.organization_id])));
   const stageName = (id: number) => pipelines.stages.find((s) => s.id === id)?.name ?? 'another stage';
 
+  // A card shows in its new column only once the move is sure: into a lost stage, after the rep said why (cancelled, it stays put).
   const move = async (deal: Deal, stageId: number) => {
     if (deal.stage_id === stageId || moving !== null) return;
     setMoving(deal.id);
+    const answer = await lossReason.ask(stages.find((s) => s.id === stageId), `Why was ${deal.name} lost?`);
+    if (!answer) {
+      setMoving(null);
+      setMessage({ text: `${deal.name} stays in ${stageName(deal.stage_id)}.`, failed: false });
+      return;
+    }
     setColumns((current) => withMove(current, deal, stageId));
     try {
-      await api.update<Deal>(`/v2/deals/${deal.id}`, { stage_id: stageId });
+      await api.update<Deal>(`/v2/deals/${deal.id}`, { stage_id: stageId, ...answer });
       setMessage({ text: `Moved ${deal.name} to ${stageName(stageId)}.`, failed: false });
     } catch (err) {
       setMessage({ text: refusalText(err, `${deal.name} could not be moved.`), failed: true });
@@ -114,6 +123,7 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
   return (
     <>
       <p className={message?.failed ? 'form-error' : 'muted board-status'} role="status" aria-live="polite">{message?.text}</p>
+      {lossReason.dialog}
       {/* Won, lost and unqualified in a strip above the board: each readable with its count and total, its deals shown on demand. */}
       {closed.length > 0 && (
         <div className="closed-strip">
