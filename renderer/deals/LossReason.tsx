@@ -83,7 +83,8 @@ function LossReasonDialog({ question, stageName, reasons, onConfirm, onCancel }:
         <h2 id={titleId}>{question}</h2>
         <p className="dialog-note">It moves to {stageName} once you say why.</p>
         <FormField label="Reason" error={error}>
-          <select value={reasonId} onChange={(event) => {
+          {/* Named "Reason" alone (a select inside its label would take the chosen option's text into its name too). */}
+          <select aria-label="Reason" value={reasonId} onChange={(event) => {
             setReasonId(event.target.value);
             setError(undefined);
           }}>

@@ -50,7 +50,7 @@ function findDeal(columns: Map<number, Column>, id: number): Deal | undefined {
 
 /**
  * A pipeline's open stages as columns of deal cards, its won, lost and
- * unqualified stages in a strip above them; each with its count and total in
+ * unqualified stages in a strip below them (the pipeline's order); each with its count and total in
  * the account's currency. A deal moves by drag and drop or with its card's
  * stage menu; both PUT the new `stage_id`, showing the move at once and the
  * saved state after.
@@ -124,7 +124,13 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
     <>
       <p className={message?.failed ? 'form-error' : 'muted board-status'} role="status" aria-live="polite">{message?.text}</p>
       {lossReason.dialog}
-      {/* Won, lost and unqualified in a strip above the board: each readable with its count and total, its deals shown on demand. */}
+      <BoardFrame>
+        {stages.filter((s) => !CLOSED.includes(s.category)).map((stage) => <StageColumn key={stage.id} stage={stage} column={columnOf(stage)} board={board} />)}
+      </BoardFrame>
+      {/*
+        Won, lost and unqualified in a strip after the board, as they come in the pipeline (on a phone too, and to a
+        screen reader): each readable with its count and total, its deals shown on demand.
+      */}
       {closed.length > 0 && (
         <div className="closed-strip">
           {closed.map((stage) => (
@@ -133,9 +139,6 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
           ))}
         </div>
       )}
-      <BoardFrame>
-        {stages.filter((s) => !CLOSED.includes(s.category)).map((stage) => <StageColumn key={stage.id} stage={stage} column={columnOf(stage)} board={board} />)}
-      </BoardFrame>
     </>
   );
 }

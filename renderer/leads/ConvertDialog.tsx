@@ -8,6 +8,7 @@ import { useSession } from '../session/sessionStore.js';
 import { FormField, FormMessage } from '../forms/FormField.js';
 import { AmountInput, amountWarning, apiAmount } from '../forms/AmountInput.js';
 import { CurrencySelect } from '../money/CurrencySelect.js';
+import '../deals/dealDialogs.css';
 
 /** The conversion's fields in the dialog's words (a refusal names them so). */
 const CONVERT_LABELS = { owner_id: 'Owner', deal_name: 'Deal name', deal_value: 'Value', deal_currency: 'Currency' };

@@ -1,0 +1,244 @@
+// A deal reaches a lost stage only once the rep says why — from its page, the
+// board's Move menu, a drag and bulk "Move to stage" — at 1280 and 390 px;
+// converting a lead asks for the deal's name and value; the board keeps its
+// stages in pipeline order on a phone.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, pageApi, screenshot, signIn } from './browser.mjs';
+
+const RUN = Date.now().toString(36);
+const WIDTHS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
+
+let browser;
+let page;
+let stages;
+let lost;
+let incoming;
+let contactId;
+let reasons;
+
+before(async () => {
+  browser = await launch();
+  page = await signIn(browser);
+  stages = (await api('GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
+  // The stages of the seeded Sales Pipeline (the board's first).
+  const pipelineId = stages.find((s) => s.name === 'Incoming').pipeline_id;
+  stages = stages.filter((s) => s.pipeline_id === pipelineId).sort((a, b) => a.position - b.position || a.id - b.id);
+  lost = stages.find((s) => s.category === 'lost');
+  incoming = stages.find((s) => s.name === 'Incoming');
+  reasons = (await api('GET', '/v2/loss_reasons?per_page=100')).body.items.map((i) => i.data);
+  assert.ok(reasons.length > 0, 'the seeded account keeps loss reasons');
+  contactId = (await created('/v2/contacts', { first_name: 'Lorna', last_name: `Lostwell ${RUN}` })).id;
+});
+after(() => browser?.close());
+
+function api(method, path, data) {
+  return pageApi(page, method, path, data);
+}
+
+async function created(path, data) {
+  const answer = await api('POST', path, data);
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body.data;
+}
+
+/** A deal of this run in Incoming, tagged so the list can show just this run's. */
+const newDeal = (name) => created('/v2/deals', { name: `${name} ${RUN}`, contact_id: contactId, value: '1500', stage_id: incoming.id, tags: [`lost-${RUN}`] });
+const dealNow = async (id) => (await api('GET', `/v2/deals/${id}`)).body.data;
+
+/** Opens a screen afresh (the board loads the deals made since), and waits for its heading. */
+async function go(path, heading) {
+  await page.goto(new URL(path, page.url()).href);
+  await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
+}
+
+/** Polls the API until `check` holds (a move is saved after the dialog closes). */
+async function until(check, what) {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await page.waitForTimeout(100);
+  }
+  assert.fail(`${what} did not happen`);
+}
+
+const reasonDialog = (question) => page.getByRole('dialog', { name: question });
+
+/** Answers the open dialog with the first reason and confirms; answers the reason chosen. */
+async function giveReason(dialog) {
+  const reason = reasons[0];
+  await dialog.getByLabel('Reason', { exact: true }).selectOption({ label: reason.name });
+  await dialog.getByRole('button', { name: `Move to ${lost.name}` }).click();
+  await dialog.waitFor({ state: 'detached' });
+  return reason;
+}
+
+async function assertStays(id, what) {
+  const deal = await dealNow(id);
+  assert.equal(deal.stage_id, incoming.id, `${what}: the deal stays in Incoming`);
+  assert.equal(deal.loss_reason_id, null, `${what}: no reason was saved`);
+}
+
+async function assertLost(id, reason, what) {
+  await until(async () => (await dealNow(id)).stage_id === lost.id, `${what}: the move to Lost`);
+  assert.equal((await dealNow(id)).loss_reason_id, reason.id, `${what}: the reason went with the move`);
+}
+
+for (const size of WIDTHS) {
+  describe(`losing a deal at ${size.width} px`, () => {
+    before(() => page.setViewportSize(size));
+
+    it("asks why on the deal's page; Cancel keeps the stage, confirming moves it with the reason", async () => {
+      const deal = await newDeal(`Page loss ${size.width}`);
+      await go(`/deals/${deal.id}`, deal.name);
+      const stage = page.getByRole('combobox', { name: /^Stage\b/ });
+      await stage.selectOption(String(lost.id));
+      const dialog = reasonDialog(`Why was ${deal.name} lost?`);
+      await dialog.waitFor();
+      await dialog.getByLabel('Reason', { exact: true }).waitFor();
+      await screenshot(page, `lost-reason-page-${size.width}`);
+      // Confirming without a reason says what is missing, in words.
+      await dialog.getByRole('button', { name: `Move to ${lost.name}` }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'Choose why the deal was lost.' }).waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await assertStays(deal.id, 'cancelled on the page');
+      assert.equal(await stage.inputValue(), String(incoming.id), 'the stage control shows the stage the deal is still in');
+
+      await stage.selectOption(String(lost.id));
+      const reason = await giveReason(reasonDialog(`Why was ${deal.name} lost?`));
+      await assertLost(deal.id, reason, 'confirmed on the page');
+      await page.waitForFunction((id) => document.querySelector('.stage-move select')?.value === String(id), lost.id);
+    });
+
+    it("asks why from a card's Move menu; Escape leaves the card in its column", async () => {
+      const deal = await newDeal(`Menu loss ${size.width}`);
+      await go('/deals', 'Deals');
+      const card = page.getByRole('region', { name: 'Incoming', exact: true }).getByRole('listitem', { name: deal.name, exact: true });
+      await card.waitFor();
+      await card.getByRole('button', { name: `Move ${deal.name} to stage` }).click();
+      await page.getByRole('menu', { name: `Move ${deal.name} to stage` }).getByRole('menuitem', { name: lost.name, exact: true }).click();
+      const dialog = reasonDialog(`Why was ${deal.name} lost?`);
+      await dialog.waitFor();
+      await screenshot(page, `lost-reason-board-${size.width}`);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('status').filter({ hasText: `${deal.name} stays in Incoming.` }).waitFor();
+      await card.waitFor();
+      await assertStays(deal.id, 'escaped on the board');
+
+      await card.getByRole('button', { name: `Move ${deal.name} to stage` }).click();
+      await page.getByRole('menu', { name: `Move ${deal.name} to stage` }).getByRole('menuitem', { name: lost.name, exact: true }).click();
+      const reason = await giveReason(reasonDialog(`Why was ${deal.name} lost?`));
+      await assertLost(deal.id, reason, 'confirmed from the menu');
+      await page.getByRole('status').filter({ hasText: `Moved ${deal.name} to ${lost.name}.` }).waitFor();
+    });
+
+    it('asks why when a card is dropped on Lost; Cancel puts the card back', async () => {
+      const deal = await newDeal(`Drag loss ${size.width}`);
+      await go('/deals', 'Deals');
+      const incomingColumn = page.getByRole('region', { name: 'Incoming', exact: true });
+      const card = incomingColumn.getByRole('listitem', { name: deal.name, exact: true });
+      const lostColumn = page.getByRole('region', { name: lost.name, exact: true });
+      await card.dragTo(lostColumn, { sourcePosition: { x: 6, y: 6 } });
+      const dialog = reasonDialog(`Why was ${deal.name} lost?`);
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await card.waitFor();
+      await assertStays(deal.id, 'cancelled after a drag');
+
+      await card.dragTo(lostColumn, { sourcePosition: { x: 6, y: 6 } });
+      const reason = await giveReason(reasonDialog(`Why was ${deal.name} lost?`));
+      await assertLost(deal.id, reason, 'confirmed after a drag');
+      await card.waitFor({ state: 'detached' });
+    });
+
+    it('asks once for all the deals of a bulk Move to stage', async () => {
+      const tag = `lost-bulk-${size.width}-${RUN}`;
+      const deals = await Promise.all(['One', 'Two'].map((n) => created('/v2/deals', {
+        name: `Bulk loss ${n} ${size.width} ${RUN}`, contact_id: contactId, value: '700', stage_id: incoming.id, tags: [tag],
+      })));
+      await go('/deals/list', 'Deals');
+      // On a phone the filters fold behind their button.
+      const filters = page.getByRole('button', { name: /^Filters/ });
+      if (await filters.isVisible()) await filters.click();
+      await page.getByLabel('Tag', { exact: true }).fill(tag);
+      for (const deal of deals) await page.getByRole('checkbox', { name: `Select ${deal.name}` }).check();
+      const bar = page.getByRole('region', { name: /Change the selected/ });
+      await bar.getByText('2 deals selected').waitFor();
+      await bar.getByLabel('Action').selectOption({ label: 'Move to stage' });
+      await bar.getByLabel('New stage').selectOption(String(lost.id));
+      await bar.getByRole('button', { name: 'Apply to 2 deals' }).click();
+      const dialog = reasonDialog('Why were 2 deals lost?');
+      await dialog.waitFor();
+      await screenshot(page, `lost-reason-bulk-${size.width}`);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      for (const deal of deals) await assertStays(deal.id, 'cancelled in bulk');
+
+      await bar.getByRole('button', { name: 'Apply to 2 deals' }).click();
+      const reason = await giveReason(reasonDialog('Why were 2 deals lost?'));
+      await page.getByRole('status').filter({ hasText: '2 deals changed.' }).waitFor();
+      for (const deal of deals) await assertLost(deal.id, reason, 'confirmed in bulk');
+    });
+
+    it("converts a lead into the deal named and valued in the dialog, the person among the deal's contacts", async () => {
+      const first = `Conny${size.width}`;
+      const last = `Convertwell ${RUN}`;
+      const organization = `Convert Works ${size.width} ${RUN}`;
+      const lead = await created('/v2/leads', { first_name: first, last_name: last, organization_name: organization });
+      await go(`/leads/${lead.id}`, `${first} ${last}`);
+      await page.getByRole('button', { name: 'Convert' }).click();
+      const dialog = page.getByRole('dialog', { name: `Convert ${first} ${last}` });
+      await dialog.waitFor();
+      const dealName = dialog.getByLabel('Deal name');
+      assert.equal(await dealName.inputValue(), `${organization} – ${first} ${last}`, 'the deal name starts as the lead names it');
+      const account = (await api('GET', '/v2/accounts/self')).body.data;
+      assert.equal(await dialog.getByLabel('Currency', { exact: true }).inputValue(), account.currency, "the value is in the account's currency");
+      // No $0.00 deal made silently: an empty value is asked for.
+      await dialog.getByRole('button', { name: 'Convert' }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'Enter what the deal is worth' }).waitFor();
+      await screenshot(page, `convert-dialog-error-${size.width}`);
+
+      await dealName.fill(`Fit-out ${size.width} ${RUN}`);
+      await dialog.getByLabel('Value', { exact: true }).fill('12,500.50');
+      assert.equal(await dialog.getByRole('alert').count(), 0, 'the error goes once the value is typed');
+      await dialog.getByLabel('Currency', { exact: true }).selectOption('EUR');
+      await screenshot(page, `convert-dialog-${size.width}`);
+      await dialog.getByRole('button', { name: 'Convert' }).click();
+      await page.waitForURL(/\/contacts\/\d+$/);
+
+      const conversion = (await api('GET', `/v2/lead_conversions?lead_id=${lead.id}`)).body.items[0].data;
+      const deal = await dealNow(conversion.deal_id);
+      assert.equal(deal.name, `Fit-out ${size.width} ${RUN}`);
+      assert.equal(deal.value, '12500.5');
+      assert.equal(deal.currency, 'EUR');
+      const associated = (await api('GET', `/v2/deals/${deal.id}/associated_contacts`)).body.items.map((i) => i.data.contact_id);
+      assert.deepEqual(associated, [conversion.individual_id], 'the person is among the deal\'s contacts');
+      await go(`/deals/${deal.id}`, deal.name);
+      const contacts = page.getByRole('region', { name: 'Associated contacts' });
+      // A phone folds the page's side sections.
+      if (size.width < 640) await contacts.locator('summary').click();
+      await contacts.getByRole('link', { name: `${first} ${last}`, exact: true }).waitFor();
+    });
+  });
+}
+
+describe('the board on a phone', () => {
+  it('shows the stages in their pipeline order, open and closed alike', async () => {
+    await page.setViewportSize(WIDTHS[1]);
+    await go('/deals', 'Deals');
+    await page.getByRole('region', { name: stages.at(-1).name, exact: true }).waitFor();
+    const shown = await page.locator('.board-column').evaluateAll((columns) => columns.map((c) => {
+      const box = c.getBoundingClientRect();
+      return { name: c.getAttribute('aria-label'), top: box.top + window.scrollY, left: box.left + c.closest('.board, .closed-strip').scrollLeft };
+    }));
+    // In the page's order (what a screen reader reads) and as laid out: top to bottom, then left to right.
+    assert.deepEqual(shown.map((c) => c.name), stages.map((s) => s.name), 'the page lists the stages in pipeline order');
+    const laidOut = [...shown].sort((a, b) => (Math.abs(a.top - b.top) > 4 ? a.top - b.top : a.left - b.left)).map((c) => c.name);
+    assert.deepEqual(laidOut, stages.map((s) => s.name), 'the stages are laid out in pipeline order');
+    await screenshot(page, 'board-order-390');
+    await page.getByRole('region', { name: lost.name, exact: true }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'board-order-390-closed');
+  });
+});
