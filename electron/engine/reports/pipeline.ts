@@ -3,20 +3,13 @@ import type { PipelineReportRow } from '../../../shared/resources/report.js';
 import { CurrencySums, currenciesOf, hundredthsSql, roundPercentSum } from './money.js';
 import { ownerOf, pipelineOf } from './params.js';
 import { ownerClause, valueColumns, type Report } from './report.js';
+import { winLikelihood } from '../../../shared/resources/winLikelihood.js';
+import type { Stage } from '../../../shared/resources/deal.js';
 
-interface StageRow { id: number; name: string; position: number; category: string; likelihood: number }
+interface StageRow { id: number; name: string; position: number; category: Stage['category']; likelihood: number }
 interface SumRow { stage_id: bigint; currency: string; likelihood: bigint | null; deals: bigint; hundredths: bigint }
 
 const CATEGORY_LABELS: Record<string, string> = { incoming: 'Incoming', in_progress: 'In progress', won: 'Won', lost: 'Lost', unqualified: 'Unqualified' };
-
-/**
- * The chance of winning a stage's deals are weighted by: a won deal is won
- * (100 %, whatever likelihood it or its stage was given while open), so its
- * weighted value is its value; other stages keep the stage's own.
- */
-function stageLikelihood(stage: StageRow): number {
-  return stage.category === 'won' ? 100 : stage.likelihood;
-}
 
 /**
  * Deals per stage of one pipeline: count, value per currency, and the
@@ -38,7 +31,7 @@ export const pipelineReport: Report<PipelineReportRow> = {
     return stages.map((stage) => {
       const own = sums.get(stage.id);
       return {
-        stage_id: stage.id, stage_name: stage.name, position: stage.position, category: stage.category, likelihood: stageLikelihood(stage),
+        stage_id: stage.id, stage_name: stage.name, position: stage.position, category: stage.category, likelihood: winLikelihood(stage.category, stage.likelihood),
         deals_count: own?.count ?? 0, values: own?.values.json() ?? {}, weighted_values: own ? weighted(own.weighted) : {},
       };
     });
@@ -72,7 +65,7 @@ function stageSums(ctx: EngineContext, stages: StageRow[], ownerId: number | nul
   for (const row of rows) {
     const id = Number(row.stage_id);
     const stage = stageById.get(id)!;
-    const likelihood = row.likelihood === null || stage.category === 'won' ? stageLikelihood(stage) : Number(row.likelihood);
+    const likelihood = winLikelihood(stage.category, stage.likelihood, row.likelihood === null ? null : Number(row.likelihood));
     const sums = byStage.get(id) ?? { count: 0, values: new CurrencySums(), weighted: new Map<string, bigint>() };
     sums.count += Number(row.deals);
     sums.values.add(row.currency, row.hundredths);
