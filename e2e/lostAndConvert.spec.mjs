@@ -4,7 +4,14 @@
 // stages in pipeline order on a phone.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ownHubDatabase, serve, stop, stopAll } from './ownHub.mjs';
+import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const RUN = Date.now().toString(36);
 const WIDTHS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
@@ -240,5 +247,162 @@ describe('the board on a phone', () => {
     await screenshot(page, 'board-order-390');
     await page.getByRole('region', { name: lost.name, exact: true }).scrollIntoViewIfNeeded();
     await screenshot(page, 'board-order-390-closed');
+  });
+});
+
+/** A port free right now: listen on port 0, note the port, close. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A hub of the spec's own, with no demo data (so no loss reasons until one is
+ * made), and a replica of it: a move to Lost goes without a question while the
+ * account keeps no reasons, and with one, the question and the move work
+ * offline on the replica and reach the hub together.
+ */
+describe('without reasons, and on a replica offline', () => {
+  const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
+  const ADMIN = { email: 'lost-admin@example.com', password: 'lost-e2e-password' };
+  const WAIT = { timeout: 20_000 };
+  let hubDir;
+  let replicaDir;
+  let hubDatabase;
+  let hubPort;
+  let hub;
+  let replica;
+  let token;
+  let ownStages;
+  let contact;
+
+  const startHub = () => serve(['--port', String(hubPort), '--data-dir', hubDir, ...hubDatabase.args], {
+    OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password,
+  });
+
+  /** The own hub's REST API as its admin. */
+  async function hubApi(method, path, data) {
+    const response = await fetch(`${hub.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: data === undefined ? undefined : JSON.stringify({ data }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  }
+  const ownLost = () => ownStages.find((s) => s.category === 'lost');
+  const ownIncoming = () => ownStages.find((s) => s.category === 'incoming');
+  async function hubDeal(name) {
+    const answer = await hubApi('POST', '/v2/deals', { name, contact_id: contact.id, value: '900', stage_id: ownIncoming().id });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body.data;
+  }
+
+  before(async () => {
+    hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-lost-hub-'));
+    replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-lost-replica-'));
+    hubDatabase = await ownHubDatabase('lost');
+    hubPort = await freePort();
+    hub = await startHub();
+    const created = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir, ...hubDatabase.args], { encoding: 'utf8' });
+    token = JSON.parse(created).access_token;
+    replica = await serve(['--upstream', hub.url, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir]);
+    ownStages = (await hubApi('GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
+    contact = (await hubApi('POST', '/v2/contacts', { last_name: 'Offline Buyer' })).body.data;
+  });
+  after(async () => {
+    await stopAll();
+    await hubDatabase?.drop();
+    for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('moves a deal to Lost without asking when the account keeps no reasons', async () => {
+    // A new account starts with a few reasons: an admin may remove them all.
+    for (const item of (await hubApi('GET', '/v2/loss_reasons?per_page=100')).body.items) {
+      assert.equal((await hubApi('DELETE', `/v2/loss_reasons/${item.data.id}`)).status, 204);
+    }
+    assert.equal((await hubApi('GET', '/v2/loss_reasons')).body.items.length, 0);
+    const deal = await hubDeal(`No reasons ${RUN}`);
+    const hubPage = await signInAt(browser, hub.url, ADMIN);
+    try {
+      await hubPage.goto(new URL(`/deals/${deal.id}`, hubPage.url()).href);
+      await hubPage.getByRole('heading', { name: deal.name, exact: true }).waitFor();
+      await hubPage.getByRole('combobox', { name: /^Stage\b/ }).selectOption(String(ownLost().id));
+      await hubPage.waitForFunction((id) => document.querySelector('.stage-move select')?.value === String(id), ownLost().id);
+      assert.equal(await hubPage.getByRole('dialog').count(), 0, 'no question without reasons');
+      const saved = (await hubApi('GET', `/v2/deals/${deal.id}`)).body.data;
+      assert.equal(saved.stage_id, ownLost().id);
+      assert.equal(saved.loss_reason_id, null);
+    } finally {
+      await hubPage.context().close();
+    }
+  });
+
+  it('asks on the replica while the hub is away, and the hub gets the move with its reason', async () => {
+    const reason = (await hubApi('POST', '/v2/loss_reasons', { name: `Budget cut ${RUN}` })).body.data;
+    const deal = await hubDeal(`Offline loss ${RUN}`);
+    const replicaPage = await signInAt(browser, replica.url, ADMIN);
+    const status = replicaPage.getByRole('status', { name: 'Sync status' });
+    /** Presses "Sync now" until the status reads `text` (the replica also syncs by itself every few seconds). */
+    const syncUntil = async (text) => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        await replicaPage.getByRole('button', { name: 'Sync now' }).click();
+        try {
+          await status.filter({ hasText: text }).waitFor({ timeout: 3000 });
+          return;
+        } catch (err) {
+          if (Date.now() > deadline) throw err;
+        }
+      }
+    };
+    try {
+      await syncUntil('Up to date');
+      // The replica has the deal and the reason (its own copy) before the hub goes away.
+      await replicaPage.waitForFunction(async (id) => {
+        const { access } = JSON.parse(sessionStorage.getItem('outpost.tokens'));
+        const answer = await fetch(`/v2/deals/${id}`, { headers: { Authorization: `Bearer ${access}` } });
+        return answer.status === 200;
+      }, deal.id, WAIT);
+      await stop(hub.child);
+      for (const size of WIDTHS) {
+        await replicaPage.setViewportSize(size);
+        await replicaPage.goto(new URL(`/deals/${deal.id}`, replicaPage.url()).href);
+        await replicaPage.getByRole('heading', { name: deal.name, exact: true }).waitFor(WAIT);
+        await replicaPage.getByRole('combobox', { name: /^Stage\b/ }).selectOption(String(ownLost().id));
+        const dialog = replicaPage.getByRole('dialog', { name: `Why was ${deal.name} lost?` });
+        await dialog.waitFor(WAIT);
+        await screenshot(replicaPage, `lost-reason-replica-${size.width}`);
+        if (size.width === WIDTHS[0].width) {
+          await dialog.getByRole('button', { name: 'Cancel' }).click();
+          await dialog.waitFor({ state: 'detached' });
+          assert.equal((await pageApi(replicaPage, 'GET', `/v2/deals/${deal.id}`)).body.data.stage_id, ownIncoming().id, 'cancelled offline, the deal stays');
+          continue;
+        }
+        await dialog.getByLabel('Reason', { exact: true }).selectOption({ label: reason.name });
+        await dialog.getByRole('button', { name: `Move to ${ownLost().name}` }).click();
+        await dialog.waitFor({ state: 'detached' });
+      }
+      // "Sync now" is in the sidebar, which a phone folds away.
+      await replicaPage.setViewportSize(WIDTHS[0]);
+      const local = (await pageApi(replicaPage, 'GET', `/v2/deals/${deal.id}`)).body.data;
+      assert.equal(local.stage_id, ownLost().id, 'the replica keeps the move while offline');
+      assert.equal(local.loss_reason_id, reason.id);
+      await syncUntil('Offline');
+
+      hub = await startHub();
+      await syncUntil('Up to date');
+      const onHub = (await hubApi('GET', `/v2/deals/${deal.id}`)).body.data;
+      assert.equal(onHub.stage_id, ownLost().id, 'the hub has the move');
+      assert.equal(onHub.loss_reason_id, reason.id, 'and the reason that went with it');
+    } finally {
+      await replicaPage.context().close();
+    }
   });
 });
