@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
 import type { CustomFieldDefinition } from '../../shared/resources/customField.js';
 import type { Stage } from '../../shared/resources/deal.js';
-import { useLossReason } from '../deals/LossReason.js';
+import { useLossReason, type LossAnswer } from '../deals/LossReason.js';
 import { refusalText } from '../api/formErrors.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { customFieldsPayload } from '../forms/CustomFieldInputs.js';
@@ -41,6 +41,7 @@ export function BulkBar({ kind, selection, total, query, nameOf, onChanged }: Pr
   const [confirming, setConfirming] = useState(false);
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const lossReason = useLossReason();
   const count = selection.allMatching ? total ?? 0 : selection.ids.size;
   const busy = run !== null && run.phase !== 'done';
 
@@ -88,9 +89,10 @@ export function BulkBar({ kind, selection, total, query, nameOf, onChanged }: Pr
         </div>
       )}
       {count > 0 && !busy && (
-        <ActionForm kind={kind} count={count} action={action} value={value} field={field} confirming={confirming}
+        <ActionForm kind={kind} count={count} action={action} value={value} field={field} confirming={confirming} askLossReason={lossReason.ask}
           onAction={choose} onValue={setValue} onField={setField} onConfirm={setConfirming} onApply={(change) => void apply(change)} />
       )}
+      {lossReason.dialog}
       {error && <p className="form-error" role="alert">{error}</p>}
       {run && <RunStatus kind={kind} run={run} nameOf={nameOf} onClose={() => setRun(null)} />}
     </section>
@@ -104,6 +106,8 @@ interface FormProps {
   value: string;
   field: string;
   confirming: boolean;
+  /** Asks why the deals were lost when the stage chosen is a lost one (useLossReason). */
+  askLossReason(stage: Stage | undefined, question: string): Promise<LossAnswer | null>;
   onAction(action: BulkAction | ''): void;
   onValue(value: string): void;
   onField(field: string): void;
@@ -112,20 +116,19 @@ interface FormProps {
 }
 
 /** The action chooser, the action's own input, and Apply (a delete asks first, in place). */
-function ActionForm({ kind, count, action, value, field, confirming, onAction, onValue, onField, onConfirm, onApply }: FormProps) {
+function ActionForm({ kind, count, action, value, field, confirming, askLossReason, onAction, onValue, onField, onConfirm, onApply }: FormProps) {
   const users = useUsers();
   // What the action needs (stages, custom fields), read when the action is chosen.
   const stages = useNamedOptions<Stage>(action === 'stage' ? '/v2/stages' : null);
   const fields = useNamedOptions<CustomFieldDefinition>(action === 'custom_field' && kind.customFields ? `/v2/${kind.customFields}/custom_fields` : null);
   const definition = fields.find((d) => d.name === field);
   const change = changeOf(action, value, definition);
-  const lossReason = useLossReason();
 
   // Into a lost stage, one reason for every deal selected, asked first; cancelled, nothing is sent.
   const applyChange = async (chosen: BulkChange) => {
     if (action !== 'stage' || !('update' in chosen)) return onApply(chosen);
     const question = count === 1 ? 'Why was the deal lost?' : `Why were ${countOf(kind, count)} lost?`;
-    const answer = await lossReason.ask(stages.find((s) => s.id === Number(value)), question);
+    const answer = await askLossReason(stages.find((s) => s.id === Number(value)), question);
     if (answer) onApply({ update: { ...chosen.update, ...answer } });
   };
 
@@ -139,73 +142,69 @@ function ActionForm({ kind, count, action, value, field, confirming, onAction, o
     );
   }
   return (
-    <>
-      <form className="bulk-action" onSubmit={(e) => {
-        e.preventDefault();
-        if (action === 'delete') onConfirm(true);
-        else if (change) void applyChange(change);
-      }}>
-        <select aria-label="Action" value={action} onChange={(e) => onAction(e.target.value as BulkAction | '')}>
-          <option value="">Choose an action…</option>
-          {kind.actions.map((a) => <option key={a} value={a}>{ACTION_LABELS[a]}</option>)}
+    <form className="bulk-action" onSubmit={(e) => {
+      e.preventDefault();
+      if (action === 'delete') onConfirm(true);
+      else if (change) void applyChange(change);
+    }}>
+      <select aria-label="Action" value={action} onChange={(e) => onAction(e.target.value as BulkAction | '')}>
+        <option value="">Choose an action…</option>
+        {kind.actions.map((a) => <option key={a} value={a}>{ACTION_LABELS[a]}</option>)}
+      </select>
+      {action === 'owner' && (
+        <select aria-label="New owner" value={value} onChange={(e) => onValue(e.target.value)}>
+          <option value="">Choose the owner…</option>
+          {users.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
         </select>
-        {action === 'owner' && (
-          <select aria-label="New owner" value={value} onChange={(e) => onValue(e.target.value)}>
-            <option value="">Choose the owner…</option>
-            {users.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
+      )}
+      {(action === 'tags_add' || action === 'tags_remove') && (
+        <input type="text" aria-label={action === 'tags_add' ? 'Tags to add' : 'Tags to remove'} placeholder="Tags, separated by commas" value={value} onChange={(e) => onValue(e.target.value)} />
+      )}
+      {action === 'status' && (
+        <select aria-label="New status" value={value} onChange={(e) => onValue(e.target.value)}>
+          <option value="">Choose the status…</option>
+          {(kind.statuses ?? []).map((s) => <option key={s} value={s}>{s}</option>)}
+        </select>
+      )}
+      {action === 'stage' && (
+        <select aria-label="New stage" value={value} onChange={(e) => onValue(e.target.value)}>
+          <option value="">Choose the stage…</option>
+          {stages.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+        </select>
+      )}
+      {action === 'completed' && (
+        <select aria-label="Done" value={value} onChange={(e) => onValue(e.target.value)}>
+          <option value="">Choose…</option>
+          <option value="true">Done</option>
+          <option value="false">Not done</option>
+        </select>
+      )}
+      {action === 'custom_field' && (
+        <>
+          <select aria-label="Custom field" value={field} onChange={(e) => {
+            onField(e.target.value);
+            onValue('');
+          }}>
+            <option value="">Choose the field…</option>
+            {fields.map((d) => <option key={d.id} value={d.name}>{d.name}</option>)}
           </select>
-        )}
-        {(action === 'tags_add' || action === 'tags_remove') && (
-          <input type="text" aria-label={action === 'tags_add' ? 'Tags to add' : 'Tags to remove'} placeholder="Tags, separated by commas" value={value} onChange={(e) => onValue(e.target.value)} />
-        )}
-        {action === 'status' && (
-          <select aria-label="New status" value={value} onChange={(e) => onValue(e.target.value)}>
-            <option value="">Choose the status…</option>
-            {(kind.statuses ?? []).map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
-        )}
-        {action === 'stage' && (
-          <select aria-label="New stage" value={value} onChange={(e) => onValue(e.target.value)}>
-            <option value="">Choose the stage…</option>
-            {stages.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
-          </select>
-        )}
-        {action === 'completed' && (
-          <select aria-label="Done" value={value} onChange={(e) => onValue(e.target.value)}>
-            <option value="">Choose…</option>
-            <option value="true">Done</option>
-            <option value="false">Not done</option>
-          </select>
-        )}
-        {action === 'custom_field' && (
-          <>
-            <select aria-label="Custom field" value={field} onChange={(e) => {
-              onField(e.target.value);
-              onValue('');
-            }}>
-              <option value="">Choose the field…</option>
-              {fields.map((d) => <option key={d.id} value={d.name}>{d.name}</option>)}
+          {definition && (definition.type === 'list' ? (
+            <select aria-label={`New ${definition.name}`} value={value} onChange={(e) => onValue(e.target.value)}>
+              <option value="">(empty)</option>
+              {(definition.choices ?? []).map((c) => <option key={c.id} value={c.name}>{c.name}</option>)}
             </select>
-            {definition && (definition.type === 'list' ? (
-              <select aria-label={`New ${definition.name}`} value={value} onChange={(e) => onValue(e.target.value)}>
-                <option value="">(empty)</option>
-                {(definition.choices ?? []).map((c) => <option key={c.id} value={c.name}>{c.name}</option>)}
-              </select>
-            ) : (
-              <input type="text" aria-label={`New ${definition.name}`} placeholder={definition.type === 'multi_select_list' ? 'Choices, separated by commas' : 'Leave empty to clear'}
-                value={value} onChange={(e) => onValue(e.target.value)} />
-            ))}
-          </>
-        )}
-        {action !== '' && (
-          <button type="submit" className={action === 'delete' ? 'danger' : 'primary'} disabled={action !== 'delete' && !change}>
-            {action === 'delete' ? `Delete ${countOf(kind, count)}…` : `Apply to ${countOf(kind, count)}`}
-          </button>
-        )}
-      </form>
-      {/* Outside the form: the dialog holds a form of its own. */}
-      {lossReason.dialog}
-    </>
+          ) : (
+            <input type="text" aria-label={`New ${definition.name}`} placeholder={definition.type === 'multi_select_list' ? 'Choices, separated by commas' : 'Leave empty to clear'}
+              value={value} onChange={(e) => onValue(e.target.value)} />
+          ))}
+        </>
+      )}
+      {action !== '' && (
+        <button type="submit" className={action === 'delete' ? 'danger' : 'primary'} disabled={action !== 'delete' && !change}>
+          {action === 'delete' ? `Delete ${countOf(kind, count)}…` : `Apply to ${countOf(kind, count)}`}
+        </button>
+      )}
+    </form>
   );
 }
 
