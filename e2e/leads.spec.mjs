@@ -84,6 +84,7 @@ describe('leads', () => {
     await dialog.waitFor();
     await dialog.getByLabel('Owner').selectOption({ label: 'Agent Smith' });
     assert.equal(await dialog.getByLabel('Create a deal').isChecked(), true);
+    await dialog.getByLabel('Value').fill('4800');
     await screenshot(page, '63-convert-dialog');
     await dialog.getByRole('button', { name: 'Convert' }).click();
 

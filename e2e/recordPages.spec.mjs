@@ -167,6 +167,7 @@ describe('record pages for selling', () => {
     await go(`/leads/${made.lead.id}`, `Jane Doe ${RUN}`);
     await page.getByRole('button', { name: 'Convert' }).click();
     const dialog = page.getByRole('dialog', { name: `Convert Jane Doe ${RUN}` });
+    await dialog.getByLabel('Value').fill('2500');
     await dialog.getByRole('button', { name: 'Convert' }).click();
     await page.waitForURL(/\/contacts\/\d+$/);
     await page.getByRole('heading', { name: `Jane Doe ${RUN}`, exact: true }).waitFor();

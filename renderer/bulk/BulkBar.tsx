@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { QueryValue } from '../../shared/bridge.js';
 import type { CustomFieldDefinition } from '../../shared/resources/customField.js';
+import type { Stage } from '../../shared/resources/deal.js';
+import { useLossReason, type LossAnswer } from '../deals/LossReason.js';
 import { refusalText } from '../api/formErrors.js';
 import { useUsers } from '../collaborators/useUsers.js';
 import { customFieldsPayload } from '../forms/CustomFieldInputs.js';
@@ -39,6 +41,7 @@ export function BulkBar({ kind, selection, total, query, nameOf, onChanged }: Pr
   const [confirming, setConfirming] = useState(false);
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const lossReason = useLossReason();
   const count = selection.allMatching ? total ?? 0 : selection.ids.size;
   const busy = run !== null && run.phase !== 'done';
 
@@ -86,9 +89,10 @@ export function BulkBar({ kind, selection, total, query, nameOf, onChanged }: Pr
         </div>
       )}
       {count > 0 && !busy && (
-        <ActionForm kind={kind} count={count} action={action} value={value} field={field} confirming={confirming}
+        <ActionForm kind={kind} count={count} action={action} value={value} field={field} confirming={confirming} askLossReason={lossReason.ask}
           onAction={choose} onValue={setValue} onField={setField} onConfirm={setConfirming} onApply={(change) => void apply(change)} />
       )}
+      {lossReason.dialog}
       {error && <p className="form-error" role="alert">{error}</p>}
       {run && <RunStatus kind={kind} run={run} nameOf={nameOf} onClose={() => setRun(null)} />}
     </section>
@@ -102,6 +106,8 @@ interface FormProps {
   value: string;
   field: string;
   confirming: boolean;
+  /** Asks why the deals were lost when the stage chosen is a lost one (useLossReason). */
+  askLossReason(stage: Stage | undefined, question: string): Promise<LossAnswer | null>;
   onAction(action: BulkAction | ''): void;
   onValue(value: string): void;
   onField(field: string): void;
@@ -110,13 +116,21 @@ interface FormProps {
 }
 
 /** The action chooser, the action's own input, and Apply (a delete asks first, in place). */
-function ActionForm({ kind, count, action, value, field, confirming, onAction, onValue, onField, onConfirm, onApply }: FormProps) {
+function ActionForm({ kind, count, action, value, field, confirming, askLossReason, onAction, onValue, onField, onConfirm, onApply }: FormProps) {
   const users = useUsers();
   // What the action needs (stages, custom fields), read when the action is chosen.
-  const stages = useNamedOptions(action === 'stage' ? '/v2/stages' : null);
+  const stages = useNamedOptions<Stage>(action === 'stage' ? '/v2/stages' : null);
   const fields = useNamedOptions<CustomFieldDefinition>(action === 'custom_field' && kind.customFields ? `/v2/${kind.customFields}/custom_fields` : null);
   const definition = fields.find((d) => d.name === field);
   const change = changeOf(action, value, definition);
+
+  // Into a lost stage, one reason for every deal selected, asked first; cancelled, nothing is sent.
+  const applyChange = async (chosen: BulkChange) => {
+    if (action !== 'stage' || !('update' in chosen)) return onApply(chosen);
+    const question = count === 1 ? 'Why was the deal lost?' : `Why were ${countOf(kind, count)} lost?`;
+    const answer = await askLossReason(stages.find((s) => s.id === Number(value)), question);
+    if (answer) onApply({ update: { ...chosen.update, ...answer } });
+  };
 
   if (confirming) {
     return (
@@ -131,7 +145,7 @@ function ActionForm({ kind, count, action, value, field, confirming, onAction, o
     <form className="bulk-action" onSubmit={(e) => {
       e.preventDefault();
       if (action === 'delete') onConfirm(true);
-      else if (change) onApply(change);
+      else if (change) void applyChange(change);
     }}>
       <select aria-label="Action" value={action} onChange={(e) => onAction(e.target.value as BulkAction | '')}>
         <option value="">Choose an action…</option>

@@ -17,6 +17,7 @@ import { OrderPanel } from '../orders/OrderPanel.js';
 import { CopyButton } from '../shell/CopyButton.js';
 import { formatMoney } from './money.js';
 import { StageSelect } from './StageSelect.js';
+import { useLossReason } from './LossReason.js';
 import { useContactNames } from './useContactNames.js';
 import { usePipelines } from './usePipelines.js';
 import { refusalText } from '../api/formErrors.js';
@@ -34,6 +35,7 @@ export function DealPage({ id }: { id: number }) {
   const sources = useNamedOptions('/v2/deal_sources');
   const names = useContactNames([deal?.contact_id ?? null, deal?.organization_id ?? null]);
   const [moveError, setMoveError] = useState<string | null>(null);
+  const lossReason = useLossReason();
 
   if (problem) return <RecordProblemMessage problem={problem} noun="deal" listPath="/deals" />;
   if (!deal) return <section className="screen"><p className="muted">Loading…</p></section>;
@@ -43,9 +45,12 @@ export function DealPage({ id }: { id: number }) {
     await api.remove(`/v2/deals/${id}`);
     navigate('/deals');
   };
+  // Into a lost stage only once the rep says why (the select shows the saved stage until then); the reason goes in the same PUT.
   const moveTo = async (stageId: number) => {
+    const answer = await lossReason.ask(pipelines.stages.find((s) => s.id === stageId), `Why was ${deal.name} lost?`);
+    if (!answer) return;
     try {
-      setRecord(await api.update<Deal>(`/v2/deals/${id}`, { stage_id: stageId }));
+      setRecord(await api.update<Deal>(`/v2/deals/${id}`, { stage_id: stageId, ...answer }));
       setMoveError(null);
     } catch (err) {
       setMoveError(refusalText(err, 'The deal could not be moved.'));
@@ -76,6 +81,7 @@ export function DealPage({ id }: { id: number }) {
           <div className="stage-move">
             <StageSelect label="Stage" value={deal.stage_id} onChange={(stageId) => void moveTo(stageId)} {...pipelines} />
             {moveError && <span className="field-error" role="alert">{moveError}</span>}
+            {lossReason.dialog}
           </div>
           <Link to={`/deals/${id}/edit`} className="button primary">Edit</Link>
           {/* Not a field: an address to BCC on emails about the deal, so they land on its timeline. */}

@@ -13,6 +13,7 @@ import type { Pipelines } from './usePipelines.js';
 import { useSideScroll } from './useSideScroll.js';
 import './deals.css';
 import { refusalText } from '../api/formErrors.js';
+import { useLossReason } from './LossReason.js';
 
 const PER_PAGE = 100;
 /** A column shows at most this many pages of deals; its count and total then say "at least". */
@@ -49,7 +50,7 @@ function findDeal(columns: Map<number, Column>, id: number): Deal | undefined {
 
 /**
  * A pipeline's open stages as columns of deal cards, its won, lost and
- * unqualified stages in a strip above them; each with its count and total in
+ * unqualified stages in a strip below them (the pipeline's order); each with its count and total in
  * the account's currency. A deal moves by drag and drop or with its card's
  * stage menu; both PUT the new `stage_id`, showing the move at once and the
  * saved state after.
@@ -65,6 +66,7 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
   const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useRefreshOnSync(reload);
+  const lossReason = useLossReason();
 
   useEffect(() => {
     let live = true;
@@ -77,12 +79,19 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
   const contactNames = useContactNames([...columns.values()].flatMap((c) => c.deals.flatMap((d) => [d.contact_id, d.organization_id])));
   const stageName = (id: number) => pipelines.stages.find((s) => s.id === id)?.name ?? 'another stage';
 
+  // A card shows in its new column only once the move is sure: into a lost stage, after the rep said why (cancelled, it stays put).
   const move = async (deal: Deal, stageId: number) => {
     if (deal.stage_id === stageId || moving !== null) return;
     setMoving(deal.id);
+    const answer = await lossReason.ask(stages.find((s) => s.id === stageId), `Why was ${deal.name} lost?`);
+    if (!answer) {
+      setMoving(null);
+      setMessage({ text: `${deal.name} stays in ${stageName(deal.stage_id)}.`, failed: false });
+      return;
+    }
     setColumns((current) => withMove(current, deal, stageId));
     try {
-      await api.update<Deal>(`/v2/deals/${deal.id}`, { stage_id: stageId });
+      await api.update<Deal>(`/v2/deals/${deal.id}`, { stage_id: stageId, ...answer });
       setMessage({ text: `Moved ${deal.name} to ${stageName(stageId)}.`, failed: false });
     } catch (err) {
       setMessage({ text: refusalText(err, `${deal.name} could not be moved.`), failed: true });
@@ -114,7 +123,14 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
   return (
     <>
       <p className={message?.failed ? 'form-error' : 'muted board-status'} role="status" aria-live="polite">{message?.text}</p>
-      {/* Won, lost and unqualified in a strip above the board: each readable with its count and total, its deals shown on demand. */}
+      {lossReason.dialog}
+      <BoardFrame>
+        {stages.filter((s) => !CLOSED.includes(s.category)).map((stage) => <StageColumn key={stage.id} stage={stage} column={columnOf(stage)} board={board} />)}
+      </BoardFrame>
+      {/*
+        Won, lost and unqualified in a strip after the board, as they come in the pipeline (on a phone too, and to a
+        screen reader): each readable with its count and total, its deals shown on demand.
+      */}
       {closed.length > 0 && (
         <div className="closed-strip">
           {closed.map((stage) => (
@@ -123,9 +139,6 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
           ))}
         </div>
       )}
-      <BoardFrame>
-        {stages.filter((s) => !CLOSED.includes(s.category)).map((stage) => <StageColumn key={stage.id} stage={stage} column={columnOf(stage)} board={board} />)}
-      </BoardFrame>
     </>
   );
 }

@@ -178,6 +178,44 @@ describe('converting a lead', () => {
     expect((await convert({ lead_id: lead.id })).status).toBe(200);
   });
 
+  it("gives the deal the name, value and currency the rep chose, with the person among the deal's contacts", async () => {
+    const lead = await newLead({ first_name: 'Rosa', last_name: 'Chosen', organization_name: 'Chosen Works' });
+    const answer = await convert({ lead_id: lead.id, deal_name: '  Chosen Works – fit-out  ', deal_value: '12500.50', deal_currency: 'eur' });
+    expect(answer.status).toBe(200);
+    const { deal_id: dealId, individual_id: personId } = answer.body.data;
+    expect((await get(`/v2/deals/${dealId}`)).body.data).toMatchObject({ name: 'Chosen Works – fit-out', value: '12500.5', currency: 'EUR' });
+    const associated = (await get(`/v2/deals/${dealId}/associated_contacts`)).body.items.map((i: any) => i.data.contact_id);
+    expect(associated).toEqual([personId]);
+  });
+
+  it("takes the account's currency when only the deal's value is given", async () => {
+    const lead = await newLead({ last_name: 'ValueOnly' });
+    const account = (await get('/v2/accounts/self')).body.data;
+    const { deal_id: dealId } = (await convert({ lead_id: lead.id, deal_value: 900 })).body.data;
+    expect((await get(`/v2/deals/${dealId}`)).body.data).toMatchObject({ name: 'ValueOnly', value: '900', currency: account.currency });
+  });
+
+  it("refuses a bad deal name, value or currency, or any of them without a deal, and converts nothing", async () => {
+    const lead = await newLead({ last_name: 'BadDeal', organization_name: 'Bad Deal Ltd' });
+    const contactsBefore = hub.engine.db.prepare('SELECT COUNT(*) FROM contacts').pluck().get();
+    const refused = async (data: Record<string, unknown>, field: string, code: string) => {
+      const answer = await convert({ lead_id: lead.id, ...data });
+      expect(answer.status).toBe(422);
+      expect(codes(answer)).toEqual([code]);
+      expect(fields(answer)).toEqual([`/${field}`]);
+    };
+    await refused({ deal_value: '-5' }, 'deal_value', 'incorrect_value');
+    await refused({ deal_value: '10.005' }, 'deal_value', 'incorrect_value');
+    await refused({ deal_value: 'lots' }, 'deal_value', 'invalid_type');
+    await refused({ deal_currency: 'XYZ' }, 'deal_currency', 'incorrect_value');
+    await refused({ deal_currency: 12 }, 'deal_currency', 'invalid_type');
+    await refused({ deal_name: 'x'.repeat(256) }, 'deal_name', 'incorrect_value');
+    await refused({ deal_name: '   ' }, 'deal_name', 'blank');
+    await refused({ create_deal: false, deal_value: '100' }, 'deal_value', 'incorrect_value');
+    expect(hub.engine.db.prepare('SELECT COUNT(*) FROM contacts').pluck().get()).toBe(contactsBefore);
+    expect((await get(`/v2/leads/${lead.id}`)).body.data.status).toBe('New');
+  });
+
   it('lets admins convert too', async () => {
     const lead = await newLead({ last_name: 'ByAdmin' });
     const answer = await convert({ lead_id: lead.id }, hub.adminToken);

@@ -101,6 +101,19 @@ describe('pipeline report', () => {
     expect(byName.Won).toMatchObject({ deals_count: 1, values: { USD: '200.00' }, weighted_values: { USD: '200.00' } });
     expect(byName.Qualified).toMatchObject({ deals_count: 0, values: {}, weighted_values: {} });
   });
+
+  it('weighs a won deal at 100 %, whatever likelihood it or its stage kept from when it was open', async () => {
+    const wonStage = (await admin().get(`/v2/stages/${stages.Won}`)).body.data;
+    const wonDeal = await deal(hub.agentToken, 'Won with an old forecast', 'Won', '300', 'USD', undefined, { customized_win_likelihood: 30 });
+    expect((await admin().put(`/v2/stages/${stages.Won}`, { likelihood: 90 })).status).toBe(200);
+    try {
+      const won = rows(await agent().get('/v2/reports/pipeline')).find((r: any) => r.stage_name === 'Won');
+      expect(won).toMatchObject({ likelihood: 100, deals_count: 2, values: { USD: '500.00' }, weighted_values: { USD: '500.00' }, converted_weighted_value: usd('500.00') });
+    } finally {
+      await call(hub, 'DELETE', `/v2/deals/${wonDeal}`, { token: hub.agentToken });
+      await admin().put(`/v2/stages/${stages.Won}`, { likelihood: wonStage.likelihood });
+    }
+  });
 });
 
 describe('won and lost', () => {

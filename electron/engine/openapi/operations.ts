@@ -13,6 +13,9 @@ import {
   dataBody, emptyAnswer, jsonAnswer, jsonBody, queryParam, textAnswer, type Operation,
 } from './operation.js';
 
+/** The converted lead's deal value (an Outpost extension), a decimal as a deal's `value` is. */
+const DEAL_VALUE: JsonSchema = { anyOf: [{ type: 'string', pattern: '^\\d+(\\.\\d+)?$' }, { type: 'number' }, { type: 'null' }], description: 'The deal\'s value, an exact decimal ("12500.50"); without it the deal is worth 0.' };
+
 /**
  * The operations that are not plain CRUD of a field table: what each takes
  * and answers, with the engine's own constants (report names, scopes, sync
@@ -201,8 +204,9 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
       parameters: listParameters(null), responses: ok('A page of conversions.', page('lead_conversion')),
     },
     {
-      method: 'POST', path: '/v2/lead_conversions', tag: 'Leads', summary: 'Convert a lead', description: 'Makes a contact (and an organization, and a deal when asked) from a lead.',
-      security: bearer, requestBody: jsonBody(writeBodySchema(writeDataSchema(LEAD_CONVERSION_FIELDS, 'create'), 'create')), responses: ok('The conversion.', one('lead_conversion')),
+      method: 'POST', path: '/v2/lead_conversions', tag: 'Leads', summary: 'Convert a lead',
+      description: 'Makes a contact (and an organization, and a deal when asked) from a lead. `deal_name`, `deal_value` and `deal_currency` (Outpost extensions) set the deal\'s name, value and currency in the same write; they need `create_deal`.',
+      security: bearer, requestBody: jsonBody(writeBodySchema(writeDataSchema(LEAD_CONVERSION_FIELDS, 'create', { deal_value: DEAL_VALUE }), 'create')), responses: ok('The conversion.', one('lead_conversion')),
     },
     {
       method: 'GET', path: '/v2/search', tag: 'Search', summary: 'Search records', description: 'The command palette\'s search across resources (an Outpost extension).',

@@ -3,15 +3,18 @@ import type { PipelineReportRow } from '../../../shared/resources/report.js';
 import { CurrencySums, currenciesOf, hundredthsSql, roundPercentSum } from './money.js';
 import { ownerOf, pipelineOf } from './params.js';
 import { ownerClause, valueColumns, type Report } from './report.js';
+import { winLikelihood } from '../../../shared/resources/winLikelihood.js';
+import type { Stage } from '../../../shared/resources/deal.js';
 
-interface StageRow { id: number; name: string; position: number; category: string; likelihood: number }
+interface StageRow { id: number; name: string; position: number; category: Stage['category']; likelihood: number }
 interface SumRow { stage_id: bigint; currency: string; likelihood: bigint | null; deals: bigint; hundredths: bigint }
 
 const CATEGORY_LABELS: Record<string, string> = { incoming: 'Incoming', in_progress: 'In progress', won: 'Won', lost: 'Lost', unqualified: 'Unqualified' };
 
 /**
  * Deals per stage of one pipeline: count, value per currency, and the
- * forecast (value × the deal's own win likelihood, else its stage's).
+ * forecast (value × the deal's own win likelihood, else its stage's; a won
+ * stage's at 100 %).
  * Grouped by stage, currency and likelihood in SQL, so the weighting is a
  * handful of BigInt products instead of one per deal.
  */
@@ -28,7 +31,7 @@ export const pipelineReport: Report<PipelineReportRow> = {
     return stages.map((stage) => {
       const own = sums.get(stage.id);
       return {
-        stage_id: stage.id, stage_name: stage.name, position: stage.position, category: stage.category, likelihood: stage.likelihood,
+        stage_id: stage.id, stage_name: stage.name, position: stage.position, category: stage.category, likelihood: winLikelihood(stage.category, stage.likelihood),
         deals_count: own?.count ?? 0, values: own?.values.json() ?? {}, weighted_values: own ? weighted(own.weighted) : {},
       };
     });
@@ -57,16 +60,17 @@ function stageSums(ctx: EngineContext, stages: StageRow[], ownerId: number | nul
     FROM deals d WHERE d.stage_id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))${owner.sql}
     GROUP BY d.stage_id, d.currency, d.customized_win_likelihood`;
   const rows = ctx.statements.get(sql).safeIntegers(true).all(JSON.stringify(stages.map((s) => s.id)), ...owner.params) as SumRow[];
-  const stageLikelihood = new Map(stages.map((s) => [s.id, s.likelihood]));
+  const stageById = new Map(stages.map((s) => [s.id, s]));
   const byStage = new Map<number, StageSums>();
   for (const row of rows) {
     const id = Number(row.stage_id);
-    const likelihood = row.likelihood === null ? stageLikelihood.get(id)! : Number(row.likelihood);
-    const stage = byStage.get(id) ?? { count: 0, values: new CurrencySums(), weighted: new Map<string, bigint>() };
-    stage.count += Number(row.deals);
-    stage.values.add(row.currency, row.hundredths);
-    stage.weighted.set(row.currency, (stage.weighted.get(row.currency) ?? 0n) + row.hundredths * BigInt(likelihood));
-    byStage.set(id, stage);
+    const stage = stageById.get(id)!;
+    const likelihood = winLikelihood(stage.category, stage.likelihood, row.likelihood === null ? null : Number(row.likelihood));
+    const sums = byStage.get(id) ?? { count: 0, values: new CurrencySums(), weighted: new Map<string, bigint>() };
+    sums.count += Number(row.deals);
+    sums.values.add(row.currency, row.hundredths);
+    sums.weighted.set(row.currency, (sums.weighted.get(row.currency) ?? 0n) + row.hundredths * BigInt(likelihood));
+    byStage.set(id, sums);
   }
   return byStage;
 }

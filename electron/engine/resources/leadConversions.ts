@@ -1,7 +1,8 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { invalidParam, notFound } from '../problems.js';
-import { checkFields, type FieldTable } from './fields.js';
+import { invalidParam, notFound, type FieldErrors } from '../problems.js';
+import { checkFields, isBlank, type FieldTable } from './fields.js';
+import { currencyCode, currencyCodeProblem, parseDecimal } from './decimal.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { single, type RawQuery } from './params.js';
 import { jsonObject } from './sqlJson.js';
@@ -36,7 +37,20 @@ export const FIELDS: FieldTable = {
   lead_id: { kind: 'id' },
   owner_id: { kind: 'id' },
   create_deal: { kind: 'boolean' },
+  // Outpost extensions: what the deal is called and worth, set in the same write as the conversion.
+  deal_name: { kind: 'string' },
+  deal_currency: { kind: 'string' },
 };
+
+/** The deal's fields a conversion may be given (deal_value is a decimal, checked on its own). */
+const DEAL_FIELDS = ['deal_name', 'deal_value', 'deal_currency'] as const;
+
+/** What the rep chose for the deal; a field left out takes the deal's default. */
+interface DealChoice {
+  name?: string;
+  value?: string;
+  currency?: string;
+}
 
 const CONVERSION_JSON = jsonObject({
   id: 'lc.id',
@@ -124,7 +138,8 @@ export class LeadConversions {
 
   create(data: Record<string, unknown>, actor: Actor): number {
     const { users, leads } = this.services();
-    const { values, errors } = checkFields('lead_conversion', FIELDS, data);
+    const { deal_value: dealValue, ...rest } = data;
+    const { values, errors } = checkFields('lead_conversion', FIELDS, rest);
     let lead: Lead | undefined;
     if (!errors.has('/lead_id')) {
       if (values.lead_id === undefined || values.lead_id === null) errors.add('/lead_id', 'missing', 'lead_id is required.');
@@ -133,9 +148,11 @@ export class LeadConversions {
       else lead = JSON.parse(leads.json(values.lead_id as number)) as Lead;
     }
     users.checkReference('owner_id', values.owner_id, errors);
+    const createDeal = values.create_deal !== false;
+    const deal = dealChoice(values, dealValue, createDeal, data, errors);
     errors.throwIfAny();
     const ownerId = (values.owner_id as number | undefined) ?? lead!.owner_id;
-    const id = this.ctx.db.transaction(() => this.convert(lead!, ownerId, values.create_deal !== false, actor))();
+    const id = this.ctx.db.transaction(() => this.convert(lead!, ownerId, createDeal ? deal : null, actor))();
     this.activities.schedule();
     return id;
   }
@@ -146,7 +163,7 @@ export class LeadConversions {
   }
 
   /** Creates the contacts and the deal, records the conversion and marks the lead converted. Runs in one transaction. */
-  private convert(lead: Lead, ownerId: number, createDeal: boolean, actor: Actor): number {
+  private convert(lead: Lead, ownerId: number, deal: DealChoice | null, actor: Actor): number {
     const { contacts, leads } = this.services();
     const hasPerson = !!lead.last_name?.trim();
     const hasOrganization = !!lead.organization_name?.trim();
@@ -160,7 +177,7 @@ export class LeadConversions {
         ...common, ...copy(lead, both ? PERSON_FIELDS : CONTACT_TEXT_FIELDS), first_name: lead.first_name, last_name: lead.last_name, contact_id: organizationId,
       }, actor)
       : null;
-    const dealId = createDeal ? this.createDeal(lead, ownerId, organizationId, individualId, actor) : null;
+    const dealId = deal ? this.createDeal(lead, deal, ownerId, organizationId, individualId, actor) : null;
     const id = newRecordId(this.ctx, 'lead_conversions', 'lead_conversion');
     this.ctx.statements.get(`INSERT INTO lead_conversions (id, lead_id, individual_id, organization_id, deal_id, creator_id, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?)`).run(id, lead.id, individualId, organizationId, dealId, actor.userId, isoSeconds(this.ctx.clock.now()));
@@ -173,15 +190,48 @@ export class LeadConversions {
    * The deal a conversion makes: named after the organization and the person
    * (dealNameOfLead), its primary contact the organization when there is one,
    * with the person then associated with it, so the deal shows on the
-   * person's page too. Leads carry no value, so the deal starts at 0, as any
-   * deal created without one.
+   * person's page too. Leads carry no value: the deal takes the name, value
+   * and currency the rep gave (`deal_*`), else starts at 0 in the account's
+   * currency, as any deal created without one.
    */
-  private createDeal(lead: Lead, ownerId: number, organizationId: number | null, individualId: number | null, actor: Actor): number {
+  private createDeal(lead: Lead, deal: DealChoice, ownerId: number, organizationId: number | null, individualId: number | null, actor: Actor): number {
     const { deals, associatedContacts } = this.services();
-    const dealId = deals.create({ name: dealNameOfLead(lead), contact_id: organizationId ?? individualId, owner_id: ownerId }, actor);
+    const chosen = { ...(deal.value !== undefined && { value: deal.value }), ...(deal.currency !== undefined && { currency: deal.currency }) };
+    const dealId = deals.create({ name: deal.name ?? dealNameOfLead(lead), contact_id: organizationId ?? individualId, owner_id: ownerId, ...chosen }, actor);
     if (organizationId !== null && individualId !== null) associatedContacts.create(dealId, { contact_id: individualId }, actor);
     return dealId;
   }
+}
+
+/**
+ * The deal's name, value and currency as sent, checked here so each error
+ * names the conversion's own field: a blank name, a value that is not a
+ * non-negative decimal, a currency not in ISO 4217; and none of them with
+ * `create_deal` false (there would be no deal to give them to).
+ */
+function dealChoice(values: Record<string, unknown>, value: unknown, createDeal: boolean, data: Record<string, unknown>, errors: FieldErrors): DealChoice {
+  if (!createDeal) {
+    for (const field of DEAL_FIELDS) {
+      if (data[field] !== undefined && data[field] !== null && !errors.has(`/${field}`)) errors.add(`/${field}`, 'incorrect_value', `${field} needs create_deal: no deal is created.`);
+    }
+    return {};
+  }
+  const choice: DealChoice = {};
+  if (values.deal_name !== undefined && values.deal_name !== null && !errors.has('/deal_name')) {
+    if (isBlank(values.deal_name)) errors.add('/deal_name', 'blank', "deal_name can't be blank.");
+    else choice.name = (values.deal_name as string).trim();
+  }
+  if (value !== undefined && value !== null) {
+    const parsed = parseDecimal(value);
+    if (parsed.ok) choice.value = parsed.value;
+    else errors.add('/deal_value', parsed.code, `deal_value ${parsed.problem}.`);
+  }
+  if (values.deal_currency !== undefined && values.deal_currency !== null && !errors.has('/deal_currency')) {
+    const code = currencyCode(values.deal_currency);
+    if (code) choice.currency = code;
+    else errors.add('/deal_currency', 'incorrect_value', currencyCodeProblem('deal_currency', values.deal_currency));
+  }
+  return choice;
 }
 
 /** The given text fields of a lead that hold something. */
