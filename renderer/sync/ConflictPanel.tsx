@@ -4,6 +4,7 @@ import type { CustomFieldDefinition } from '../../shared/resources/customField.j
 import type { Address } from '../../shared/resources/address.js';
 import { api, ApiFailure } from '../api/client.js';
 import { formErrorsOf } from '../api/formErrors.js';
+import { showPhone } from '../records/phoneFormat.js';
 import { formatDay, formatWhen } from '../tasks/taskDates.js';
 import { useSession } from '../session/sessionStore.js';
 import { addressLine, fieldKind, fieldLabel, fieldLabels, inputOf, isEmpty, valueOf, type FieldKind } from './conflictFields.js';
@@ -53,6 +54,7 @@ export function FieldValue({ value, kind }: { value: unknown; kind: FieldKind })
   if (typeof value === 'object') return <>{addressLine(value as Partial<Address>) || JSON.stringify(value)}</>;
   if (kind.kind === 'date' && typeof value === 'string') return <>{formatDay(value)}</>;
   if (kind.kind === 'datetime' && typeof value === 'string') return <>{formatWhen(value)}</>;
+  if (kind.kind === 'text' && kind.input === 'tel' && typeof value === 'string') return <>{showPhone(value).text}</>;
   return <>{String(value)}</>;
 }
 
