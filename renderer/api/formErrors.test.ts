@@ -109,6 +109,27 @@ describe('formErrorsOf: API refusals in a rep’s words', () => {
   });
 });
 
+describe('the custom fields forms’ refusals', () => {
+  const labels = { name: 'Field name', type: 'Type', choices: 'Choices (one a line)' };
+
+  it('says what is wrong with a field name in words', () => {
+    expect(formErrorsOf(refused('custom_field', ['/name', 'blank', 'name cannot be blank.']), labels, 'failed')).toEqual({ name: 'Enter the field name.' });
+    expect(formErrorsOf(refused('custom_field', ['/name', 'incorrect_value', 'name must not contain line breaks, tabs or other control characters.']), labels, 'failed'))
+      .toEqual({ name: 'Field name must not contain line breaks, tabs or other control characters.' });
+    expect(formErrorsOf(refused('custom_field', ['/name', 'incorrect_value', 'name must be at most 255 characters.']), labels, 'failed')).toEqual({ name: 'The field name is too long: at most 255 characters.' });
+    expect(formErrorsOf(refused('custom_field', ['/name', 'already_exists', "A lead custom field named Rep's note already exists."]), labels, 'failed')).toEqual({ name: 'The field name is already taken: choose another.' });
+    expect(formErrorsOf(refused('custom_field', ['/choices', 'incorrect_value', 'choices must not repeat a choice.']), labels, 'failed')).toEqual({ choices: 'Choices must not repeat a choice.' });
+  });
+
+  it('says what is wrong with a custom object field’s key by its rule, not a pattern', () => {
+    const err = new SupportFailure(422, {
+      error: 'RecordInvalid', description: 'Record validation errors',
+      details: { key: [{ error: 'InvalidFormat', description: 'Key: must be 1 to 64 letters, digits and underscores, and not only digits' }] },
+    });
+    expect(formErrorsOf(err, { key: 'Field key' }, 'failed')).toEqual({ key: 'The field key must be 1 to 64 letters, digits and underscores, and not only digits.' });
+  });
+});
+
 describe('refusalText', () => {
   it('words every refused field as a sentence, without API names', () => {
     const err = refused('note', ['/content', 'blank', "content can't be blank."]);

@@ -23,7 +23,8 @@ const wordsOf = (name: string) => humanized(name.replace(/_id$/, '')).toLowerCas
  */
 export function inWords(message: string, labels: FieldLabels = {}): string {
   const named = Object.keys(labels).sort((a, b) => b.length - a.length).reduce((text, name) => {
-    const label = labels[name].replace(/ \*$/, '');
+    // "Choices (one a line) *" reads as "Choices" in a sentence.
+    const label = labels[name].replace(/ \*$/, '').replace(/ \(.*\)$/, '');
     return text.replace(new RegExp(`(?<![\\w.])${name}(?![\\w])`, 'g'), (_, at: number) => (at === 0 ? label : label.toLowerCase()));
   }, message);
   const worded = named.replace(API_NAME, (name) => wordsOf(name));

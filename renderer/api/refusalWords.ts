@@ -87,6 +87,8 @@ const CODE_SENTENCES: Record<string, Say> = {
   already_exists: (label) => `${cap(label)} is already taken: choose another.`,
   DuplicateValue: (label) => `${cap(label)} is already taken: choose another.`,
   unknown: (label) => `${cap(label)} cannot be set here.`,
+  // The custom-objects interface's "Key: must be 1 to 64 letters…": its rule, named by the form's label.
+  InvalidFormat: (label, p) => `${cap(label)} ${p.message.replace(/^[^:]*:\s*/, '').replace(/\.?$/, '.')}`,
   UnknownField: (label) => `${cap(label)} cannot be set here.`,
 };
 
