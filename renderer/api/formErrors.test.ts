@@ -5,7 +5,7 @@ import type { ErrorEnvelope } from '../../shared/errors.js';
 (globalThis as { window?: object }).window ??= {};
 const { ApiFailure } = await import('./client.js');
 const { SupportFailure } = await import('./supportClient.js');
-const { formErrorsOf, refusalText } = await import('./formErrors.js');
+const { formErrorsOf, refusalText, withoutShown } = await import('./formErrors.js');
 
 /** A 422 as the API sends it: each error with its resource, JSON pointer, code and message. */
 function refused(resource: string, ...errors: [field: string, code: string, message: string][]) {
@@ -142,5 +142,14 @@ describe('refusalText', () => {
     const err = refused('request', ['', 'forbidden', 'Changes need the outbound_sequences add-on.']);
     expect(refusalText(err, 'failed')).toBe('Changes need the outbound sequences add-on.');
     expect(refusalText(new TypeError('fetch failed'), 'The visit could not be saved.')).toBe('The visit could not be saved.');
+  });
+});
+
+describe('withoutShown', () => {
+  it('drops the errors a changed field showed, keeping the others and the form’s own message', () => {
+    const errors = { name: 'Enter the field name.', type: 'Choose the type from the list.', _: 'The field could not be added.' };
+    expect(withoutShown(errors, 'Enter the field name.')).toEqual({ type: 'Choose the type from the list.', _: 'The field could not be added.' });
+    expect(withoutShown(errors, 'The field could not be added.')).toBe(errors);
+    expect(withoutShown(errors, 'Something else.')).toBe(errors);
   });
 });

@@ -98,3 +98,25 @@ export function refusalText(err: unknown, fallback: string): string {
   const sentences = [...new Set(problemsOf(err).map((p) => sentenceOf(p, undefined, {})))];
   return sentences.length > 0 ? sentences.join(' ') : inWords(err.message);
 }
+
+/** The errors without a field's that showed `shown`: the rep changed that field, so what was refused is no longer there (`_`, the form's own message, stays). */
+export function withoutShown(errors: FormErrors, shown: string): FormErrors {
+  const kept = Object.entries(errors).filter(([field, text]) => field === '_' || text !== shown);
+  return kept.length === Object.keys(errors).length ? errors : Object.fromEntries(kept);
+}
+
+/**
+ * The error shown for a control the rep changed, if any: the message of its
+ * field (a FormField's, or a `.field-error` right after the control's label
+ * or group), looked for from the control outwards, never past `root` (the
+ * form, whose other fields' messages are not this one's).
+ */
+export function shownErrorOf(control: EventTarget | null, root: ParentNode): string | null {
+  for (let node = control instanceof Element ? control : null; node && node !== root; node = node.parentElement) {
+    const own = [...node.children].find((child) => child.classList.contains('field-error'));
+    const next = node.nextElementSibling?.classList.contains('field-error') ? node.nextElementSibling : null;
+    const shown = (own ?? next)?.textContent;
+    if (shown) return shown;
+  }
+  return null;
+}

@@ -143,7 +143,10 @@ export function ConflictItem({ conflict, resolve, level = 3 }: {
         <form className="conflict-other" onSubmit={submit} noValidate>
           <label htmlFor={inputId}>Another value for {label}</label>
           <div className="conflict-other-row">
-            <OtherValueInput id={inputId} kind={kind} value={text} invalid={Boolean(inputError)} onChange={setText} />
+            <OtherValueInput id={inputId} kind={kind} value={text} invalid={Boolean(inputError)} onChange={(changed) => {
+              setText(changed);
+              setInputError(null);
+            }} />
             {inputError && <span className="field-error" role="alert">{inputError}</span>}
             <div className="actions">
               <button type="submit" className="primary" disabled={busy !== null}>{busy === 'other' ? 'Saving…' : 'Use this value'}</button>
