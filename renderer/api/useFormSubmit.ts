@@ -97,16 +97,18 @@ function useClearedWhenChanged(errors: FormErrors, form: { current: HTMLFormElem
   const showsFieldErrors = Object.keys(errors).some((field) => field !== '_');
   useEffect(() => {
     if (!showsFieldErrors) return;
-    const root: ParentNode & EventTarget = form.current?.isConnected ? form.current : document;
+    const root: ParentNode = form.current?.isConnected ? form.current : document;
     const changed = (event: Event) => {
+      if (!(event.target instanceof Node) || !root.contains(event.target)) return;
       const shown = shownErrorOf(event.target, root);
       if (shown) setErrors((now) => withoutShown(now, shown));
     };
-    root.addEventListener('input', changed);
-    root.addEventListener('change', changed);
+    // On the document, so React has taken the change first: a render before its onChange would put the old value back.
+    document.addEventListener('input', changed);
+    document.addEventListener('change', changed);
     return () => {
-      root.removeEventListener('input', changed);
-      root.removeEventListener('change', changed);
+      document.removeEventListener('input', changed);
+      document.removeEventListener('change', changed);
     };
   }, [showsFieldErrors, form, setErrors]);
 }
