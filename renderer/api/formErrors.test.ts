@@ -115,7 +115,7 @@ describe('the custom fields forms’ refusals', () => {
   it('says what is wrong with a field name in words', () => {
     expect(formErrorsOf(refused('custom_field', ['/name', 'blank', 'name cannot be blank.']), labels, 'failed')).toEqual({ name: 'Enter the field name.' });
     expect(formErrorsOf(refused('custom_field', ['/name', 'incorrect_value', 'name must not contain line breaks, tabs or other control characters.']), labels, 'failed'))
-      .toEqual({ name: 'Field name must not contain line breaks, tabs or other control characters.' });
+      .toEqual({ name: 'The field name must be one line of text, without tabs.' });
     expect(formErrorsOf(refused('custom_field', ['/name', 'incorrect_value', 'name must be at most 255 characters.']), labels, 'failed')).toEqual({ name: 'The field name is too long: at most 255 characters.' });
     expect(formErrorsOf(refused('custom_field', ['/name', 'already_exists', "A lead custom field named Rep's note already exists."]), labels, 'failed')).toEqual({ name: 'The field name is already taken: choose another.' });
     expect(formErrorsOf(refused('custom_field', ['/choices', 'incorrect_value', 'choices must not repeat a choice.']), labels, 'failed')).toEqual({ choices: 'Choices must not repeat a choice.' });
@@ -127,6 +127,11 @@ describe('the custom fields forms’ refusals', () => {
       details: { key: [{ error: 'InvalidFormat', description: 'Key: must be 1 to 64 letters, digits and underscores, and not only digits' }] },
     });
     expect(formErrorsOf(err, { key: 'Field key' }, 'failed')).toEqual({ key: 'The field key must be 1 to 64 letters, digits and underscores, and not only digits.' });
+    const title = new SupportFailure(422, {
+      error: 'RecordInvalid', description: 'Record validation errors',
+      details: { title: [{ error: 'InvalidValue', description: 'Title: must not contain line breaks, tabs or other control characters' }] },
+    });
+    expect(formErrorsOf(title, { title: 'Field title *' }, 'failed')).toEqual({ title: 'The field title must be one line of text, without tabs.' });
   });
 });
 

@@ -68,6 +68,7 @@ const MESSAGE_SENTENCES: { match: RegExp; say: Say }[] = [
   { match: /must point to an existing organization/, say: (label) => `Choose an organization as ${label}.` },
   { match: /applies only when customer_status or prospect_status/, say: (label) => `${cap(label)} applies only to customers or prospects: set a customer or prospect status first.` },
   { match: /must be an email address/, say: (label) => `Enter ${label} as an email address, such as name@example.com.` },
+  { match: /must not contain line breaks, tabs or other control characters/, say: (label) => `${cap(label)} must be one line of text, without tabs.` },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, codes, fields, startTestHub, type TestHub } from '../support/testHub.js';
+import { bearer, supportCall } from '../support/supportApi.js';
 
 let hub: TestHub;
 const admin = (method: string, path: string, data?: unknown) => call(hub, method, path, { token: hub.adminToken, data });
@@ -67,5 +68,23 @@ describe('custom field names', () => {
     const names = (await agent('GET', '/v2/lead/custom_fields')).body.items.map((i: any) => i.data.name);
     expect(names).not.toContain('Tier');
     expect(names.some((name: string) => ['\n', '\t', '\u0007', '\u2029'].some((c) => name.includes(c)))).toBe(false);
+  });
+});
+
+describe('custom object field titles', () => {
+  const fieldsPath = '/api/v2/custom_objects/boat/fields';
+  const post = (field: unknown) => supportCall(hub, 'POST', fieldsPath, { auth: bearer(hub.adminToken), body: { custom_object_field: field } });
+
+  it('take any printable text, and refuse control characters in words', async () => {
+    const object = await supportCall(hub, 'POST', '/api/v2/custom_objects', { auth: bearer(hub.adminToken), body: { custom_object: { key: 'boat', title: 'Boat', title_pluralized: 'Boats' } } });
+    expect(object.status).toBe(201);
+    for (const [index, title] of NAMES.entries()) {
+      const made = await post({ key: `named_${index}`, title, type: 'text' });
+      expect([made.status, made.body.custom_object_field?.title], JSON.stringify(made.body)).toEqual([201, title]);
+    }
+    const refused = await post({ key: 'two_lines', title: 'Two\nlines', type: 'text' });
+    expect([refused.status, refused.body.details?.['custom_object_field.title'] ?? refused.body.details?.title]).toEqual([422, [{ error: 'InvalidValue', description: 'Title: must not contain line breaks, tabs or other control characters' }]]);
+    const renamed = await supportCall(hub, 'PATCH', `${fieldsPath}/named_0`, { auth: bearer(hub.adminToken), body: { custom_object_field: { title: 'Tab\there' } } });
+    expect(renamed.status).toBe(422);
   });
 });
