@@ -138,6 +138,13 @@ describe('custom fields form', () => {
     assert.equal(await sideways(), 0);
     await page.setViewportSize(DESKTOP);
 
+    // A tab (pasted from a spreadsheet, say) is refused in words, not as a validator's message.
+    await name.fill('Rep\tnote');
+    await error.waitFor({ state: 'detached' });
+    await form.getByRole('button', { name: 'Add field' }).click();
+    await error.waitFor();
+    assert.equal(await error.textContent(), 'The field name must be one line of text, without tabs.');
+
     // Fixing the field takes its error away at once, before any save.
     const fieldName = `Rep's note ${RUN}`;
     await name.fill(fieldName);

@@ -107,7 +107,7 @@ function GroupCard({ type, card, records }: { type: MergeableType; card: Card; r
           return (
             <li key={id}>
               <Link to={`/${PLURAL[type]}/${id}`}>{record ? recordName(record) : `#${id}`}</Link>
-              {record && <span className="muted"> {[record.email, phoneShown(record.phone ?? record.mobile), record.organization_name].filter(Boolean).join(' · ')}</span>}
+              {record && <RecordDetails record={record} />}
             </li>
           );
         })}
@@ -124,8 +124,16 @@ function GroupCard({ type, card, records }: { type: MergeableType; card: Card; r
   );
 }
 
-/** A card's phone number in the one format every screen shows (records/phoneFormat.ts). */
-const phoneShown = (phone: string | null | undefined) => (phone ? showPhone(phone).text : null);
+/** A card's record's email, phone (in the one format every screen shows, records/phoneFormat.ts, never broken across lines) and organization. */
+function RecordDetails({ record }: { record: Named }) {
+  const phone = record.phone ?? record.mobile;
+  const parts = [
+    record.email && <span key="email">{record.email}</span>,
+    phone && <span key="phone" className="duplicate-phone">{showPhone(phone).text}</span>,
+    record.organization_name && <span key="organization">{record.organization_name}</span>,
+  ].filter(Boolean);
+  return <span className="muted duplicate-details"> {parts.flatMap((part, i) => (i === 0 ? [part] : [' · ', part]))}</span>;
+}
 
 const nameOf = (records: Map<number, Named>, id: number) => {
   const record = records.get(id);
