@@ -5,7 +5,7 @@ import type { ErrorEnvelope } from '../../shared/errors.js';
 (globalThis as { window?: object }).window ??= {};
 const { ApiFailure } = await import('./client.js');
 const { SupportFailure } = await import('./supportClient.js');
-const { formErrorsOf, refusalText } = await import('./formErrors.js');
+const { formErrorsOf, refusalText, withoutShown } = await import('./formErrors.js');
 
 /** A 422 as the API sends it: each error with its resource, JSON pointer, code and message. */
 function refused(resource: string, ...errors: [field: string, code: string, message: string][]) {
@@ -109,6 +109,32 @@ describe('formErrorsOf: API refusals in a rep’s words', () => {
   });
 });
 
+describe('the custom fields forms’ refusals', () => {
+  const labels = { name: 'Field name', type: 'Type', choices: 'Choices (one a line)' };
+
+  it('says what is wrong with a field name in words', () => {
+    expect(formErrorsOf(refused('custom_field', ['/name', 'blank', 'name cannot be blank.']), labels, 'failed')).toEqual({ name: 'Enter the field name.' });
+    expect(formErrorsOf(refused('custom_field', ['/name', 'incorrect_value', 'name must not contain line breaks, tabs or other control characters.']), labels, 'failed'))
+      .toEqual({ name: 'The field name must be one line of text, without tabs.' });
+    expect(formErrorsOf(refused('custom_field', ['/name', 'incorrect_value', 'name must be at most 255 characters.']), labels, 'failed')).toEqual({ name: 'The field name is too long: at most 255 characters.' });
+    expect(formErrorsOf(refused('custom_field', ['/name', 'already_exists', "A lead custom field named Rep's note already exists."]), labels, 'failed')).toEqual({ name: 'The field name is already taken: choose another.' });
+    expect(formErrorsOf(refused('custom_field', ['/choices', 'incorrect_value', 'choices must not repeat a choice.']), labels, 'failed')).toEqual({ choices: 'Choices must not repeat a choice.' });
+  });
+
+  it('says what is wrong with a custom object field’s key by its rule, not a pattern', () => {
+    const err = new SupportFailure(422, {
+      error: 'RecordInvalid', description: 'Record validation errors',
+      details: { key: [{ error: 'InvalidFormat', description: 'Key: must be 1 to 64 letters, digits and underscores, and not only digits' }] },
+    });
+    expect(formErrorsOf(err, { key: 'Field key' }, 'failed')).toEqual({ key: 'The field key must be 1 to 64 letters, digits and underscores, and not only digits.' });
+    const title = new SupportFailure(422, {
+      error: 'RecordInvalid', description: 'Record validation errors',
+      details: { title: [{ error: 'InvalidValue', description: 'Title: must not contain line breaks, tabs or other control characters' }] },
+    });
+    expect(formErrorsOf(title, { title: 'Field title *' }, 'failed')).toEqual({ title: 'The field title must be one line of text, without tabs.' });
+  });
+});
+
 describe('refusalText', () => {
   it('words every refused field as a sentence, without API names', () => {
     const err = refused('note', ['/content', 'blank', "content can't be blank."]);
@@ -121,5 +147,14 @@ describe('refusalText', () => {
     const err = refused('request', ['', 'forbidden', 'Changes need the outbound_sequences add-on.']);
     expect(refusalText(err, 'failed')).toBe('Changes need the outbound sequences add-on.');
     expect(refusalText(new TypeError('fetch failed'), 'The visit could not be saved.')).toBe('The visit could not be saved.');
+  });
+});
+
+describe('withoutShown', () => {
+  it('drops the errors a changed field showed, keeping the others and the form’s own message', () => {
+    const errors = { name: 'Enter the field name.', type: 'Choose the type from the list.', _: 'The field could not be added.' };
+    expect(withoutShown(errors, 'Enter the field name.')).toEqual({ type: 'Choose the type from the list.', _: 'The field could not be added.' });
+    expect(withoutShown(errors, 'The field could not be added.')).toBe(errors);
+    expect(withoutShown(errors, 'Something else.')).toBe(errors);
   });
 });

@@ -23,7 +23,8 @@ const wordsOf = (name: string) => humanized(name.replace(/_id$/, '')).toLowerCas
  */
 export function inWords(message: string, labels: FieldLabels = {}): string {
   const named = Object.keys(labels).sort((a, b) => b.length - a.length).reduce((text, name) => {
-    const label = labels[name].replace(/ \*$/, '');
+    // "Choices (one a line) *" reads as "Choices" in a sentence.
+    const label = labels[name].replace(/ \*$/, '').replace(/ \(.*\)$/, '');
     return text.replace(new RegExp(`(?<![\\w.])${name}(?![\\w])`, 'g'), (_, at: number) => (at === 0 ? label : label.toLowerCase()));
   }, message);
   const worded = named.replace(API_NAME, (name) => wordsOf(name));
@@ -96,4 +97,26 @@ export function refusalText(err: unknown, fallback: string): string {
   if (!(err instanceof ApiFailure) && !(err instanceof SupportFailure)) return fallback;
   const sentences = [...new Set(problemsOf(err).map((p) => sentenceOf(p, undefined, {})))];
   return sentences.length > 0 ? sentences.join(' ') : inWords(err.message);
+}
+
+/** The errors without a field's that showed `shown`: the rep changed that field, so what was refused is no longer there (`_`, the form's own message, stays). */
+export function withoutShown(errors: FormErrors, shown: string): FormErrors {
+  const kept = Object.entries(errors).filter(([field, text]) => field === '_' || text !== shown);
+  return kept.length === Object.keys(errors).length ? errors : Object.fromEntries(kept);
+}
+
+/**
+ * The error shown for a control the rep changed, if any: the message of its
+ * field (a FormField's, or a `.field-error` right after the control's label
+ * or group), looked for from the control outwards, never past `root` (the
+ * form, whose other fields' messages are not this one's).
+ */
+export function shownErrorOf(control: EventTarget | null, root: ParentNode): string | null {
+  for (let node = control instanceof Element ? control : null; node && node !== root; node = node.parentElement) {
+    const own = [...node.children].find((child) => child.classList.contains('field-error'));
+    const next = node.nextElementSibling?.classList.contains('field-error') ? node.nextElementSibling : null;
+    const shown = (own ?? next)?.textContent;
+    if (shown) return shown;
+  }
+  return null;
 }

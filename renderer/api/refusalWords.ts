@@ -68,6 +68,7 @@ const MESSAGE_SENTENCES: { match: RegExp; say: Say }[] = [
   { match: /must point to an existing organization/, say: (label) => `Choose an organization as ${label}.` },
   { match: /applies only when customer_status or prospect_status/, say: (label) => `${cap(label)} applies only to customers or prospects: set a customer or prospect status first.` },
   { match: /must be an email address/, say: (label) => `Enter ${label} as an email address, such as name@example.com.` },
+  { match: /must not contain line breaks, tabs or other control characters/, say: (label) => `${cap(label)} must be one line of text, without tabs.` },
 ];
 
 /**
@@ -87,6 +88,8 @@ const CODE_SENTENCES: Record<string, Say> = {
   already_exists: (label) => `${cap(label)} is already taken: choose another.`,
   DuplicateValue: (label) => `${cap(label)} is already taken: choose another.`,
   unknown: (label) => `${cap(label)} cannot be set here.`,
+  // The custom-objects interface's "Key: must be 1 to 64 letters…": its rule, named by the form's label.
+  InvalidFormat: (label, p) => `${cap(label)} ${p.message.replace(/^[^:]*:\s*/, '').replace(/\.?$/, '.')}`,
   UnknownField: (label) => `${cap(label)} cannot be set here.`,
 };
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { formErrorsOf, type FieldLabels, type FieldOf, type FormErrors } from './formErrors.js';
+import { formErrorsOf, shownErrorOf, withoutShown, type FieldLabels, type FieldOf, type FormErrors } from './formErrors.js';
 import { runSubmit } from './formSubmit.js';
 import { focusFirstError } from '../forms/firstError.js';
 
@@ -23,7 +23,11 @@ export interface FormSubmit<A extends unknown[]> {
   errors: FormErrors;
   /** Errors the form finds itself (before asking the API): shown as a failure's are, the first brought into view. */
   setErrors(errors: FormErrors): void;
-  /** Drops a field's error once the rep changes the field (what was refused is no longer there); nothing is focused. */
+  /**
+   * Drops a field's error (nothing is focused). Changing a field whose error
+   * shows drops it already (the rep's typing or picking in it); this is for
+   * a field changed otherwise (a quick pick, a button).
+   */
   clearError(field: string): void;
   /** Runs the action (saving on meanwhile); answers whether it succeeded. */
   run(...args: A): Promise<boolean>;
@@ -73,10 +77,38 @@ export function useFormSubmit<A extends unknown[] = []>(options: FailureWords & 
       return rest;
     });
   }, []);
+  useClearedWhenChanged(errors, form, setErrorsNow);
   const submit = (event: FormEvent, ...args: A) => {
     event.preventDefault();
     if (event.currentTarget instanceof HTMLFormElement) form.current = event.currentTarget;
     void run(...args);
   };
   return { saving, errors, setErrors, clearError, run, submit };
+}
+
+/**
+ * A field's error goes as soon as the rep changes that field (types, picks,
+ * ticks: the control's input or change event), wherever the form shows it:
+ * what was refused is no longer there, and an error left standing beside a
+ * corrected value reads as if the correction were wrong too. Listens on the
+ * form being saved (else the page) while any field shows an error.
+ */
+function useClearedWhenChanged(errors: FormErrors, form: { current: HTMLFormElement | null }, setErrors: (change: (now: FormErrors) => FormErrors) => void): void {
+  const showsFieldErrors = Object.keys(errors).some((field) => field !== '_');
+  useEffect(() => {
+    if (!showsFieldErrors) return;
+    const root: ParentNode = form.current?.isConnected ? form.current : document;
+    const changed = (event: Event) => {
+      if (!(event.target instanceof Node) || !root.contains(event.target)) return;
+      const shown = shownErrorOf(event.target, root);
+      if (shown) setErrors((now) => withoutShown(now, shown));
+    };
+    // On the document, so React has taken the change first: a render before its onChange would put the old value back.
+    document.addEventListener('input', changed);
+    document.addEventListener('change', changed);
+    return () => {
+      document.removeEventListener('input', changed);
+      document.removeEventListener('change', changed);
+    };
+  }, [showsFieldErrors, form, setErrors]);
 }

@@ -5,6 +5,7 @@ import { Link } from '../router/Link.js';
 import type { DuplicateGroup, MergeableType } from '../../shared/resources/merge.js';
 import { PLURAL, REASON_WORDS, recordName } from './duplicateWords.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
+import { showPhone } from '../records/phoneFormat.js';
 import './duplicates.css';
 
 const PER_PAGE = 25;
@@ -95,7 +96,7 @@ function GroupCard({ type, card, records }: { type: MergeableType; card: Card; r
         {card.reasons.map(({ reason, key }) => (
           <span key={reason} className="duplicate-why">
             <span className="duplicate-reason">{REASON_WORDS[reason]}</span>
-            {/* A phone key is the number's last digits: the records below show the numbers as typed. */}
+            {/* A phone key is the number's last digits: the records below show the numbers themselves. */}
             {reason !== 'phone' && <span className="duplicate-key"> {key}</span>}
           </span>
         ))}
@@ -106,7 +107,7 @@ function GroupCard({ type, card, records }: { type: MergeableType; card: Card; r
           return (
             <li key={id}>
               <Link to={`/${PLURAL[type]}/${id}`}>{record ? recordName(record) : `#${id}`}</Link>
-              {record && <span className="muted"> {[record.email, record.phone ?? record.mobile, record.organization_name].filter(Boolean).join(' · ')}</span>}
+              {record && <RecordDetails record={record} />}
             </li>
           );
         })}
@@ -121,6 +122,17 @@ function GroupCard({ type, card, records }: { type: MergeableType; card: Card; r
       </div>
     </li>
   );
+}
+
+/** A card's record's email, phone (in the one format every screen shows, records/phoneFormat.ts, never broken across lines) and organization. */
+function RecordDetails({ record }: { record: Named }) {
+  const phone = record.phone ?? record.mobile;
+  const parts = [
+    record.email && <span key="email">{record.email}</span>,
+    phone && <span key="phone" className="duplicate-phone">{showPhone(phone).text}</span>,
+    record.organization_name && <span key="organization">{record.organization_name}</span>,
+  ].filter(Boolean);
+  return <span className="muted duplicate-details"> {parts.flatMap((part, i) => (i === 0 ? [part] : [' · ', part]))}</span>;
 }
 
 const nameOf = (records: Map<number, Named>, id: number) => {

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
-import { phoneOrText } from '../records/phoneFormat.js';
+import { showPhone } from '../records/phoneFormat.js';
 import { api } from '../api/client.js';
 import { refusalText } from '../api/formErrors.js';
 import { Link } from '../router/Link.js';
 import { useRouter } from '../router/routerStore.js';
 import { CONTACT_FIELD_LABELS } from '../records/ContactFieldRows.js';
-import { MERGE_FIELDS, isBlankValue, joinedTags, type FieldChoices, type MergeableType } from '../../shared/resources/merge.js';
+import { isBlankValue, joinedTags, type MergeableType } from '../../shared/resources/merge.js';
 import { PLURAL, recordName } from './duplicateWords.js';
+import { PHONE_FIELDS, choicesOf, mergeRows, rowValue, type MergeRow } from './mergeRows.js';
 import './duplicates.css';
 
 type Json = Record<string, unknown> & { id: number; name?: unknown };
@@ -17,8 +18,17 @@ const LABELS: Record<string, string> = {
   prospect_status: 'Prospect status', status: 'Status', source_id: 'Source', unqualified_reason_id: 'Unqualified reason',
   address: 'Address', billing_address: 'Billing address', shipping_address: 'Shipping address', custom_fields: 'Custom fields',
 };
-/** Fields merged key by key by default: a blank part of the survivor's is filled from the other. */
-const KEYED = new Set(['address', 'billing_address', 'shipping_address', 'custom_fields']);
+/** An address's parts, each a row of its own. */
+const PART_LABELS: Record<string, string> = { line1: 'street', city: 'city', postal_code: 'postal code', state: 'state', country: 'country' };
+
+/** A row's name: the field's label, or the address's and the part's ("Address: city"). */
+const rowLabel = (row: MergeRow) => (row.part ? `${LABELS[row.field]}: ${PART_LABELS[row.part]}` : (LABELS[row.field] ?? row.field));
+
+/** Statuses in the contact form's and list's words ("current" alone would say nothing). */
+const STATUS_WORDS: Record<string, Record<string, string>> = {
+  customer_status: { none: 'Not a customer', current: 'Current customer', past: 'Past customer' },
+  prospect_status: { none: 'Not a prospect', current: 'Current prospect', lost: 'Lost prospect' },
+};
 
 /**
  * Merging two records side by side: the rep picks which record survives and,
@@ -48,18 +58,15 @@ export function MergeView({ type, ids }: { type: MergeableType; ids: [number, nu
   if (!records) return <section className="screen"><p className={failure ? 'error' : 'muted'} role={failure ? 'alert' : undefined}>{failure ?? 'Loading…'}</p></section>;
   const survivor = records.find((r) => r.id === survivorId)!;
   const other = records.find((r) => r.id !== survivorId)!;
-  // An individual's `name` is made of the first and last names; fields alike on both leave nothing to choose.
-  const shownFields = MERGE_FIELDS[type].filter((field) => records.some((r) => !isBlankValue(r[field])) && !(field === 'name' && survivor.is_organization === false));
-  const fields = shownFields.filter((field) => !sameValue(survivor[field], other[field]));
-  const alike = shownFields.filter((field) => sameValue(survivor[field], other[field]));
-  const takenFrom = (field: string) => picks[field] ?? (isBlankValue(survivor[field]) ? other.id : survivor.id);
+  // Rows alike on both (two spellings of one phone number included) leave nothing to choose.
+  const { differing, alike } = mergeRows(type, survivor, other);
+  const takenFrom = (row: MergeRow) => picks[row.key] ?? (isBlankValue(rowValue(row, survivor)) ? other.id : survivor.id);
 
   const merge = async () => {
     setMerging(true);
     setFailure(null);
-    const choices: FieldChoices = Object.fromEntries(Object.entries(picks).map(([field, id]) => [field, id === survivor.id ? 'survivor' : 'other']));
     try {
-      await api.action(`/v2/${PLURAL[type]}/${survivor.id}/merge`, { merge_with_id: other.id, fields: choices });
+      await api.action(`/v2/${PLURAL[type]}/${survivor.id}/merge`, { merge_with_id: other.id, fields: choicesOf(picks, survivor.id) });
       navigate(`/${PLURAL[type]}/${survivor.id}`);
     } catch (err) {
       setFailure(refusalText(err, 'The records could not be merged.'));
@@ -84,27 +91,30 @@ export function MergeView({ type, ids }: { type: MergeableType; ids: [number, nu
             </label>
           ))}
         </div>
-        {fields.map((field) => (
-          <fieldset key={field} className="merge-row">
-            <legend>{LABELS[field] ?? field}</legend>
-            {records.map((record) => (
-              <label key={record.id} className={`merge-value${takenFrom(field) === record.id ? ' chosen' : ''}`}>
-                <input type="radio" name={`field-${field}`} checked={takenFrom(field) === record.id} onChange={() => setPicks({ ...picks, [field]: record.id })} />
-                <span>{names.of(field, record[field])}</span>
-                {KEYED.has(field) && picks[field] === undefined && record.id === survivor.id && !isBlankValue(other[field]) && <span className="muted merge-note"> blanks filled from the other</span>}
-              </label>
-            ))}
+        {differing.map((row) => (
+          <fieldset key={row.key} className="merge-row">
+            <legend>{rowLabel(row)}</legend>
+            {records.map((record) => {
+              const value = rowValue(row, record);
+              return (
+                <label key={record.id} className={`merge-value${takenFrom(row) === record.id ? ' chosen' : ''}`}>
+                  <input type="radio" name={`field-${row.key}`} checked={takenFrom(row) === record.id} onChange={() => setPicks({ ...picks, [row.key]: record.id })} />
+                  {isBlankValue(value) ? <span className="merge-empty">empty</span> : <span>{names.of(row.field, value)}</span>}
+                  {row.field === 'custom_fields' && picks[row.key] === undefined && record.id === survivor.id && !isBlankValue(other[row.field]) && <span className="muted merge-note"> blanks filled from the other</span>}
+                </label>
+              );
+            })}
           </fieldset>
         ))}
         {alike.length > 0 && (
           <div className="merge-row">
-            <span className="merge-legend">The same on both</span>
-            <span className="merge-joined">{alike.map((field) => LABELS[field] ?? field).join(', ')}</span>
+            <span className="merge-legend">Same on both</span>
+            <span className="merge-joined">{alike.map(rowLabel).join(', ')}</span>
           </div>
         )}
         <div className="merge-row">
           <span className="merge-legend">Tags</span>
-          <span className="merge-joined">{joinedTags(survivor.tags, other.tags).join(', ') || '—'} <span className="muted">(both records’ tags)</span></span>
+          <span className="merge-joined">{joinedTags(survivor.tags, other.tags).join(', ') || <span className="merge-empty">empty</span>} <span className="muted">(both records’ tags)</span></span>
         </div>
       </div>
       {failure && <p role="alert" className="error">{failure}</p>}
@@ -114,12 +124,6 @@ export function MergeView({ type, ids }: { type: MergeableType; ids: [number, nu
       </div>
     </section>
   );
-}
-
-/** Whether two values of a field are the same (objects compared by their parts). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (isBlankValue(a) && isBlankValue(b)) return true;
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Ids of other records shown by name: the owner, the organization, the parent organization. */
@@ -143,7 +147,8 @@ function useReferenceNames(records: [Json, Json] | null): ReferenceNames {
   return {
     of: (field, value) => {
       // Phone numbers in the one format every screen shows them in (records/phoneFormat.ts); the value kept is still as typed.
-      if (typeof value === 'string' && PHONE_FIELDS.has(field)) return phoneOrText(value);
+      if (typeof value === 'string' && PHONE_FIELDS.has(field)) return showPhone(value).text;
+      if (typeof value === 'string' && STATUS_WORDS[field]) return STATUS_WORDS[field][value] ?? value;
       if (typeof value !== 'number') return shown(value);
       const kind = field === 'owner_id' ? 'user' : field === 'contact_id' || field === 'parent_organization_id' ? 'contact' : null;
       return (kind && names.get(`${kind}:${value}`)) ?? `#${value}`;
@@ -164,11 +169,9 @@ async function loadNames(records: Json[]): Promise<Map<string, string>> {
   return found;
 }
 
-const PHONE_FIELDS = new Set(['phone', 'mobile', 'fax']);
-
 /** A field's value in words: text as it is, an address or custom fields as their parts, ids by number. */
 function shown(value: unknown): string {
-  if (isBlankValue(value)) return '—';
+  if (isBlankValue(value)) return 'empty';
   if (typeof value === 'object' && value !== null) {
     return Object.entries(value as Record<string, unknown>).filter(([, v]) => !isBlankValue(v)).map(([k, v]) => (KEY_WORDS[k] ? String(v) : `${k}: ${String(v)}`)).join(', ');
   }

@@ -9,6 +9,9 @@ export type CheckedKind = 'email' | 'website' | 'phone';
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
+/** Whether a text is written as an email address is (name@example.com): what may become a `mailto:` link. */
+export const isEmailAddress = (text: string): boolean => EMAIL.test(text.trim());
+
 /** The region a phone number without +country is read in: the rep's own (en-GB → GB), US when the locale names none. */
 export function homeRegion(locale?: string): CountryCode {
   try {
@@ -35,7 +38,7 @@ export function warningFor(kind: CheckedKind, value: string, locale?: string): s
   if (text === '') return null;
   switch (kind) {
     case 'email':
-      return EMAIL.test(text) ? null : 'This does not look like an email address (such as name@example.com). You can still save it.';
+      return isEmailAddress(text) ? null : 'This does not look like an email address (such as name@example.com). You can still save it.';
     case 'website':
       return isWebAddress(text) ? null : 'This does not look like a web address (such as example.com). You can still save it.';
     case 'phone':

@@ -2,6 +2,7 @@ import type { Note } from '../../shared/resources/note.js';
 import type { Call } from '../../shared/resources/call.js';
 import type { Task } from '../../shared/resources/task.js';
 import { api } from '../api/client.js';
+import { showPhone } from '../records/phoneFormat.js';
 import { recordKey, recordOf, type RecordRef } from '../records/records.js';
 import type { RecordSummary } from '../records/useRecordSummaries.js';
 
@@ -28,7 +29,7 @@ async function items<T>(path: string, query: Record<string, string | number | bo
   return (await api.list<T>(path, query)).items.map((i) => i.data);
 }
 
-const callText = (call: Call) => `${call.missed ? '(missed) ' : call.incoming ? '(incoming) ' : ''}${call.summary ?? call.phone_number}`;
+const callText = (call: Call) => `${call.missed ? '(missed) ' : call.incoming ? '(incoming) ' : ''}${call.summary ?? showPhone(call.phone_number).text}`;
 
 /**
  * The latest activity the API gives cheaply, three index-ordered pages:

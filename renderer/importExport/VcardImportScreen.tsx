@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client.js';
+import { showPhone } from '../records/phoneFormat.js';
 import { Link } from '../router/Link.js';
 import { currentErrors, FilePicker, ImportChecks, ImportOutcome, SampleIntro } from './ImportParts.js';
 import { fileTextProblem, IMPORT_NOUNS, type Refusal } from './importText.js';
@@ -113,7 +114,7 @@ function CardsStep({ preview, refusal, busy, onImport }: CardsProps) {
             { label: 'Name', kind: 'title', cell: ({ values }) => (values.is_organization === 'true' ? values.name : [values.first_name, values.last_name].filter(Boolean).join(' ')) },
             { label: 'Organization', cell: ({ values }) => (values.is_organization === 'true' ? <span className="badge">Organization</span> : values.organization_name) },
             { label: 'Email', cell: ({ values }) => values.email },
-            { label: 'Phone', cell: ({ values }) => values.phone ?? values.mobile },
+            { label: 'Phone', cell: ({ values }) => showPhone(values.phone ?? values.mobile ?? '').text },
             { label: 'City', cell: ({ values }) => values['address.city'] },
           ]} />
       </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homeCountry, phoneOrText, showPhone } from './phoneFormat.js';
+import { homeCountry, phoneKey, phoneOrText, showPhone } from './phoneFormat.js';
 
 describe('showPhone', () => {
   it('shows every way of typing a number in one international format, and dials it in E.164', () => {
@@ -18,8 +18,11 @@ describe('showPhone', () => {
     expect(showPhone('475-462-0767 x123', 'US')).toEqual({ text: '+1 475 462 0767 ext. 123', href: 'tel:+14754620767;ext=123' });
   });
 
-  it('shows what cannot be a phone number as typed, dialling its digits if it has any', () => {
-    expect(showPhone('12', 'US')).toEqual({ text: '12', href: 'tel:12' });
+  it('shows what cannot be a phone number as typed, with nothing to dial', () => {
+    expect(showPhone('12', 'US')).toEqual({ text: '12', href: null });
+    expect(showPhone('12', null)).toEqual({ text: '12', href: null });
+    expect(showPhone('call me', 'US')).toEqual({ text: 'call me', href: null });
+    expect(showPhone('call me on 475 462 0767', null)).toEqual({ text: 'call me on 475 462 0767', href: null });
     expect(showPhone('ask reception', 'US')).toEqual({ text: 'ask reception', href: null });
     expect(showPhone('', 'US')).toEqual({ text: '', href: null });
   });
@@ -53,5 +56,20 @@ describe('phoneOrText', () => {
     expect(phoneOrText('1234', 'US')).toBe('1234');
     // Without a home country a national number cannot be read: as typed.
     expect(phoneOrText('(475) 462-0767', null)).toBe('(475) 462-0767');
+  });
+});
+
+describe('phoneKey', () => {
+  it('is the same for every spelling of one number', () => {
+    const keys = ['(475) 462-0767', '475-462-0767', '+1 475 462 0767', '+14754620767', '1 (475) 462-0767'].map((typed) => phoneKey(typed, 'US'));
+    expect(new Set(keys)).toEqual(new Set(['tel:+14754620767']));
+    expect(phoneKey('07700 900123', 'GB')).toBe(phoneKey('+44 7700 900123', 'US'));
+  });
+
+  it('tells different numbers and extensions apart, and compares what is not a number by its digits', () => {
+    expect(phoneKey('475-462-0767', 'US')).not.toBe(phoneKey('475-462-0768', 'US'));
+    expect(phoneKey('475-462-0767 x12', 'US')).not.toBe(phoneKey('475-462-0767', 'US'));
+    expect(phoneKey('ext 12', 'US')).toBe('12');
+    expect(phoneKey('ask reception', 'US')).toBeNull();
   });
 });

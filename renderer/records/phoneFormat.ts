@@ -4,7 +4,7 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 export interface ShownPhone {
   /** International format (`+1 475 462 0767`), or the number as it was typed when it cannot be read as one. */
   text: string;
-  /** `tel:+14754620767` (E.164, with `;ext=` for an extension), or the typed digits; null when there is nothing to dial. */
+  /** `tel:+14754620767` (E.164, with `;ext=` for an extension), or the typed digits; null when it cannot be a phone number. */
   href: string | null;
 }
 
@@ -27,18 +27,40 @@ export function homeCountry(languages: readonly string[] = typeof navigator === 
 
 const HOME = homeCountry();
 
+/** Written only with a phone number's characters (digits, spaces, brackets, dashes, dots, an extension). */
+const PHONE_CHARACTERS = /^\+?[\d\s().\-/]+(?:\s*(?:x|ext\.?)\s*\d+)?$/i;
+
+/** How many digits a number has at least and at most (E.164's most) to be dialled when no country can read it. */
+const DIALLED_DIGITS = /^\+?\d{7,15}$/;
+
 /**
  * One format for every phone number on every screen: international
  * (`+44 20 7946 0018`), whoever typed it how. Display only: the stored value
- * stays what the rep typed. A number that cannot be a phone number (too
- * short, letters) is shown as typed, and dials its digits.
+ * stays what the rep typed. What cannot be a phone number (too short, too
+ * long, words) is shown as typed with nothing to dial, so it is never a link;
+ * a national number when no home country is known is shown as typed and
+ * dials its digits.
  */
 export function showPhone(typed: string, country: CountryCode | null = HOME): ShownPhone {
   const trimmed = typed.trim();
   const parsed = trimmed ? parsePhoneNumberFromString(trimmed, country ?? undefined) : undefined;
   if (parsed?.isPossible()) return { text: parsed.formatInternational(), href: parsed.getURI() };
   const digits = trimmed.replace(/(?!^\+)[^\d]/g, '');
-  return { text: trimmed, href: /\d/.test(digits) ? `tel:${digits}` : null };
+  const dialable = country === null && PHONE_CHARACTERS.test(trimmed) && DIALLED_DIGITS.test(digits);
+  return { text: trimmed, href: dialable ? `tel:${digits}` : null };
+}
+
+/**
+ * The number a phone text stands for, to compare two spellings of one
+ * number (`(475) 462-0767` and `+1 475 462 0767`): E.164 with its extension
+ * when it can be read as a phone number, else its digits; null for a text
+ * without any.
+ */
+export function phoneKey(typed: string, country: CountryCode | null = HOME): string | null {
+  const parsed = typed.trim() ? parsePhoneNumberFromString(typed.trim(), country ?? undefined) : undefined;
+  if (parsed?.isPossible()) return parsed.getURI();
+  const digits = typed.replace(/\D/g, '');
+  return digits === '' ? null : digits;
 }
 
 /**
@@ -47,7 +69,7 @@ export function showPhone(typed: string, country: CountryCode | null = HOME): Sh
  * a phone's characters and can be one, else as it is.
  */
 export function phoneOrText(text: string, country: CountryCode | null = HOME): string {
-  if (!/^\+?[\d\s().\-/]+(?:\s*(?:x|ext\.?)\s*\d+)?$/i.test(text.trim())) return text;
+  if (!PHONE_CHARACTERS.test(text.trim())) return text;
   const shown = showPhone(text, country);
   return shown.href?.startsWith('tel:+') ? shown.text : text;
 }

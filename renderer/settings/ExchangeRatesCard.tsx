@@ -91,7 +91,10 @@ function RateRow({ rate, into, admin, done, failed }: RowProps) {
       {admin ? (
         <form className="rate-edit" onSubmit={save} noValidate>
           <span className="rate-equation" aria-hidden="true">1 {rate.currency} =</span>
-          <input type="text" inputMode="decimal" aria-label={label} value={draft} aria-invalid={Boolean(error)} onChange={(e) => setDraft(e.target.value)} />
+          <input type="text" inputMode="decimal" aria-label={label} value={draft} aria-invalid={Boolean(error)} onChange={(e) => {
+            setDraft(e.target.value);
+            setError(null);
+          }} />
           <span aria-hidden="true">{into}</span>
           <button type="submit" disabled={busy || draft.trim() === rate.rate}>Save</button>
           <button type="button" className="danger" disabled={busy} onClick={remove} aria-label={`Remove the rate of ${rate.currency}`}>Remove</button>
@@ -138,7 +141,10 @@ function AddRate({ into, taken, done, failed }: { into: string; taken: Set<strin
       </label>
       <label>
         1 {chosen} in {into}
-        <input type="text" inputMode="decimal" placeholder="1.0000" value={rate} aria-invalid={Boolean(error)} onChange={(e) => setRate(e.target.value)} />
+        <input type="text" inputMode="decimal" placeholder="1.0000" value={rate} aria-invalid={Boolean(error)} onChange={(e) => {
+          setRate(e.target.value);
+          setError(null);
+        }} />
       </label>
       <button type="submit" className="primary" disabled={busy || !chosen}>Add rate</button>
       {error && <span className="field-error" role="alert">{error}</span>}

@@ -4,6 +4,7 @@ import type { CustomFieldDefinition } from '../../shared/resources/customField.j
 import type { Address } from '../../shared/resources/address.js';
 import { api, ApiFailure } from '../api/client.js';
 import { formErrorsOf } from '../api/formErrors.js';
+import { showPhone } from '../records/phoneFormat.js';
 import { formatDay, formatWhen } from '../tasks/taskDates.js';
 import { useSession } from '../session/sessionStore.js';
 import { addressLine, fieldKind, fieldLabel, fieldLabels, inputOf, isEmpty, valueOf, type FieldKind } from './conflictFields.js';
@@ -53,6 +54,7 @@ export function FieldValue({ value, kind }: { value: unknown; kind: FieldKind })
   if (typeof value === 'object') return <>{addressLine(value as Partial<Address>) || JSON.stringify(value)}</>;
   if (kind.kind === 'date' && typeof value === 'string') return <>{formatDay(value)}</>;
   if (kind.kind === 'datetime' && typeof value === 'string') return <>{formatWhen(value)}</>;
+  if (kind.kind === 'text' && kind.input === 'tel' && typeof value === 'string') return <>{showPhone(value).text}</>;
   return <>{String(value)}</>;
 }
 
@@ -141,7 +143,10 @@ export function ConflictItem({ conflict, resolve, level = 3 }: {
         <form className="conflict-other" onSubmit={submit} noValidate>
           <label htmlFor={inputId}>Another value for {label}</label>
           <div className="conflict-other-row">
-            <OtherValueInput id={inputId} kind={kind} value={text} invalid={Boolean(inputError)} onChange={setText} />
+            <OtherValueInput id={inputId} kind={kind} value={text} invalid={Boolean(inputError)} onChange={(changed) => {
+              setText(changed);
+              setInputError(null);
+            }} />
             {inputError && <span className="field-error" role="alert">{inputError}</span>}
             <div className="actions">
               <button type="submit" className="primary" disabled={busy !== null}>{busy === 'other' ? 'Saving…' : 'Use this value'}</button>

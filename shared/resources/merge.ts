@@ -4,6 +4,7 @@
  * the Duplicates screen, which shows the same defaults before the rep picks.
  */
 import { CONTACT_TEXT_FIELDS } from './contact.js';
+import type { AddressKey } from './address.js';
 
 export const MERGEABLE_TYPES = ['contact', 'lead'] as const;
 export type MergeableType = (typeof MERGEABLE_TYPES)[number];
@@ -11,10 +12,17 @@ export type MergeableType = (typeof MERGEABLE_TYPES)[number];
 /** Which record a field's value is taken from: the one that stays, or the one merged into it. */
 export const MERGE_SIDES = ['survivor', 'other'] as const;
 export type MergeSide = (typeof MERGE_SIDES)[number];
-export type FieldChoices = Record<string, MergeSide>;
+/** Whose parts of an address the survivor keeps, part by part (`{"city": "other"}`); a part not named is merged as by default. */
+export type AddressChoice = Partial<Record<AddressKey, MergeSide>>;
+/** Per field, whose value the survivor keeps: a side for the whole value, or for an address a side per part. */
+export type FieldChoice = MergeSide | AddressChoice;
+export type FieldChoices = Record<string, FieldChoice>;
+
+/** The address fields, whose parts may be chosen one by one. */
+export const ADDRESS_FIELDS: ReadonlySet<string> = new Set(['address', 'billing_address', 'shipping_address']);
 
 /** Nested objects merged key by key: a blank key of the survivor's takes the other's value. */
-const KEYED_FIELDS = new Set(['address', 'billing_address', 'shipping_address', 'custom_fields']);
+const KEYED_FIELDS = new Set([...ADDRESS_FIELDS, 'custom_fields']);
 
 /**
  * The fields a merge decides, per type, in the order the merge view shows
@@ -40,13 +48,29 @@ export function isBlankValue(value: unknown): boolean {
   return false;
 }
 
-/** One field's merged value: the chosen side's, or by default the survivor's with its blanks (key by key for addresses and custom fields) filled from the other. */
-export function mergedValue(field: string, survivor: unknown, other: unknown, side: MergeSide | undefined): unknown {
-  if (side === 'other') return other ?? null;
-  if (side === 'survivor') return survivor ?? null;
+/**
+ * One field's merged value: the chosen side's, or by default the survivor's
+ * with its blanks (key by key for addresses and custom fields) filled from
+ * the other; an address chosen part by part takes each named part from its
+ * side and merges the others as by default.
+ */
+export function mergedValue(field: string, survivor: unknown, other: unknown, choice: FieldChoice | undefined): unknown {
+  if (choice === 'other') return other ?? null;
+  if (choice === 'survivor') return survivor ?? null;
+  if (isObject(choice)) return mergedParts(isObject(survivor) ? survivor : {}, isObject(other) ? other : {}, choice);
   if (!KEYED_FIELDS.has(field) || !isObject(survivor) || !isObject(other)) return isBlankValue(survivor) ? (other ?? null) : survivor;
-  const keys = new Set([...Object.keys(survivor), ...Object.keys(other)]);
-  return Object.fromEntries([...keys].map((key) => [key, isBlankValue(survivor[key]) ? (other[key] ?? null) : survivor[key]]));
+  return mergedParts(survivor, other, {});
+}
+
+/** An object merged key by key: a key's chosen side, else the survivor's value, its blank filled from the other. */
+function mergedParts(survivor: Json, other: Json, sides: Record<string, MergeSide | undefined>): Json {
+  const keys = new Set([...Object.keys(survivor), ...Object.keys(other), ...Object.keys(sides)]);
+  return Object.fromEntries([...keys].map((key) => {
+    const side = sides[key];
+    if (side === 'other') return [key, other[key] ?? null];
+    if (side === 'survivor') return [key, survivor[key] ?? null];
+    return [key, isBlankValue(survivor[key]) ? (other[key] ?? null) : survivor[key]];
+  }));
 }
 
 /** Both records' tags, the survivor's first, each name once. */

@@ -168,6 +168,32 @@ describe('POST /v2/contacts/:id/merge', () => {
     expect(stillNaming('contact', convertedContact)).toEqual({});
   });
 
+  it('takes an address part by part: each named part from its side, the others merged as by default', async () => {
+    const survivor = await created('/v2/contacts', { last_name: 'Dahl', address: { line1: 'Storgata 1', city: 'Oslo', postal_code: null, state: null, country: 'Norway' } });
+    const other = await created('/v2/contacts', { last_name: 'Dahl', address: { line1: 'Bryggen 2', city: 'Bergen', postal_code: '5003', state: 'Vestland', country: 'NO' } });
+    const merged = await merge('contacts', survivor, { merge_with_id: other, fields: { address: { city: 'other', state: 'survivor', country: 'other' } } });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    // line1: the survivor's (by default); city and country: the other's; state: the survivor's blank, as chosen; postal code: filled from the other.
+    expect(merged.body.data.address).toEqual({ line1: 'Storgata 1', city: 'Bergen', postal_code: '5003', state: null, country: 'NO' });
+    expect((await agent('GET', `/v2/contacts/${survivor}`)).body.data.address).toEqual(merged.body.data.address);
+  });
+
+  it('takes a lead’s address part by part too, also when the survivor has none', async () => {
+    const survivor = await created('/v2/leads', { last_name: 'Lund' });
+    const other = await created('/v2/leads', { last_name: 'Lund', address: { line1: 'Kaigata 3', city: 'Tromsø' } });
+    const merged = await merge('leads', survivor, { merge_with_id: other, fields: { address: { line1: 'survivor' } } });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    expect(merged.body.data.address).toMatchObject({ line1: null, city: 'Tromsø' });
+  });
+
+  it('refuses an address choice naming something not a part, a side not a side, and parts for a field that is not an address', async () => {
+    const person = await created('/v2/contacts', { last_name: 'Parts', address: { city: 'Oslo' } });
+    const other = await created('/v2/contacts', { last_name: 'Parts', address: { city: 'Bergen' } });
+    const bad = await merge('contacts', person, { merge_with_id: other, fields: { address: { street: 'other', city: 'theirs' }, email: { line1: 'other' } } });
+    expect([bad.status, codes(bad), fields(bad)]).toEqual([422, ['unknown', 'incorrect_value', 'incorrect_value'], ['/fields/address/street', '/fields/address/city', '/fields/email']]);
+    expect((await agent('GET', `/v2/contacts/${other}`)).body.data.address.city).toBe('Bergen');
+  });
+
   it('refuses a merge with itself, with the other kind, with nothing, and unknown or badly chosen fields, in the error envelope', async () => {
     const person = await created('/v2/contacts', { last_name: 'Solo' });
     const org = await created('/v2/contacts', { is_organization: true, name: 'Solo Inc' });

@@ -141,7 +141,7 @@ export class CustomObjectFields {
     refuseUnknown(data, errors);
     const key = this.checkNewKey(object, data.key, errors);
     const type = checkType(data.type, errors);
-    const title = checkText(data.title, 'title', FIELD_TITLE_MAX, errors, true);
+    const title = checkTitle(data.title, errors);
     const description = checkText(data.description, 'description', FIELD_DESCRIPTION_MAX, errors, false);
     const position = checkPosition(data.position, errors) ?? this.nextPosition(object.id);
     const active = checkActive(data.active, errors) ?? true;
@@ -168,7 +168,7 @@ export class CustomObjectFields {
     const errors = new RecordInvalid();
     refuseUnknown(data, errors);
     refuseChanges(current, data, errors);
-    const title = data.title !== undefined ? checkText(data.title, 'title', FIELD_TITLE_MAX, errors, true) : current.title;
+    const title = data.title !== undefined ? checkTitle(data.title, errors) : current.title;
     const description = data.description !== undefined ? checkText(data.description, 'description', FIELD_DESCRIPTION_MAX, errors, false) : current.description;
     const standard = current.key.startsWith(STANDARD_PREFIX);
     const position = standard ? current.position : checkPosition(data.position, errors) ?? current.position;
@@ -400,6 +400,16 @@ export function checkText(value: unknown, name: string, max: number, errors: Rec
   }
   if (value.trim().length > max) errors.add(name, 'TooLong', `${label}: is too long (at most ${max} characters)`);
   return value.trim();
+}
+
+/** Line breaks, tabs and the other control characters. */
+const CONTROL_CHARACTERS = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+
+/** A field's title: one line of any printable text ("Rep's note", "Größe (cm)"), never a control character. */
+function checkTitle(value: unknown, errors: RecordInvalid): string | null {
+  const title = checkText(value, 'title', FIELD_TITLE_MAX, errors, true);
+  if (title !== null && CONTROL_CHARACTERS.test(title)) errors.add('title', 'InvalidValue', 'Title: must not contain line breaks, tabs or other control characters');
+  return title;
 }
 
 function checkPosition(value: unknown, errors: RecordInvalid): number | undefined {

@@ -6,6 +6,7 @@ import { USER_LIST } from '../resources/users.js';
 import { LIST as DOCUMENT_LIST } from '../resources/documents.js';
 import { FIELDS as LEAD_CONVERSION_FIELDS } from '../resources/leadConversions.js';
 import { DUPLICATE_REASONS, MERGE_SIDES } from '../../../shared/resources/merge.js';
+import { ADDRESS_KEYS } from '../../../shared/resources/address.js';
 import {
   collectionEnvelope, listParameters, resourceEnvelope, schemaRef, writeBodySchema, writeDataSchema, type JsonSchema,
 } from './schemas.js';
@@ -77,7 +78,16 @@ function mergingOperations(plural: 'contacts' | 'leads', bearer: Operation['secu
       security: bearer,
       requestBody: dataBody(object(undefined, {
         merge_with_id: { type: 'integer', description: `The ${type} merged into this one and deleted.` },
-        fields: { type: 'object', additionalProperties: { enum: [...MERGE_SIDES] }, description: 'Per field, whose value the survivor keeps: `survivor` or `other`.' },
+        fields: {
+          type: 'object',
+          additionalProperties: {
+            oneOf: [
+              { enum: [...MERGE_SIDES] },
+              { type: 'object', additionalProperties: false, properties: Object.fromEntries(ADDRESS_KEYS.map((key) => [key, { enum: [...MERGE_SIDES] }])) },
+            ],
+          },
+          description: 'Per field, whose value the survivor keeps: `survivor` or `other`; an address (`address`, `billing_address`, `shipping_address`) also part by part, as an object of sides by part (`{"city": "other"}`).',
+        },
       }, ['merge_with_id'])),
       responses: ok(`The surviving ${type}.`, one(type, schemaRef(tag === 'Contacts' ? 'Contact' : 'Lead'))),
     },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, invalidParam, notFound, problem } from '../problems.js';
+import type { ErrorCode } from '../../../shared/errors.js';
 import { jsonBool, jsonObject } from './sqlJson.js';
 import type { Clause } from './listing.js';
 import type { SyncSource } from '../sync/sources.js';
@@ -23,17 +24,30 @@ const DEFINITION_JSON = jsonObject({
  */
 export const CUSTOM_FIELD_SYNC: SyncSource = { type: 'custom_field', from: 'custom_field_definitions d', idColumn: 'd.id', json: DEFINITION_JSON };
 
-/** Names become JSON paths and sort expressions: quotes and backslashes are not allowed in them. */
-const nameSchema = z.string().trim().min(1).max(255).regex(/^[^"'\\]+$/, 'must not contain quotes or backslashes');
-const choicesSchema = z.array(z.string().trim().min(1).max(255)).min(1).max(500)
-  .refine((c) => new Set(c).size === c.length, 'must not repeat a choice');
+/** Line breaks, tabs and the other control characters: a name or choice is one line of printable text. */
+const CONTROL_CHARACTERS = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+
+/**
+ * A name is any printable text (apostrophes, quotes, accents, brackets: "Rep's
+ * note", "Größe (cm)"); it becomes a JSON path through pathOf, which escapes it.
+ */
+const nameSchema = z.string({ error: 'must be text.' }).trim()
+  .min(1, 'cannot be blank.')
+  .max(255, 'must be at most 255 characters.')
+  .refine((name) => !CONTROL_CHARACTERS.test(name), 'must not contain line breaks, tabs or other control characters.');
+const choicesSchema = z.array(z.string({ error: 'must be text.' }).trim()
+  .min(1, 'must not be blank.')
+  .max(255, 'must be at most 255 characters.')
+  .refine((choice) => !CONTROL_CHARACTERS.test(choice), 'must not contain line breaks, tabs or other control characters.'), { error: 'must be a list of choices.' })
+  .min(1, 'must have at least one choice.').max(500, 'must have at most 500 choices.')
+  .refine((c) => new Set(c).size === c.length, 'must not repeat a choice.');
 
 const createSchema = z.strictObject({
   name: nameSchema,
-  type: z.enum(CUSTOM_FIELD_TYPES),
-  filterable: z.boolean().optional(),
-  for_contact: z.boolean().optional(),
-  for_organization: z.boolean().optional(),
+  type: z.enum(CUSTOM_FIELD_TYPES, { error: `must be one of: ${CUSTOM_FIELD_TYPES.join(', ')}.` }),
+  filterable: z.boolean({ error: 'must be a boolean.' }).optional(),
+  for_contact: z.boolean({ error: 'must be a boolean.' }).optional(),
+  for_organization: z.boolean({ error: 'must be a boolean.' }).optional(),
   choices: z.union([choicesSchema, z.array(z.object({ name: z.string() }).loose()).transform((c) => c.map((x) => x.name)).pipe(choicesSchema)]).nullable().optional(),
 });
 const updateSchema = createSchema.partial();
@@ -49,8 +63,13 @@ interface DefinitionRow {
   choices: string | null;
 }
 
-/** The JSON path of a custom field value inside a record's `custom_fields` column. */
-const pathOf = (name: string) => `$."${name}"`;
+/**
+ * The JSON path of a custom field value inside a record's `custom_fields`
+ * column: the name as a quoted label, escaped as a JSON string is (a quote as
+ * `\"`), which is how SQLite matches it against the stored key and how
+ * PostgreSQL's sqlite_json_path (db/postgres/functions.ts) reads it.
+ */
+const pathOf = (name: string) => `$.${JSON.stringify(name)}`;
 
 /**
  * Custom field definitions per resource type, managed by admins, and the
@@ -112,8 +131,7 @@ export class CustomFields {
         Number(input.for_organization ?? current.for_organization), input.choices ? choiceJson(input.choices) : current.choices, now, id);
       this.ctx.changes.record('custom_field', id, 'updated', actorId);
       if (name !== current.name) {
-        this.rewriteValues(recordTable, type, current.name,
-          `json_set(json_remove(custom_fields, ?), ?, json_extract(custom_fields, ?))`, [pathOf(current.name), pathOf(name), pathOf(current.name)], actorId);
+        this.rewriteValues(recordTable, type, current.name, (values) => renamedKey(values, current.name, name), actorId);
       }
     })();
   }
@@ -123,19 +141,24 @@ export class CustomFields {
     const current = this.ctx.db.prepare('SELECT * FROM custom_field_definitions WHERE resource_type = ? AND id = ?').get(type, id) as DefinitionRow | undefined;
     if (!current) throw notFound('custom_field', id);
     this.ctx.db.transaction(() => {
-      this.rewriteValues(recordTable, type, current.name, 'json_remove(custom_fields, ?)', [pathOf(current.name)], actorId);
+      this.rewriteValues(recordTable, type, current.name, (values) => renamedKey(values, current.name, null), actorId);
       this.ctx.db.prepare('DELETE FROM custom_field_definitions WHERE id = ?').run(id);
       this.ctx.changes.record('custom_field', id, 'deleted', actorId);
     })();
   }
 
-  private rewriteValues(table: string, type: string, name: string, expr: string, params: unknown[], actorId: number | null): void {
+  /**
+   * Rewrites the custom fields of every record holding a value of `name`,
+   * in code rather than SQL: a value keeps its JSON type on both backends
+   * (PostgreSQL's json_extract answers text) and a name needs no escaping.
+   */
+  private rewriteValues(table: string, type: string, name: string, rewrite: (values: Record<string, unknown>) => Record<string, unknown>, actorId: number | null): void {
     const now = isoSeconds(this.ctx.clock.now());
-    const ids = this.ctx.db.prepare(`SELECT id FROM ${table} WHERE json_extract(custom_fields, ?) IS NOT NULL`).pluck().all(pathOf(name)) as number[];
-    const update = this.ctx.db.prepare(`UPDATE ${table} SET custom_fields = ${expr}, updated_at = ? WHERE id = ?`);
-    for (const recordId of ids) {
-      update.run(...params, now, recordId);
-      this.ctx.changes.record(type, recordId, 'updated', actorId);
+    const rows = this.ctx.db.prepare(`SELECT id, custom_fields FROM ${table} WHERE json_extract(custom_fields, ?) IS NOT NULL`).all(pathOf(name)) as { id: number; custom_fields: string }[];
+    const update = this.ctx.db.prepare(`UPDATE ${table} SET custom_fields = ?, updated_at = ? WHERE id = ?`);
+    for (const row of rows) {
+      update.run(JSON.stringify(rewrite(JSON.parse(row.custom_fields) as Record<string, unknown>)), now, row.id);
+      this.ctx.changes.record(type, row.id, 'updated', actorId);
     }
   }
 
@@ -207,10 +230,15 @@ export class CustomFields {
     if (!match) return undefined;
     const def = this.definitions(type).get(match[1]);
     if (!def || !def.filterable) return undefined;
-    // Safe to splice: the name matched a stored definition, and names cannot hold quotes.
-    const value = `json_extract(${jsonColumn}, '${pathOf(def.name)}')`;
+    // Spliced as a string literal (a sort is an expression, not a parameter): its apostrophes doubled.
+    const value = `json_extract(${jsonColumn}, '${pathOf(def.name).replace(/'/g, "''")}')`;
     return def.type === 'number' ? `CAST(${value} AS REAL)` : value;
   }
+}
+
+/** The values with `from`'s value under `to` (in its place), or without it when `to` is null. */
+function renamedKey(values: Record<string, unknown>, from: string, to: string | null): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).flatMap(([key, value]): [string, unknown][] => (key !== from ? [[key, value]] : to === null ? [] : [[to, value]])));
 }
 
 function choiceJson(names: string[]): string {
@@ -239,6 +267,13 @@ function checkValue(def: DefinitionRow, value: unknown): Checked {
   }
 }
 
+/** A missing attribute is `missing`, a blank name `blank`, anything else wrong `incorrect_value`. */
+function codeOf(issue: z.core.$ZodIssue): ErrorCode {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'missing';
+  if (issue.code === 'too_small' && issue.origin === 'string') return 'blank';
+  return 'incorrect_value';
+}
+
 function parseOrThrow<T extends z.ZodType>(schema: T, data: unknown): z.infer<T> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
@@ -248,7 +283,7 @@ function parseOrThrow<T extends z.ZodType>(schema: T, data: unknown): z.infer<T>
       for (const key of issue.keys) errors.add(`/${key}`, 'unknown', `${key} is not an attribute of custom_field.`);
     } else {
       const field = issue.path.map(String).join('/');
-      errors.add(`/${field}`, issue.code === 'invalid_type' && issue.input === undefined ? 'missing' : 'incorrect_value', `${field} ${issue.message}`);
+      errors.add(`/${field}`, codeOf(issue), `${field} ${issue.message}`);
     }
   }
   errors.throwIfAny();

@@ -1,7 +1,8 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { ApiProblem, FieldErrors } from '../problems.js';
-import { MERGE_FIELDS, MERGE_SIDES, mergedRecord, type FieldChoices, type MergeableType } from '../../../shared/resources/merge.js';
+import { ADDRESS_KEYS } from '../../../shared/resources/address.js';
+import { ADDRESS_FIELDS, MERGE_FIELDS, MERGE_SIDES, mergedRecord, type AddressChoice, type FieldChoices, type MergeableType, type MergeSide } from '../../../shared/resources/merge.js';
 
 /** What a merge needs of the contacts' or leads' service. */
 export interface MergeableRecords {
@@ -129,10 +130,24 @@ export class Merges {
     const choices: FieldChoices = {};
     for (const [field, side] of Object.entries(fields as Record<string, unknown>)) {
       if (!MERGE_FIELDS[type].includes(field)) errors.add(`/fields/${field}`, 'unknown', `${field} is not a field a merge decides.`);
-      else if (!(MERGE_SIDES as readonly unknown[]).includes(side)) errors.add(`/fields/${field}`, 'incorrect_value', 'Each field takes "survivor" or "other".');
-      else choices[field] = side as FieldChoices[string];
+      else if (isSide(side)) choices[field] = side;
+      else if (ADDRESS_FIELDS.has(field) && typeof side === 'object' && side !== null && !Array.isArray(side)) choices[field] = this.checkedParts(field, side as Record<string, unknown>, errors);
+      else errors.add(`/fields/${field}`, 'incorrect_value', ADDRESS_FIELDS.has(field)
+        ? `${field} takes "survivor" or "other", or an object naming a side per part (${ADDRESS_KEYS.join(', ')}).`
+        : 'Each field takes "survivor" or "other".');
     }
     return choices;
+  }
+
+  /** An address chosen part by part: each key an address part, each value a side. */
+  private checkedParts(field: string, parts: Record<string, unknown>, errors: FieldErrors): AddressChoice {
+    const choice: AddressChoice = {};
+    for (const [key, side] of Object.entries(parts)) {
+      if (!(ADDRESS_KEYS as readonly string[]).includes(key)) errors.add(`/fields/${field}/${key}`, 'unknown', `${key} is not a part of an address (${ADDRESS_KEYS.join(', ')}).`);
+      else if (!isSide(side)) errors.add(`/fields/${field}/${key}`, 'incorrect_value', 'Each part takes "survivor" or "other".');
+      else choice[key as keyof AddressChoice] = side;
+    }
+    return choice;
   }
 
   /**
@@ -179,3 +194,5 @@ export class Merges {
     return new Set(ids.filter((id) => twin.get(id, toId) !== undefined));
   }
 }
+
+const isSide = (value: unknown): value is MergeSide => (MERGE_SIDES as readonly unknown[]).includes(value);

@@ -127,6 +127,8 @@ function Password({ user, team }: Pick<Props, 'user' | 'team'>) {
             <input type="password" autoComplete="new-password" value={password} onChange={(e) => {
               setPassword(e.target.value);
               setSaved(false);
+              // What was refused is no longer there.
+              setErrors(({ password: _refused, ...rest }) => rest);
             }} aria-invalid={Boolean(errors.password)} />
           </label>
           {errors.password && <span className="field-error" role="alert">{errors.password}</span>}

@@ -22,10 +22,11 @@ CREATE OR REPLACE FUNCTION truth(value boolean) RETURNS boolean LANGUAGE sql IMM
 CREATE OR REPLACE FUNCTION truth(value bigint) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT value <> 0';
 CREATE OR REPLACE FUNCTION truth(value integer) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT value <> 0';
 
--- A SQLite JSON path as jsonb's path of keys and indexes.
+-- A SQLite JSON path as jsonb's path of keys and indexes. A quoted label is escaped as a JSON string (\\" for a quote,
+-- as SQLite matches it against the stored key's JSON text): read as one.
 CREATE OR REPLACE FUNCTION sqlite_json_path(path text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS $$
-  SELECT coalesce(array_agg(coalesce(m[1], m[2], m[3]) ORDER BY n), '{}')
-  FROM regexp_matches(substr(path, 2), '\\."((?:[^"]|"")*)"|\\.([^.\\[]+)|\\[(#|-?\\d+)\\]', 'g') WITH ORDINALITY AS t(m, n)
+  SELECT coalesce(array_agg(coalesce(('"' || m[1] || '"')::jsonb #>> '{}', m[2], m[3]) ORDER BY n), '{}')
+  FROM regexp_matches(substr(path, 2), '\\."((?:[^"\\\\]|\\\\.)*)"|\\.([^.\\[]+)|\\[(#|-?\\d+)\\]', 'g') WITH ORDINALITY AS t(m, n)
 $$;
 
 -- SQLite's value of a JSON value: strings unquoted, null as NULL, objects and arrays as JSON text.
