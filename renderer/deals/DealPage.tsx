@@ -25,6 +25,7 @@ import { ConflictPanel } from '../sync/ConflictPanel.js';
 import { RecordHeader } from '../records/RecordHeader.js';
 import { RecordSection } from '../records/RecordSection.js';
 import { OwnerField } from '../owners/OwnerField.js';
+import { winLikelihood } from '../../shared/resources/winLikelihood.js';
 
 /** One deal, laid out as a contact's page is (ContactPage): name, value, stage (changeable here) and actions; the timeline; details, contacts, order, tags and collaborators beside it. */
 export function DealPage({ id }: { id: number }) {
@@ -97,7 +98,7 @@ export function DealPage({ id }: { id: number }) {
         <aside className="record-side" aria-label={`About ${deal.name}`}>
           <RecordSection title="Details" count={details} className="details-section">
             <dl className="details">
-              <DetailRow label="Stage">{stage ? `${stage.name} (${stage.likelihood}%)` : '…'}</DetailRow>
+              <DetailRow label="Stage">{stage ? `${stage.name} (${winLikelihood(stage.category, stage.likelihood)}%)` : '…'}</DetailRow>
               {deal.contact_id !== null && <DetailRow label="Contact">{contactLink(deal.contact_id)}</DetailRow>}
               {deal.organization_id !== null && <DetailRow label="Organization">{contactLink(deal.organization_id)}</DetailRow>}
               <OwnerField path={`/v2/deals/${id}`} record={deal} onSaved={setRecord} />
