@@ -17,6 +17,7 @@ import { OrganizationPeople } from './OrganizationPeople.js';
 import { ContactDeals } from './ContactDeals.js';
 import { ContactLeads } from './ContactLeads.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /**
  * One contact, laid out for selling: its name, how to reach it and its
@@ -32,7 +33,7 @@ export function ContactPage({ id }: { id: number }) {
   if (!contact) return <section className="screen"><p className="muted">Loading…</p></section>;
 
   const remove = async () => {
-    if (!window.confirm(`Delete ${contactDisplayName(contact)}? This cannot be undone.`)) return;
+    if (!(await askToConfirm({ title: `Delete ${contactDisplayName(contact)}?`, detail: 'This cannot be undone.', confirm: 'Delete' }))) return;
     await api.remove(`/v2/contacts/${id}`);
     navigate('/contacts');
   };

@@ -23,6 +23,7 @@ import { refusalText } from '../api/formErrors.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
 import { RecordHeader } from '../records/RecordHeader.js';
 import { RecordSection } from '../records/RecordSection.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /** One deal, laid out as a contact's page is (ContactPage): name, value, stage (changeable here) and actions; the timeline; details, contacts, order, tags and collaborators beside it. */
 export function DealPage({ id }: { id: number }) {
@@ -38,7 +39,7 @@ export function DealPage({ id }: { id: number }) {
   if (!deal) return <section className="screen"><p className="muted">Loading…</p></section>;
 
   const remove = async () => {
-    if (!window.confirm(`Delete ${deal.name}? This cannot be undone.`)) return;
+    if (!(await askToConfirm({ title: `Delete ${deal.name}?`, detail: 'This cannot be undone.', confirm: 'Delete' }))) return;
     await api.remove(`/v2/deals/${id}`);
     navigate('/deals');
   };

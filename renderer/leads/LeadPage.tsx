@@ -17,6 +17,7 @@ import { useRecord } from './useRecord.js';
 import { CONVERTED_LEAD_STATUS, leadDisplayName, type Lead } from '../../shared/resources/lead.js';
 import { ContactFieldRows, filledContactFields, ReachLinks } from '../records/ContactFieldRows.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /** One lead, laid out as a contact's page is (ContactPage): name, reach and actions (Convert first), the timeline, its details and panels beside it. */
 export function LeadPage({ id }: { id: number }) {
@@ -30,7 +31,7 @@ export function LeadPage({ id }: { id: number }) {
   if (!lead) return <section className="screen"><p className="muted">Loading…</p></section>;
 
   const remove = async () => {
-    if (!window.confirm(`Delete ${leadDisplayName(lead)}? This cannot be undone.`)) return;
+    if (!(await askToConfirm({ title: `Delete ${leadDisplayName(lead)}?`, detail: 'This cannot be undone.', confirm: 'Delete' }))) return;
     await api.remove(`/v2/leads/${id}`);
     navigate('/leads');
   };
