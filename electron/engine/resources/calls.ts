@@ -13,9 +13,10 @@ import type { NamedList } from './namedLists.js';
 import { CALL_RESOURCE_TYPES } from '../../../shared/resources/call.js';
 import type { SyncSource } from '../sync/sources.js';
 
-/** The spec's Call field table. */
+/** The spec's Call field table, and who recorded the call (`creator_id`, an extension: only they or an admin change it). */
 export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
+  creator_id: { kind: 'readOnly' },
   updated_at: { kind: 'readOnly' },
   user_id: { kind: 'id' },
   summary: { kind: 'string', maxLength: 65535 },
@@ -34,6 +35,7 @@ export const FIELDS: FieldTable = {
 
 const CALL_JSON = jsonObject({
   id: 'k.id',
+  creator_id: 'k.creator_id',
   user_id: 'k.user_id',
   summary: 'k.summary',
   recording_url: 'k.recording_url',
