@@ -38,11 +38,14 @@ export function DealPage({ id }: { id: number }) {
   if (problem) return <RecordProblemMessage problem={problem} noun="deal" listPath="/deals" />;
   if (!deal) return <section className="screen"><p className="muted">Loading…</p></section>;
 
-  const remove = async () => {
-    if (!(await askToConfirm({ title: `Delete ${deal.name}?`, detail: 'This cannot be undone.', confirm: 'Delete' }))) return;
-    await api.remove(`/v2/deals/${id}`);
-    navigate('/deals');
-  };
+  // Asked in the app's dialog, which also shows a refusal (the record gone meanwhile, say).
+  const remove = () => askToConfirm({
+    title: `Delete ${deal.name}?`, detail: 'This cannot be undone.', confirm: 'Delete', doing: 'Deleting…',
+    action: async () => {
+      await api.remove(`/v2/deals/${id}`);
+      navigate('/deals');
+    },
+  });
   const moveTo = async (stageId: number) => {
     try {
       setRecord(await api.update<Deal>(`/v2/deals/${id}`, { stage_id: stageId }));

@@ -30,11 +30,14 @@ export function LeadPage({ id }: { id: number }) {
   if (problem) return <RecordProblemMessage problem={problem} noun="lead" listPath="/leads" />;
   if (!lead) return <section className="screen"><p className="muted">Loading…</p></section>;
 
-  const remove = async () => {
-    if (!(await askToConfirm({ title: `Delete ${leadDisplayName(lead)}?`, detail: 'This cannot be undone.', confirm: 'Delete' }))) return;
-    await api.remove(`/v2/leads/${id}`);
-    navigate('/leads');
-  };
+  // Asked in the app's dialog, which also shows a refusal (the record gone meanwhile, say).
+  const remove = () => askToConfirm({
+    title: `Delete ${leadDisplayName(lead)}?`, detail: 'This cannot be undone.', confirm: 'Delete', doing: 'Deleting…',
+    action: async () => {
+      await api.remove(`/v2/leads/${id}`);
+      navigate('/leads');
+    },
+  });
 
   const owner = users.find((u) => u.id === lead.owner_id)?.name;
   const source = sources.find((s) => s.id === lead.source_id)?.name;
