@@ -196,7 +196,7 @@ describe('who may change an activity', () => {
     const dialog = confirmDialog(agent, 'Delete this note?');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await dialog.getByRole('alert').waitFor();
-    assert.match(await dialog.getByRole('alert').innerText(), /not|no longer|exist/i);
+    assert.match(await dialog.getByRole('alert').innerText(), /note .*not found/i);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
   });
