@@ -115,8 +115,8 @@ describe('products, orders and line items', () => {
     const edited = (await api(admin, 'GET', `/v2/products/${kettle.body.data.id}`)).body.data;
     assert.deepEqual([edited.prices, edited.active], [[{ amount: '12', currency: 'GBP' }], false]);
 
-    admin.once('dialog', (dialog) => void dialog.accept());
     await admin.getByRole('button', { name: 'Delete Old Kettle' }).click();
+    await admin.getByRole('alertdialog', { name: 'Delete Old Kettle from the catalog?' }).getByRole('button', { name: 'Delete' }).click();
     await admin.getByText('No products match.').waitFor();
     assert.equal((await api(admin, 'GET', `/v2/products/${kettle.body.data.id}`)).status, 404);
     await admin.getByLabel('Filter by SKU').fill('');

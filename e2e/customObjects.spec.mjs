@@ -295,11 +295,11 @@ describe('custom objects', () => {
   it('deletes a record after asking', async () => {
     await agent.getByRole('link', { name: 'Open Vehicles' }).click();
     await agent.getByRole('button', { name: 'Delete Bus 01' }).click();
-    const confirm = agent.getByRole('group', { name: 'Confirm deleting Bus 01' });
+    const confirm = agent.getByRole('alertdialog', { name: 'Delete Bus 01?' });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     assert.equal((await records(agent)).length, 28, 'cancel keeps it');
     await agent.getByRole('button', { name: 'Delete Bus 01' }).click();
-    await confirm.getByRole('button', { name: 'Yes, delete' }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await agent.getByRole('row', { name: 'Bus 01' }).waitFor({ state: 'detached' });
     assert.equal((await records(agent)).some((r) => r.name === 'Bus 01'), false);
   });
@@ -309,14 +309,14 @@ describe('custom objects', () => {
     await admin.getByRole('row', { name: 'Vehicle' }).getByRole('link', { name: 'Vehicle', exact: true }).click();
     const fields = admin.getByRole('region', { name: 'Fields' });
     await fields.getByRole('button', { name: 'Delete field Plate' }).click();
-    await fields.getByRole('group', { name: 'Confirm deleting field Plate' }).getByRole('button', { name: 'Yes, delete' }).click();
+    await admin.getByRole('alertdialog', { name: 'Delete field Plate?' }).getByRole('button', { name: 'Delete' }).click();
     await fields.getByRole('row', { name: 'Plate' }).waitFor({ state: 'detached' });
     const van = (await records(admin)).find((r) => r.name.startsWith('Van 1'));
     assert.equal('plate' in van.custom_object_fields, false, 'the values went with the field');
 
     await admin.getByRole('button', { name: 'Delete object Vehicle' }).click();
     await screenshot(admin, '108-confirm-delete-object');
-    await admin.getByRole('group', { name: 'Confirm deleting object Vehicle' }).getByRole('button', { name: 'Yes, delete' }).click();
+    await admin.getByRole('alertdialog', { name: 'Delete object Vehicle?' }).getByRole('button', { name: 'Delete' }).click();
     await admin.getByText('No custom objects yet.').or(admin.getByRole('table', { name: 'Custom objects' })).first().waitFor();
     await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vehicles' }).waitFor({ state: 'detached' });
     assert.equal((await pageApi(admin, 'GET', OBJECT)).status, 404);

@@ -245,8 +245,8 @@ describe('tasks as a calendar', () => {
     await card.scrollIntoViewIfNeeded();
     // A feed left on by an earlier run is turned off first.
     if (await card.getByRole('button', { name: 'Turn off' }).isVisible()) {
-      page.once('dialog', (dialog) => void dialog.accept());
       await card.getByRole('button', { name: 'Turn off' }).click();
+      await page.getByRole('alertdialog', { name: 'Turn the calendar feed off?' }).getByRole('button', { name: 'Turn off' }).click();
     }
     await card.getByRole('button', { name: 'Turn on' }).click();
     const url = await card.getByRole('textbox', { name: 'Feed URL' }).inputValue();
@@ -269,8 +269,8 @@ describe('tasks as a calendar', () => {
     assert.equal((await fetch(url)).status, 404, 'the old URL stopped working');
     assert.equal((await fetch(renewed)).status, 200);
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await card.getByRole('button', { name: 'Turn off' }).click();
+    await page.getByRole('alertdialog', { name: 'Turn the calendar feed off?' }).getByRole('button', { name: 'Turn off' }).click();
     await card.getByRole('status').filter({ hasText: 'Off.' }).waitFor();
     assert.equal((await fetch(renewed)).status, 404);
     await screenshot(page, '128-calendar-feed-off');

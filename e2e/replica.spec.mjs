@@ -213,9 +213,10 @@ describe('a replica', () => {
     assert.match(await issue.textContent(), /Someone else deleted this contact on the hub.*What would be lost.*Odile Offlander/);
     await issue.getByRole('link', { name: 'Odile Offlander' }).waitFor(WAIT);
     await issue.getByRole('button', { name: 'Discard' }).click();
-    await issue.getByRole('group', { name: /Confirm discarding/ }).getByText('Discard this change?').waitFor();
+    const confirm = page.getByRole('alertdialog', { name: 'Discard this change?' });
+    await confirm.getByText('The contact goes from this device too.').waitFor();
     await screenshot(page, '55-replica-confirm-discard');
-    await issue.getByRole('button', { name: 'Yes' }).click();
+    await confirm.getByRole('button', { name: 'Discard' }).click();
 
     await page.getByText('No sync issues: every change reached the hub.').waitFor(WAIT);
     await page.getByRole('link', { name: /sync issue/ }).waitFor({ state: 'detached', ...WAIT });

@@ -157,8 +157,8 @@ describe('sequences, email templates and enrollments', () => {
   });
 
   it('finishes the enrollment by hand: finished, reason manual, pending steps cancelled', async () => {
-    admin.once('dialog', (dialog) => void dialog.accept());
     await admin.getByRole('button', { name: 'Finish' }).click();
+    await admin.getByRole('alertdialog', { name: 'Finish this enrollment?' }).getByRole('button', { name: 'Finish' }).click();
     await admin.locator('.badge').filter({ hasText: 'finished · manual' }).waitFor();
     await admin.getByRole('listitem', { name: 'Step 1' }).locator('.badge').filter({ hasText: 'cancelled' }).waitFor();
     await admin.getByRole('listitem', { name: 'Step 2' }).locator('.badge').filter({ hasText: 'cancelled' }).waitFor();

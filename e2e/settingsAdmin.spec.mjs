@@ -145,8 +145,11 @@ describe('pipelines and stages', () => {
       const row = card.getByRole('row', { name: 'Pilot' });
       await row.getByRole('cell', { name: '1', exact: true }).waitFor();
       await row.getByRole('button', { name: 'Delete stage Pilot' }).click();
-      await row.getByRole('button', { name: 'Yes, delete' }).click();
-      assert.match(await row.getByRole('alert').innerText(), /The stage holds 1 deal\(s\): move them to another stage/);
+      const confirm = admin.getByRole('alertdialog', { name: 'Delete stage Pilot?' });
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      assert.match(await confirm.getByRole('alert').innerText(), /The stage holds 1 deal\(s\): move them to another stage/);
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await confirm.waitFor({ state: 'detached' });
     } finally {
       await api(admin, 'DELETE', `/v2/deals/${deal}`);
     }
@@ -190,7 +193,7 @@ describe('sources and reasons', () => {
     for (const [region, noun, name] of [['Lead sources', 'lead source', SOURCE], ['Loss reasons', 'loss reason', REASON]]) {
       const card = admin.getByRole('region', { name: region });
       await card.getByRole('button', { name: `Delete ${noun} ${name}` }).click();
-      await card.getByRole('group', { name: `Confirm deleting ${noun} ${name}` }).getByRole('button', { name: 'Yes, delete' }).click();
+      await admin.getByRole('alertdialog', { name: `Delete ${noun} ${name}?` }).getByRole('button', { name: 'Delete' }).click();
       await card.getByRole('row', { name, exact: true }).waitFor({ state: 'detached' });
     }
     assert.equal(await idByName(admin, '/v2/lead_sources', SOURCE), undefined);
@@ -219,9 +222,9 @@ describe('custom fields', () => {
 
     await visit(admin, '/settings/fields', 'Custom fields');
     await admin.getByRole('button', { name: `Delete field ${FIELD}` }).click();
-    const confirm = admin.getByRole('group', { name: `Confirm deleting field ${FIELD}` });
+    const confirm = admin.getByRole('alertdialog', { name: `Delete field ${FIELD}?` });
     assert.match(await confirm.innerText(), /Its values go from every contact/);
-    await confirm.getByRole('button', { name: 'Yes, delete' }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await admin.getByRole('row', { name: FIELD }).waitFor({ state: 'detached' });
     const left = (await api(admin, 'GET', '/v2/contact/custom_fields')).body.items.map((i) => i.data.name);
     assert.ok(!left.includes(FIELD));

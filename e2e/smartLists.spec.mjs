@@ -184,7 +184,7 @@ describe('smart lists', () => {
     await smartListLink(admin, 'Fresh leads').waitFor();
     const id = openId(admin);
     await bar.getByRole('button', { name: 'Delete Fresh leads' }).click();
-    await bar.getByRole('button', { name: 'Yes, delete' }).click();
+    await admin.getByRole('alertdialog', { name: 'Delete Fresh leads?' }).getByRole('button', { name: 'Delete' }).click();
     await admin.waitForURL((url) => url.pathname === '/leads' && !url.searchParams.has('smart_list_id'));
     await smartListLink(admin, 'Fresh leads').waitFor({ state: 'detached' });
     assert.equal((await pageApi(admin, 'GET', `/v2/smart_lists/${id}`)).status, 404);

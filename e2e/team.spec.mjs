@@ -145,8 +145,9 @@ describe('team administration', () => {
     await screenshot(admin, 'team-desktop-manage');
 
     await panel.getByRole('button', { name: `Deactivate ${PAM.name}` }).click();
-    await panel.getByText(`Deactivate ${PAM.name}? They are signed out at once.`).waitFor();
-    await panel.getByRole('button', { name: 'Yes, deactivate' }).click();
+    const deactivate = admin.getByRole('alertdialog', { name: `Deactivate ${PAM.name}?` });
+    await deactivate.getByText(`Deactivate ${PAM.name}? They are signed out at once.`).waitFor();
+    await deactivate.getByRole('button', { name: 'Deactivate' }).click();
     await panel.getByRole('button', { name: `Reactivate ${PAM.name}` }).waitFor();
     assert.equal(await cell(admin, PAM.name, 'Status'), 'Deactivated');
     // Her open session ends: the next request sends her to sign-in.
@@ -154,7 +155,7 @@ describe('team administration', () => {
     await pam.getByRole('button', { name: 'Sign in' }).waitFor();
 
     await panel.getByRole('button', { name: `Reactivate ${PAM.name}` }).click();
-    await panel.getByRole('button', { name: 'Yes, reactivate' }).click();
+    await admin.getByRole('alertdialog', { name: `Reactivate ${PAM.name}?` }).getByRole('button', { name: 'Reactivate' }).click();
     await panel.getByRole('button', { name: `Deactivate ${PAM.name}` }).waitFor();
     assert.equal(await cell(admin, PAM.name, 'Status'), 'Active');
     await pam.context().close();

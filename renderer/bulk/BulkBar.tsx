@@ -12,6 +12,7 @@ import { ACTION_LABELS, countOf, tagNames, type BulkAction, type BulkKind } from
 import { idsMatching, MAX_SELECTION, runBulk, type BulkChange, type BulkSummary } from './bulkRun.js';
 import type { Selection } from './useSelection.js';
 import './bulk.css';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 interface Props {
   kind: BulkKind;
@@ -38,7 +39,6 @@ export function BulkBar({ kind, selection, total, query, nameOf, onChanged }: Pr
   const [action, setAction] = useState<BulkAction | ''>('');
   const [value, setValue] = useState('');
   const [field, setField] = useState('');
-  const [confirming, setConfirming] = useState(false);
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<string | null>(null);
   const lossReason = useLossReason();
@@ -51,12 +51,10 @@ export function BulkBar({ kind, selection, total, query, nameOf, onChanged }: Pr
     setAction(next);
     setValue('');
     setField('');
-    setConfirming(false);
     setError(null);
   };
 
   const apply = async (change: BulkChange) => {
-    setConfirming(false);
     setError(null);
     try {
       const ids = selection.allMatching
@@ -89,8 +87,8 @@ export function BulkBar({ kind, selection, total, query, nameOf, onChanged }: Pr
         </div>
       )}
       {count > 0 && !busy && (
-        <ActionForm kind={kind} count={count} action={action} value={value} field={field} confirming={confirming} askLossReason={lossReason.ask}
-          onAction={choose} onValue={setValue} onField={setField} onConfirm={setConfirming} onApply={(change) => void apply(change)} />
+        <ActionForm kind={kind} count={count} action={action} value={value} field={field} askLossReason={lossReason.ask}
+          onAction={choose} onValue={setValue} onField={setField} onApply={(change) => void apply(change)} />
       )}
       {lossReason.dialog}
       {error && <p className="form-error" role="alert">{error}</p>}
@@ -105,24 +103,25 @@ interface FormProps {
   action: BulkAction | '';
   value: string;
   field: string;
-  confirming: boolean;
   /** Asks why the deals were lost when the stage chosen is a lost one (useLossReason). */
   askLossReason(stage: Stage | undefined, question: string): Promise<LossAnswer | null>;
   onAction(action: BulkAction | ''): void;
   onValue(value: string): void;
   onField(field: string): void;
-  onConfirm(confirming: boolean): void;
   onApply(change: BulkChange): void;
 }
 
-/** The action chooser, the action's own input, and Apply (a delete asks first, in place). */
-function ActionForm({ kind, count, action, value, field, confirming, askLossReason, onAction, onValue, onField, onConfirm, onApply }: FormProps) {
+/** The action chooser, the action's own input, and Apply (a delete asks first, in the app's confirmation dialog). */
+function ActionForm({ kind, count, action, value, field, askLossReason, onAction, onValue, onField, onApply }: FormProps) {
   const users = useUsers();
   // What the action needs (stages, custom fields), read when the action is chosen.
   const stages = useNamedOptions<Stage>(action === 'stage' ? '/v2/stages' : null);
   const fields = useNamedOptions<CustomFieldDefinition>(action === 'custom_field' && kind.customFields ? `/v2/${kind.customFields}/custom_fields` : null);
   const definition = fields.find((d) => d.name === field);
   const change = changeOf(action, value, definition);
+  const confirmDelete = async () => {
+    if (await askToConfirm({ title: `Delete ${countOf(kind, count)}?`, detail: 'This cannot be undone.', confirm: 'Delete' })) onApply({ delete: true });
+  };
 
   // Into a lost stage, one reason for every deal selected, asked first; cancelled, nothing is sent.
   const applyChange = async (chosen: BulkChange) => {
@@ -132,19 +131,10 @@ function ActionForm({ kind, count, action, value, field, confirming, askLossReas
     if (answer) onApply({ update: { ...chosen.update, ...answer } });
   };
 
-  if (confirming) {
-    return (
-      <div className="confirm" role="group" aria-label={`Confirm deleting ${countOf(kind, count)}`}>
-        <span>Delete {countOf(kind, count)}? This cannot be undone.</span>
-        <button type="button" className="danger" onClick={() => onApply({ delete: true })}>Yes, delete</button>
-        <button type="button" onClick={() => onConfirm(false)}>Cancel</button>
-      </div>
-    );
-  }
   return (
     <form className="bulk-action" onSubmit={(e) => {
       e.preventDefault();
-      if (action === 'delete') onConfirm(true);
+      if (action === 'delete') void confirmDelete();
       else if (change) void applyChange(change);
     }}>
       <select aria-label="Action" value={action} onChange={(e) => onAction(e.target.value as BulkAction | '')}>

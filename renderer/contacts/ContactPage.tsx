@@ -17,6 +17,7 @@ import { OrganizationPeople } from './OrganizationPeople.js';
 import { ContactDeals } from './ContactDeals.js';
 import { ContactLeads } from './ContactLeads.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /**
  * One contact, laid out for selling: its name, how to reach it and its
@@ -31,11 +32,14 @@ export function ContactPage({ id }: { id: number }) {
   if (problem) return <RecordProblemMessage problem={problem} noun="contact" listPath="/contacts" />;
   if (!contact) return <section className="screen"><p className="muted">Loading…</p></section>;
 
-  const remove = async () => {
-    if (!window.confirm(`Delete ${contactDisplayName(contact)}? This cannot be undone.`)) return;
-    await api.remove(`/v2/contacts/${id}`);
-    navigate('/contacts');
-  };
+  // Asked in the app's dialog, which also shows a refusal (the record gone meanwhile, say).
+  const remove = () => askToConfirm({
+    title: `Delete ${contactDisplayName(contact)}?`, detail: 'This cannot be undone.', confirm: 'Delete', doing: 'Deleting…',
+    action: async () => {
+      await api.remove(`/v2/contacts/${id}`);
+      navigate('/contacts');
+    },
+  });
 
   return (
     <section className="screen record-page contact-page">

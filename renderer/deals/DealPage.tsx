@@ -26,6 +26,7 @@ import { RecordHeader } from '../records/RecordHeader.js';
 import { RecordSection } from '../records/RecordSection.js';
 import { OwnerField } from '../owners/OwnerField.js';
 import { winLikelihood } from '../../shared/resources/winLikelihood.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /** One deal, laid out as a contact's page is (ContactPage): name, value, stage (changeable here) and actions; the timeline; details, contacts, order, tags and collaborators beside it. */
 export function DealPage({ id }: { id: number }) {
@@ -41,11 +42,14 @@ export function DealPage({ id }: { id: number }) {
   if (problem) return <RecordProblemMessage problem={problem} noun="deal" listPath="/deals" />;
   if (!deal) return <section className="screen"><p className="muted">Loading…</p></section>;
 
-  const remove = async () => {
-    if (!window.confirm(`Delete ${deal.name}? This cannot be undone.`)) return;
-    await api.remove(`/v2/deals/${id}`);
-    navigate('/deals');
-  };
+  // Asked in the app's dialog, which also shows a refusal (the record gone meanwhile, say).
+  const remove = () => askToConfirm({
+    title: `Delete ${deal.name}?`, detail: 'This cannot be undone.', confirm: 'Delete', doing: 'Deleting…',
+    action: async () => {
+      await api.remove(`/v2/deals/${id}`);
+      navigate('/deals');
+    },
+  });
   // Into a lost stage only once the rep says why (the select shows the saved stage until then); the reason goes in the same PUT.
   const moveTo = async (stageId: number) => {
     const answer = await lossReason.ask(pipelines.stages.find((s) => s.id === stageId), `Why was ${deal.name} lost?`);

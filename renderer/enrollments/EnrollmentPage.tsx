@@ -14,10 +14,11 @@ import { enrolledPath, FAILURE_TEXT, progressText } from './enrollmentText.js';
 import { capitalized, humanized } from '../shell/words.js';
 import { refusalText } from '../api/formErrors.js';
 import { useFormSubmit } from '../api/useFormSubmit.js';
+import { askToConfirm, type ConfirmRequest } from '../shell/ConfirmDialog.js';
 
 /** The moves a person can make (spec: active → finished by hand, blocked → active to resume). */
-const MOVES: Partial<Record<EnrollmentState, { to: EnrollmentState; label: string; confirm?: string }>> = {
-  active: { to: 'finished', label: 'Finish', confirm: 'Finish this enrollment? Its pending steps are cancelled.' },
+const MOVES: Partial<Record<EnrollmentState, { to: EnrollmentState; label: string; confirm?: ConfirmRequest }>> = {
+  active: { to: 'finished', label: 'Finish', confirm: { title: 'Finish this enrollment?', detail: 'Its pending steps are cancelled.', confirm: 'Finish' } },
   blocked: { to: 'active', label: 'Resume' },
 };
 
@@ -43,8 +44,8 @@ export function EnrollmentPage({ id }: { id: number }) {
   if (!enrollment) return <section className="screen"><p className="muted">Loading…</p></section>;
 
   const move = MOVES[enrollment.state];
-  const changeState = () => {
-    if (!move || (move.confirm && !window.confirm(move.confirm))) return;
+  const changeState = async () => {
+    if (!move || (move.confirm && !(await askToConfirm(move.confirm)))) return;
     void run(move.to);
   };
 
@@ -61,7 +62,7 @@ export function EnrollmentPage({ id }: { id: number }) {
         </div>
         {move && (
           <div className="actions">
-            <button type="button" className={move.to === 'finished' ? 'danger' : 'primary'} disabled={saving} onClick={changeState}>{move.label}</button>
+            <button type="button" className={move.to === 'finished' ? 'danger' : 'primary'} disabled={saving} onClick={() => void changeState()}>{move.label}</button>
           </div>
         )}
       </header>

@@ -4,6 +4,7 @@ import { formatWhen } from '../tasks/taskDates.js';
 import { CopyButton } from '../shell/CopyButton.js';
 import './importExport.css';
 import { refusalText } from '../api/formErrors.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 const FEED_PATH = '/v2/users/self/calendar_feed';
 
@@ -55,7 +56,7 @@ export function CalendarFeedCard() {
   };
 
   const turnOff = async () => {
-    if (!window.confirm('Turn the calendar feed off? Calendars subscribed to it stop receiving your tasks.')) return;
+    if (!(await askToConfirm({ title: 'Turn the calendar feed off?', detail: 'Calendars subscribed to it stop receiving your tasks.', confirm: 'Turn off' }))) return;
     setBusy(true);
     try {
       await api.remove(FEED_PATH);

@@ -18,6 +18,7 @@ import { CONVERTED_LEAD_STATUS, leadDisplayName, type Lead } from '../../shared/
 import { ContactFieldRows, filledContactFields, ReachLinks } from '../records/ContactFieldRows.js';
 import { ConflictPanel } from '../sync/ConflictPanel.js';
 import { OwnerField } from '../owners/OwnerField.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /** One lead, laid out as a contact's page is (ContactPage): name, reach and actions (Convert first), the timeline, its details and panels beside it. */
 export function LeadPage({ id }: { id: number }) {
@@ -30,11 +31,14 @@ export function LeadPage({ id }: { id: number }) {
   if (problem) return <RecordProblemMessage problem={problem} noun="lead" listPath="/leads" />;
   if (!lead) return <section className="screen"><p className="muted">Loading…</p></section>;
 
-  const remove = async () => {
-    if (!window.confirm(`Delete ${leadDisplayName(lead)}? This cannot be undone.`)) return;
-    await api.remove(`/v2/leads/${id}`);
-    navigate('/leads');
-  };
+  // Asked in the app's dialog, which also shows a refusal (the record gone meanwhile, say).
+  const remove = () => askToConfirm({
+    title: `Delete ${leadDisplayName(lead)}?`, detail: 'This cannot be undone.', confirm: 'Delete', doing: 'Deleting…',
+    action: async () => {
+      await api.remove(`/v2/leads/${id}`);
+      navigate('/leads');
+    },
+  });
 
   const owner = users.find((u) => u.id === lead.owner_id)?.name;
   const source = sources.find((s) => s.id === lead.source_id)?.name;

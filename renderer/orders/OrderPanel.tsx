@@ -9,6 +9,7 @@ import { lineTotal } from './orderTotals.js';
 import { useDealOrder } from './useDealOrder.js';
 import { DataTable } from '../lists/DataTable.js';
 import { refusalText } from '../api/formErrors.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /**
  * A deal's order on its page: started with one click, then its line items,
@@ -32,8 +33,8 @@ export function OrderPanel({ dealId }: { dealId: number }) {
     reload();
   };
   const start = () => act(() => api.create('/v2/orders', { deal_id: dealId }), 'The order could not be started.');
-  const removeOrder = (current: Order) => {
-    if (!window.confirm('Delete this order and all its line items? This cannot be undone.')) return;
+  const removeOrder = async (current: Order) => {
+    if (!(await askToConfirm({ title: 'Delete this order?', detail: 'All its line items go with it. This cannot be undone.', confirm: 'Delete' }))) return;
     void act(() => api.remove(`/v2/orders/${current.id}`), 'The order could not be deleted.');
   };
 
@@ -56,7 +57,7 @@ export function OrderPanel({ dealId }: { dealId: number }) {
           <OrderTotals order={order} />
           {changesAllowed && (
             <div className="actions">
-              <button type="button" className="danger" onClick={() => removeOrder(order)}>Delete order</button>
+              <button type="button" className="danger" onClick={() => void removeOrder(order)}>Delete order</button>
             </div>
           )}
         </>

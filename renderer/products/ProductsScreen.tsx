@@ -13,6 +13,7 @@ import { FilterBar } from '../lists/FilterBar.js';
 import { ListCount } from '../lists/ListCount.js';
 import { ListStatus } from '../lists/ListStatus.js';
 import { refusalText } from '../api/formErrors.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 const FILTER_DELAY_MS = 150;
 
@@ -59,7 +60,7 @@ export function ProductsScreen() {
     list.refresh();
   };
   const remove = async (product: Product) => {
-    if (!window.confirm(`Delete ${product.name} from the catalog? Orders that have it keep their line items.`)) return;
+    if (!(await askToConfirm({ title: `Delete ${product.name} from the catalog?`, detail: 'Orders that have it keep their line items.', confirm: 'Delete' }))) return;
     try {
       await api.remove(`/v2/products/${product.id}`);
       setActionError(null);

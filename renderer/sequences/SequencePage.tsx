@@ -11,6 +11,7 @@ import { useTemplateNames } from './useTemplateNames.js';
 import type { Sequence } from '../../shared/resources/sequence.js';
 import { refusalText } from '../api/formErrors.js';
 import { NoMailServerWarning } from './NoMailServerWarning.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /** One sequence and its steps in order; admins edit or delete it from here. */
 export function SequencePage({ id }: { id: number }) {
@@ -25,7 +26,7 @@ export function SequencePage({ id }: { id: number }) {
   if (!sequence) return <section className="screen"><p className="muted">Loading…</p></section>;
 
   const remove = async () => {
-    if (!window.confirm(`Delete the sequence ${sequence.name}?`)) return;
+    if (!(await askToConfirm({ title: `Delete the sequence ${sequence.name}?`, confirm: 'Delete' }))) return;
     try {
       await api.remove(`/v2/sequences/${id}`);
       navigate('/sequences');

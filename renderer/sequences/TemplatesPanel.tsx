@@ -6,6 +6,7 @@ import { TemplateForm } from './TemplateForm.js';
 import { ListCount } from '../lists/ListCount.js';
 import type { EmailTemplate } from '../../shared/resources/sequence.js';
 import { refusalText } from '../api/formErrors.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 /** Null: no form open; 'new': creating; a template: editing it. */
 type Editing = null | 'new' | EmailTemplate;
@@ -22,7 +23,7 @@ export function TemplatesPanel({ canEdit }: { canEdit: boolean }) {
     list.refresh();
   };
   const remove = async (template: EmailTemplate) => {
-    if (!window.confirm(`Delete the template ${template.name}?`)) return;
+    if (!(await askToConfirm({ title: `Delete the template ${template.name}?`, confirm: 'Delete' }))) return;
     try {
       await api.remove(`/v2/email_templates/${template.id}`);
       setActionError(null);

@@ -10,6 +10,7 @@ import { SmartListsNav } from '../smartLists/SmartListsNav.js';
 import { CommandLayer, PaletteButton } from '../commands/CommandLayer.js';
 import { NotificationBell } from '../reminders/NotificationBell.js';
 import { DrawerScrim, MenuButton, useNavDrawer } from './NavDrawer.js';
+import { ConfirmHost } from './ConfirmDialog.js';
 
 const SECTIONS = [
   { to: '/', label: 'Today' },
@@ -62,6 +63,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       <DrawerScrim drawer={drawer} />
       <main className="content">{children}</main>
       <CommandLayer />
+      <ConfirmHost />
     </div>
   );
 }

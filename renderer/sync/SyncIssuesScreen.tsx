@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import type { ReplicaStatus, SyncConflict, SyncIssue } from '../../shared/resources/replica.js';
 import { contactDisplayName, type Contact } from '../../shared/resources/contact.js';
 import { leadDisplayName, type Lead } from '../../shared/resources/lead.js';
@@ -15,6 +15,7 @@ import { ConflictList, FieldValue } from './ConflictPanel.js';
 import { useConflicts } from './useConflicts.js';
 import { nameOf, useNames } from './useNames.js';
 import { fieldKind, fieldLabel, isEmpty } from './conflictFields.js';
+import { askToConfirm } from '../shell/ConfirmDialog.js';
 
 const VERBS: Record<SyncIssue['method'], string> = { POST: 'Create', PUT: 'Change', DELETE: 'Delete' };
 const COLLECTIONS: Record<string, string> = {
@@ -234,10 +235,8 @@ function FieldRow({ type, field, value }: { type: string; field: string; value: 
 
 function IssueItem({ issue, onRetry, onDiscard, onRecreate }: { issue: SyncIssue; onRetry(): Promise<void>; onDiscard(): Promise<void>; onRecreate(): Promise<void> }) {
   const [link, setLink] = useState<RecordLink | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const yes = useRef<HTMLButtonElement>(null);
   const what = describeIssue(issue);
   const noun = issue.resource_type.replace(/_/g, ' ');
   const deleted = issue.deleted_on_hub;
@@ -251,10 +250,6 @@ function IssueItem({ issue, onRetry, onDiscard, onRecreate }: { issue: SyncIssue
     };
   }, [issue]);
 
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
-
   const act = async (action: () => Promise<void>, failed: string) => {
     setBusy(true);
     setError(null);
@@ -262,7 +257,6 @@ function IssueItem({ issue, onRetry, onDiscard, onRecreate }: { issue: SyncIssue
       await action();
     } catch (err) {
       setError(refusalText(err, failed));
-      setConfirming(false);
     } finally {
       setBusy(false);
     }
@@ -302,22 +296,15 @@ function IssueItem({ issue, onRetry, onDiscard, onRecreate }: { issue: SyncIssue
         )}
         {error && <p className="form-error" role="alert">{error}</p>}
       </div>
-      {confirming ? (
-        <div className="confirm" role="group" aria-label={`Confirm discarding: ${what}`}>
-          <span>{deleted ? `Discard this change? The ${noun} goes from this device too.` : 'Discard this change?'}</span>
-          <button type="button" className="danger" ref={yes} disabled={busy} onClick={() => void act(onDiscard, 'The change could not be discarded.')}>
-            {busy ? 'Discarding…' : 'Yes'}
-          </button>
-          <button type="button" disabled={busy} onClick={() => setConfirming(false)}>Cancel</button>
-        </div>
-      ) : (
-        <div className="actions">
-          {deleted && issue.record
-            ? <button type="button" className="primary" disabled={busy} onClick={() => void act(onRecreate, `The ${noun} could not be recreated.`)}>Recreate it</button>
-            : <button type="button" disabled={busy} onClick={() => void act(onRetry, 'The change could not be sent again.')}>Retry</button>}
-          <button type="button" className="danger" disabled={busy} onClick={() => setConfirming(true)}>Discard</button>
-        </div>
-      )}
+      <div className="actions">
+        {deleted && issue.record
+          ? <button type="button" className="primary" disabled={busy} onClick={() => void act(onRecreate, `The ${noun} could not be recreated.`)}>Recreate it</button>
+          : <button type="button" disabled={busy} onClick={() => void act(onRetry, 'The change could not be sent again.')}>Retry</button>}
+        <button type="button" className="danger" disabled={busy} onClick={() => void askToConfirm({
+          title: 'Discard this change?', detail: deleted ? `The ${noun} goes from this device too.` : undefined,
+          confirm: 'Discard', doing: 'Discarding…', action: onDiscard, failed: 'The change could not be discarded.',
+        })}>Discard</button>
+      </div>
     </li>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { loadTimeline, type TimelineEntry } from './timelineEntries.js';
 import { callKindText, durationText } from './activityText.js';
 import { NoteForm } from './NoteForm.js';
@@ -12,6 +12,8 @@ import { formatWhen } from '../tasks/taskDates.js';
 import { useRefreshOnSync } from '../sync/useRefreshOnSync.js';
 import { useRecordSummaries, type RecordSummary } from '../records/useRecordSummaries.js';
 import { showPhone } from '../records/phoneFormat.js';
+import { EntryActions, useMayChange, type ActivityKind } from './EntryActions.js';
+import './timeline.css';
 
 type Adding = 'note' | 'call' | 'task' | 'visit';
 
@@ -63,7 +65,7 @@ export function Timeline({ resourceType, resourceId, phone }: { resourceType: 'c
       <h2 className="timeline-heading">Activity {entries.length > 0 && <span className="count">{entries.length}</span>}</h2>
       <ol className="entries">
         {entries.length === 0 && <li className="muted">No activity yet.</li>}
-        {entries.slice(0, shown).map((entry) => <Entry key={`${entry.kind}-${entry.item.id}`} entry={entry} outcomes={outcomes} summaries={summaries} onChanged={reload} />)}
+        {entries.slice(0, shown).map((entry) => <Entry key={`${entry.kind}-${entry.item.id}`} entry={entry} resource={resource} outcomes={outcomes} summaries={summaries} onChanged={reload} />)}
       </ol>
       {entries.length > shown && (
         <button type="button" className="show-more" onClick={() => setShown((n) => n + PAGE)}>
@@ -82,35 +84,99 @@ function Facts({ items }: { items: (string | null | undefined | false)[] }) {
   return shown.length > 0 ? <span className="facts">· {shown.join(' · ')}</span> : null;
 }
 
-function Entry({ entry, outcomes, summaries, onChanged }: { entry: TimelineEntry; outcomes: Outcomes; summaries: Map<string, RecordSummary>; onChanged(): void }) {
+interface EntryProps {
+  entry: TimelineEntry;
+  resource: { type: string; id: number };
+  outcomes: Outcomes;
+  summaries: Map<string, RecordSummary>;
+  onChanged(): void;
+}
+
+function Entry({ entry, resource, outcomes, summaries, onChanged }: EntryProps) {
   const when = <span className="muted when">{formatWhen(entry.at)}</span>;
   switch (entry.kind) {
-    case 'note':
-      return <li className="entry note"><b>Note{entry.item.type === 'restricted' ? ' (private)' : ''}</b> {when}<p className="entry-text">{entry.item.content}</p></li>;
+    case 'note': {
+      const note = entry.item;
+      return (
+        <ActivityEntry kind="note" id={note.id} creatorId={note.creator_id} className="entry note" preview={note.content} onChanged={onChanged}
+          head={<><b>Note{note.type === 'restricted' ? ' (private)' : ''}</b> {when}</>}
+          body={<p className="entry-text">{note.content}</p>}
+          editor={(done) => <NoteForm resource={resource} editing={note} onSaved={done} onCancel={done} />} />
+      );
+    }
     case 'task':
       return <li className="entry"><ul className="tasks"><TaskItem task={entry.item} summaries={summaries} onChanged={onChanged} /></ul></li>;
     case 'call': {
       const call = entry.item;
       const number = call.phone_number ? showPhone(call.phone_number) : null;
       return (
-        <li className={`entry call${call.missed ? ' missed' : ''}`}>
-          <b>{callKindText(call)}</b> <Facts items={[outcomeName(outcomes.call, call.outcome_id), !call.missed && durationText(call.duration)]} /> {when}
-          {number && <span className="entry-meta">{number.href ? <a href={number.href}>{number.text}</a> : number.text}</span>}
-          {call.summary && <p className="entry-text">{call.summary}</p>}
-        </li>
+        <ActivityEntry kind="call" id={call.id} creatorId={call.creator_id} className={`entry call${call.missed ? ' missed' : ''}`} preview={call.summary} onChanged={onChanged}
+          head={<><b>{callKindText(call)}</b> <Facts items={[outcomeName(outcomes.call, call.outcome_id), !call.missed && durationText(call.duration)]} /> {when}</>}
+          body={<>
+            {number && <span className="entry-meta">{number.href ? <a href={number.href}>{number.text}</a> : number.text}</span>}
+            {call.summary && <p className="entry-text">{call.summary}</p>}
+          </>}
+          editor={(done) => <CallForm resource={resource} phone="" editing={call} onSaved={done} onCancel={done} />} />
       );
     }
     case 'text_message':
       return <li className="entry"><b>{entry.item.incoming ? 'Text received' : 'Text sent'}</b> {when}<p className="entry-text">{entry.item.content}</p></li>;
-    case 'visit':
+    case 'visit': {
+      const visit = entry.item;
       return (
-        <li className="entry visit">
-          <b>Visit</b> <Facts items={[outcomeName(outcomes.visit, entry.item.outcome_id)]} /> {when}
-          {entry.item.resource_address && <span className="entry-meta">{entry.item.resource_address}</span>}
-          {entry.item.summary && <p className="entry-text">{entry.item.summary}</p>}
-        </li>
+        <ActivityEntry kind="visit" id={visit.id} creatorId={visit.creator_id} className="entry visit" preview={visit.summary} onChanged={onChanged}
+          head={<><b>Visit</b> <Facts items={[outcomeName(outcomes.visit, visit.outcome_id)]} /> {when}</>}
+          body={<>
+            {visit.resource_address && <span className="entry-meta">{visit.resource_address}</span>}
+            {visit.summary && <p className="entry-text">{visit.summary}</p>}
+          </>}
+          editor={(done) => <VisitForm resource={resource} editing={visit} onSaved={done} onCancel={done} />} />
       );
+    }
     case 'document':
       return <li className="entry"><b>File</b> <a href={entry.item.download_url} download={entry.item.name}>{entry.item.name}</a> <span className="muted">{Math.ceil(entry.item.size / 1024)} KB</span> {when}</li>;
   }
+}
+
+interface ActivityEntryProps {
+  kind: ActivityKind;
+  id: number;
+  creatorId: number | null;
+  className: string;
+  preview: string | null;
+  head: ReactNode;
+  body: ReactNode;
+  /** The entry's form, filled in; `done` after a save or a cancel. */
+  editor(done: () => void): ReactNode;
+  onChanged(): void;
+}
+
+/**
+ * A note, call or visit: its author (or an admin) corrects it in place
+ * (the form takes the text's place, the rep stays on the page) or deletes it.
+ */
+function ActivityEntry({ kind, id, creatorId, className, preview, head, body, editor, onChanged }: ActivityEntryProps) {
+  const [editing, setEditing] = useState(false);
+  const mayChange = useMayChange(creatorId);
+  const item = useRef<HTMLLIElement>(null);
+  // Where the rep works next: the form's first field on opening, Edit again on closing.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (editing) item.current?.querySelector<HTMLElement>('textarea, input:not([type=checkbox]), select')?.focus();
+    else if (opened.current) item.current?.querySelector<HTMLElement>('.entry-actions button')?.focus();
+    opened.current = editing;
+  }, [editing]);
+  const done = () => {
+    setEditing(false);
+    onChanged();
+  };
+  return (
+    <li className={className} ref={item}>
+      <div className="entry-head">
+        <span>{head}</span>
+        {mayChange && !editing && <EntryActions kind={kind} id={id} preview={preview} onEdit={() => setEditing(true)} onDeleted={onChanged} />}
+      </div>
+      {editing ? editor(done) : body}
+    </li>
+  );
 }

@@ -2,6 +2,8 @@ export const CALL_RESOURCE_TYPES = ['lead', 'contact'] as const;
 
 export interface Call {
   id: number;
+  /** Who recorded it (an Outpost extension): they or an admin may change or delete it. */
+  creator_id: number | null;
   /** Who made or took the call; defaults to the creating user. */
   user_id: number;
   summary: string | null;

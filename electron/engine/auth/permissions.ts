@@ -12,3 +12,13 @@ import { forbidden } from '../problems.js';
 export function requireAdmin(actor: Actor): void {
   if (actor.role !== 'admin') throw forbidden('Only an account administrator can do this.');
 }
+
+/**
+ * Activities (notes, calls, visits) are the rep's own account of what
+ * happened: only the one who recorded it, or an admin, corrects or removes it.
+ */
+export function requireAuthorOrAdmin(actor: Actor, creatorId: number | null, what: string): void {
+  if (actor.role !== 'admin' && creatorId !== actor.userId) {
+    throw forbidden(`Only the person who recorded this ${what} or an administrator can change or delete it.`);
+  }
+}

@@ -71,6 +71,7 @@ function fieldsOf(service: object): FieldTable {
 }
 
 const ADMIN_WRITES = 'Everyone reads; only admins create, change and delete (others: `403 forbidden`).';
+const AUTHOR_WRITES = 'Only the user who recorded it (`creator_id`) or an admin changes or deletes it (others: `403 forbidden`).';
 const COMMERCE = 'Only while the account\'s commerce add-on is on (`PUT /v2/accounts/self`); otherwise `404`.';
 
 export function crudEntries(engine: Engine): CrudEntry[] {
@@ -83,8 +84,8 @@ export function crudEntries(engine: Engine): CrudEntry[] {
     { base: '/v2/pipelines', type: 'pipeline', tag: 'Pipelines and stages', fields: PIPELINE_FIELDS, list: listOf(engine.pipelines), note: ADMIN_WRITES },
     { base: '/v2/stages', type: 'stage', tag: 'Pipelines and stages', fields: STAGE_FIELDS, list: listOf(engine.stages), note: ADMIN_WRITES },
     { base: '/v2/tasks', type: 'task', tag: 'Tasks', fields: TASK_FIELDS, list: listOf(engine.tasks) },
-    { base: '/v2/notes', type: 'note', tag: 'Notes', fields: NOTE_FIELDS, list: listOf(engine.notes) },
-    { base: '/v2/calls', type: 'call', tag: 'Calls', fields: CALL_FIELDS, list: listOf(engine.calls) },
+    { base: '/v2/notes', type: 'note', tag: 'Notes', fields: NOTE_FIELDS, list: listOf(engine.notes), note: AUTHOR_WRITES },
+    { base: '/v2/calls', type: 'call', tag: 'Calls', fields: CALL_FIELDS, list: listOf(engine.calls), note: AUTHOR_WRITES },
     named('/v2/call_outcomes', engine.callOutcomes, 'Calls'),
     named('/v2/visit_outcomes', engine.visitOutcomes, 'Visits'),
     named('/v2/loss_reasons', engine.lossReasons, 'Sources and reasons'),
@@ -105,7 +106,7 @@ export function crudEntries(engine: Engine): CrudEntry[] {
     },
     { base: '/v2/collaborations', type: 'collaboration', tag: 'Collaborations', fields: COLLABORATION_FIELDS, list: listOf(engine.collaborations) },
     { base: '/v2/text_messages', type: 'text_message', tag: 'Text messages', fields: TEXT_MESSAGE_FIELDS, list: TEXT_MESSAGE_LIST },
-    { base: '/v2/visits', type: 'visit', tag: 'Visits', fields: VISIT_FIELDS, list: VISIT_LIST },
+    { base: '/v2/visits', type: 'visit', tag: 'Visits', fields: VISIT_FIELDS, list: VISIT_LIST, note: `Recording, changing and deleting visits are Outpost extensions. ${AUTHOR_WRITES}` },
     {
       base: '/v2/deals/:deal_id/associated_contacts', type: 'associated_contact', tag: 'Associated contacts', fields: ASSOCIATED_CONTACT_FIELDS,
       list: null, idName: 'contact_id', note: 'The contacts of one deal, as the real service nests them.',

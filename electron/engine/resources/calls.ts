@@ -1,6 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, notFound } from '../problems.js';
+import { requireAuthorOrAdmin } from '../auth/permissions.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { recordIdParam, type RawQuery } from './params.js';
@@ -12,9 +13,10 @@ import type { NamedList } from './namedLists.js';
 import { CALL_RESOURCE_TYPES } from '../../../shared/resources/call.js';
 import type { SyncSource } from '../sync/sources.js';
 
-/** The spec's Call field table. */
+/** The spec's Call field table, and who recorded the call (`creator_id`, an extension: only they or an admin change it). */
 export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
+  creator_id: { kind: 'readOnly' },
   updated_at: { kind: 'readOnly' },
   user_id: { kind: 'id' },
   summary: { kind: 'string', maxLength: 65535 },
@@ -33,6 +35,7 @@ export const FIELDS: FieldTable = {
 
 const CALL_JSON = jsonObject({
   id: 'k.id',
+  creator_id: 'k.creator_id',
   user_id: 'k.user_id',
   summary: 'k.summary',
   recording_url: 'k.recording_url',
@@ -108,8 +111,7 @@ export class Calls {
   }
 
   update(id: number, data: Record<string, unknown>, actor: Actor): void {
-    const current = this.ctx.db.prepare('SELECT * FROM calls WHERE id = ?').get(id) as CallRow | undefined;
-    if (!current) throw notFound('call', id);
+    const current = this.changeable(id, actor);
     const { values, errors } = checkFields('call', FIELDS, data);
     if (values.phone_number !== undefined && isBlank(values.phone_number) && !errors.has('/phone_number')) {
       errors.add('/phone_number', 'blank', "phone_number can't be blank.");
@@ -118,8 +120,16 @@ export class Calls {
   }
 
   delete(id: number, actor: Actor): void {
-    if (this.ctx.db.prepare('SELECT 1 FROM calls WHERE id = ?').get(id) === undefined) throw notFound('call', id);
+    this.changeable(id, actor);
     this.store.remove(id, actor.userId);
+  }
+
+  /** The call, if the actor may change it: its creator's or, for an admin, anyone's (others 403). */
+  private changeable(id: number, actor: Actor): CallRow {
+    const current = this.ctx.db.prepare('SELECT * FROM calls WHERE id = ?').get(id) as (CallRow & { creator_id: number | null }) | undefined;
+    if (!current) throw notFound('call', id);
+    requireAuthorOrAdmin(actor, current.creator_id, 'call');
+    return current;
   }
 
   private apply(row: Partial<CallRow>, values: Record<string, unknown>, errors: FieldErrors, creating: boolean): Partial<CallRow> {

@@ -1,6 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import { RecordStore } from './recordStore.js';
 import { FieldErrors, notFound } from '../problems.js';
+import { requireAuthorOrAdmin } from '../auth/permissions.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { ftsPrefixQuery, runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
@@ -45,6 +46,7 @@ const VISIBLE = visibleTo('?');
 export const NOTE_SYNC: SyncSource = { type: 'note', from: 'notes n', idColumn: 'n.id', json: NOTE_JSON, visibleTo: visibleTo('@user') };
 
 interface NoteRow {
+  creator_id: number | null;
   resource_type: string;
   resource_id: number;
   content: string;
@@ -106,16 +108,23 @@ export class Notes {
   }
 
   update(id: number, data: Record<string, unknown>, actor: Actor): void {
-    const current = this.visibleRow.get(id, actor.userId) as NoteRow | undefined;
-    if (!current) throw notFound('note', id);
+    const current = this.changeable(id, actor);
     const { values, errors } = checkFields('note', FIELDS, data);
     const row = this.apply({ ...current }, values, errors, false);
     this.store.update(id, row, actor.userId, () => this.ensureTags(row, actor));
   }
 
   delete(id: number, actor: Actor): void {
-    if (!this.visibleRow.get(id, actor.userId)) throw notFound('note', id);
+    this.changeable(id, actor);
     this.store.remove(id, actor.userId);
+  }
+
+  /** The note, if the actor may change it: 404 when they cannot see it, 403 when it is someone else's (admins excepted). */
+  private changeable(id: number, actor: Actor): NoteRow {
+    const current = this.visibleRow.get(id, actor.userId) as NoteRow | undefined;
+    if (!current) throw notFound('note', id);
+    requireAuthorOrAdmin(actor, current.creator_id, 'note');
+    return current;
   }
 
   /** A note's tags are tags of the record it is about: the ones that do not exist yet are created. */

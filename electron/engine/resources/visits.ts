@@ -1,6 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { notFound } from '../problems.js';
+import { notFound, type FieldErrors } from '../problems.js';
+import { requireAuthorOrAdmin } from '../auth/permissions.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
@@ -11,7 +12,7 @@ import type { NamedList } from './namedLists.js';
 import { VISIT_VERIFICATION_STATUSES } from '../../../shared/resources/visit.js';
 import type { SyncSource } from '../sync/sources.js';
 
-/** What a rep records about a visit (POST is an Outpost extension; the spec's API is read-only). */
+/** What a rep records about a visit (POST, PUT and DELETE are Outpost extensions; the spec's API is read-only). */
 export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   creator_id: { kind: 'readOnly' },
@@ -77,12 +78,43 @@ export class Visits {
 
   create(data: Record<string, unknown>, actor: Actor): number {
     const { values, errors } = checkFields('visit', FIELDS, data);
+    this.check(values, errors, true);
+    const row = { rep_location_verification_status: 'location_unknown', ...values, visited_at: values.visited_at ?? isoSeconds(this.ctx.clock.now()) };
+    return this.store.insert(row, { creator_id: actor.userId }, actor.userId);
+  }
+
+  /** A correction by the rep who recorded it (or an admin): the fields given, checked as on create. */
+  update(id: number, data: Record<string, unknown>, actor: Actor): void {
+    const current = this.changeable(id, actor);
+    const { values, errors } = checkFields('visit', FIELDS, data);
+    if (values.visited_at === null && !errors.has('/visited_at')) errors.add('/visited_at', 'blank', "visited_at can't be blank.");
+    if (values.rep_location_verification_status === null && !errors.has('/rep_location_verification_status')) {
+      errors.add('/rep_location_verification_status', 'blank', "rep_location_verification_status can't be blank.");
+    }
+    const row = { ...current, ...values };
+    this.check(row, errors, values.resource_type !== undefined || values.resource_id !== undefined);
+    this.store.update(id, row, actor.userId);
+  }
+
+  delete(id: number, actor: Actor): void {
+    this.changeable(id, actor);
+    this.store.remove(id, actor.userId);
+  }
+
+  /** The outcome named must exist, and the lead or contact visited (when it is given or changed). One 422 with every problem. */
+  private check(values: Record<string, unknown>, errors: FieldErrors, linkChanged: boolean): void {
     if (typeof values.outcome_id === 'number' && !this.outcomes.exists(values.outcome_id)) {
       errors.add('/outcome_id', 'incorrect_value', `There is no visit outcome with id ${values.outcome_id}.`);
     }
-    checkResourceLink(this.ctx.db, values as { resource_type?: string | null; resource_id?: number | null }, errors, { required: true, changed: true });
+    checkResourceLink(this.ctx.db, values as { resource_type?: string | null; resource_id?: number | null }, errors, { required: true, changed: linkChanged });
     errors.throwIfAny();
-    const row = { rep_location_verification_status: 'location_unknown', ...values, visited_at: values.visited_at ?? isoSeconds(this.ctx.clock.now()) };
-    return this.store.insert(row, { creator_id: actor.userId }, actor.userId);
+  }
+
+  /** The visit, if the actor may change it: its creator's or, for an admin, anyone's (others 403). */
+  private changeable(id: number, actor: Actor): Record<string, unknown> {
+    const current = this.ctx.db.prepare('SELECT * FROM visits WHERE id = ?').get(id) as (Record<string, unknown> & { creator_id: number | null }) | undefined;
+    if (!current) throw notFound('visit', id);
+    requireAuthorOrAdmin(actor, current.creator_id, 'visit');
+    return current;
   }
 }

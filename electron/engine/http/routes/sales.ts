@@ -59,9 +59,9 @@ export function salesRoutes(app: FastifyInstance, engine: Engine): void {
     const message = 'A collaboration cannot be changed: delete it and create another.';
     throw new HttpProblem([{ resource: 'collaboration', field: '', code: 'method_not_allowed', message, details: message }], { Allow: 'GET, DELETE' });
   });
-  // Read-only in the spec; visits can also be recorded (POST, an extension), text messages only imported.
+  // Read-only in the spec; visits can also be recorded, corrected and deleted (extensions), text messages only imported.
   registerCrud(app, '/v2/text_messages', 'text_message', readOnly(engine.textMessages), engine.ctx);
-  registerCrud(app, '/v2/visits', 'visit', { json: (id) => engine.visits.json(id), listPage: (q) => engine.visits.listPage(q), create: (d, a) => engine.visits.create(d, a) }, engine.ctx);
+  registerCrud(app, '/v2/visits', 'visit', engine.visits, engine.ctx);
 }
 
 /** Everyone reads; only admins create, change and delete (call outcomes and other account-wide lists). */
