@@ -3,7 +3,7 @@ import type { QueryValue } from '../../shared/bridge.js';
 import type { TaskCounts } from '../../shared/resources/task.js';
 import { api } from '../api/client.js';
 import { useSession } from '../session/sessionStore.js';
-import { useUsers } from '../collaborators/useUsers.js';
+import { OwnerFilter } from '../owners/OwnerFilter.js';
 import { TaskForm } from './TaskForm.js';
 import { TaskSection } from './TaskSection.js';
 import { BulkReschedule } from './BulkReschedule.js';
@@ -38,7 +38,6 @@ const toQuery = (filters: Filters): Record<string, QueryValue> => ({ q: filters.
  */
 export function TasksScreen() {
   const me = useSession((s) => s.user);
-  const users = useUsers();
   const mine: Filters = { q: '', owner_id: me ? String(me.id) : '' };
   const [filters, setFilters] = useState<Filters>(mine);
   const [search, setSearch] = useState('');
@@ -78,10 +77,7 @@ export function TasksScreen() {
       <SmartListToolbar screen={smartList} columns={COLUMNS} />
       <FilterBar active={filters.owner_id === mine.owner_id ? 0 : 1} count={null}
         search={<input type="search" placeholder="Search tasks" aria-label="Search tasks" value={search} onChange={(e) => setSearch(e.target.value)} />}>
-        <select aria-label="Owner" value={filters.owner_id} onChange={(e) => setFilters({ ...filters, owner_id: e.target.value })}>
-          <option value="">Anyone's tasks</option>
-          {users.map((u) => <option key={u.id} value={u.id}>{u.id === me.id ? 'My tasks' : `${u.name}'s tasks`}</option>)}
-        </select>
+        <OwnerFilter value={filters.owner_id} onChange={(owner_id) => setFilters({ ...filters, owner_id })} anyLabel="Anyone's tasks" />
       </FilterBar>
       <nav className="section-jumps" aria-label="Task sections">
         {SECTIONS.map((section) => (
