@@ -1,18 +1,69 @@
 import type Database from 'better-sqlite3';
 
 /**
- * Search terms for phone numbers, the SQL function `phone_terms(phone, …)`:
- * each number as written (FTS splits it into its groups) and as bare digits.
- * Registered in one place for the two kinds of connection that use it: the
- * engine's (database.ts) and the one that builds the search indexes aside at
- * the end of a first sync (searchIndexes.ts), so both index the same terms.
+ * The search indexes' SQL functions (db/searchIndexSql.ts), registered in one
+ * place for the two kinds of connection that use them: the engine's
+ * (database.ts) and the one that builds the search indexes aside at the end
+ * of a first sync (searchIndexes.ts), so both index the same terms. A
+ * PostgreSQL hub has the same functions in SQL (db/postgres/functions.ts).
  */
-export function registerPhoneTerms(db: Database.Database): void {
+export function registerSearchFunctions(db: Database.Database): void {
   db.function('phone_terms', { deterministic: true, varargs: true }, phoneTerms);
+  db.function('name_parts', { deterministic: true, varargs: true }, nameParts);
 }
 
-const phoneTerms = (...phones: unknown[]): string =>
+/**
+ * The shortest run of a phone's last digits that finds it: seven, a local
+ * number without its area code ("847-2066" of "+1 (312) 847-2066").
+ */
+export const PHONE_SUFFIX_DIGITS = 7;
+/** A name word's shortest ending indexed: a typed part of a word is found from three letters. */
+export const NAME_PART_LETTERS = 3;
+
+/**
+ * Search terms for phone numbers, `phone_terms(phone, …)`: each number as
+ * written (FTS splits it into its groups: "847" finds "(312) 847-2066"), then
+ * its digits from each position that leaves at least seven: "13128472066",
+ * "3128472066" … "8472066". A typed run of digits (its leading zeros dropped,
+ * resources/search.ts) then prefix-matches one of them whether it was typed
+ * with or without the country code or the area code, in any punctuation:
+ * "+44 7700 900123", "447700900123", "07700 900123" and "7700900123" all meet
+ * "7700900123…", a term of "+44 7700 900123" and of "07700 900123" alike.
+ *
+ * Measured against FTS5's trigram tokenizer (docs/benchmarks.md, "Search by
+ * a part"): these few terms per number keep the word index's prefix queries,
+ * its ranking by name tiers and its size close to what they were.
+ */
+export const phoneTerms = (...phones: unknown[]): string =>
   phones
     .filter((p): p is string => typeof p === 'string' && p.length > 0)
-    .map((p) => `${p} ${p.replace(/\D/g, '')}`)
+    .map((p) => `${p} ${digitSuffixes(p.replace(/\D/g, ''))}`)
     .join(' ');
+
+function digitSuffixes(digits: string): string {
+  const suffixes = [digits];
+  for (let start = 1; digits.length - start >= PHONE_SUFFIX_DIGITS; start++) suffixes.push(digits.slice(start));
+  return suffixes.join(' ');
+}
+
+/**
+ * A name's word endings, `name_parts(name, …)`: of each word of four letters
+ * or more, every ending of three letters or more but the word itself
+ * ("francisco": "rancisco", "ancisco" … "sco"). A typed word, a prefix query,
+ * then finds a name whose word has it in its middle ("ancis", "cisc"). The
+ * words are split as FTS5's unicode61 tokenizer splits them (letters and
+ * digits), which then folds case and accents of the endings as of the name.
+ */
+export const nameParts = (...names: unknown[]): string =>
+  names
+    .filter((n): n is string => typeof n === 'string' && n.length > 0)
+    .flatMap((n) => n.normalize('NFC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [])
+    .flatMap(wordEndings)
+    .join(' ');
+
+function wordEndings(word: string): string[] {
+  const letters = [...word];
+  const endings: string[] = [];
+  for (let start = 1; letters.length - start >= NAME_PART_LETTERS; start++) endings.push(letters.slice(start).join(''));
+  return endings;
+}
