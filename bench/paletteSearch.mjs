@@ -25,19 +25,20 @@ const DEAL_WORDS = ['renewal', 'expansion', 'fleet upgrade', 'pilot', 'support p
  * bench runs plain JavaScript); the lead and deal triggers call them.
  */
 export function registerSearchFunctions(db) {
+  const mark = '\u01c2';
   db.function('phone_terms', { deterministic: true, varargs: true }, (...phones) =>
     phones.filter((p) => typeof p === 'string' && p.length > 0).map((p) => {
       const digits = p.replace(/\D/g, '');
-      const runs = [digits];
-      for (let start = 1; digits.length - start >= 7; start++) runs.push(digits.slice(start));
-      return `${p} ${runs.join(' ')}`;
+      const runs = [];
+      for (let start = 0; digits.length - start >= 7; start++) runs.push(mark + digits.slice(start));
+      return [p, digits, ...runs].join(' ');
     }).join(' '));
   db.function('name_parts', { deterministic: true, varargs: true }, (...names) =>
     names.filter((n) => typeof n === 'string' && n.length > 0)
       .flatMap((n) => n.normalize('NFC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [])
       .flatMap((word) => {
         const letters = [...word];
-        return letters.slice(1, Math.max(1, letters.length - 2)).map((_, i) => letters.slice(i + 1).join(''));
+        return letters.slice(1, Math.max(1, letters.length - 2)).map((_, i) => mark + letters.slice(i + 1).join(''));
       }).join(' '));
 }
 

@@ -7,6 +7,10 @@ import { openDatabase, type SqliteDb } from '../../electron/engine/db/database.j
 import { MIGRATIONS } from '../../electron/engine/db/migrations/index.js';
 import { buildSearchIndexesAside, rebuildSearchIndexes } from '../../electron/engine/db/searchIndexes.js';
 import { nameParts, phoneTerms } from '../../electron/engine/db/sqlFunctions.js';
+import { PART_MARK } from '../../electron/engine/db/searchIndexSql.js';
+
+/** A part's term as indexed: the mark, then the part. */
+const M = PART_MARK;
 
 /**
  * The search indexes' terms on SQLite: the functions that make them, the
@@ -48,12 +52,12 @@ function insertRecords(db: Database.Database): void {
 }
 
 describe('the search terms', () => {
-  it("are a phone as written and its runs of last digits (seven or more), and a name's word endings (three letters or more)", () => {
-    expect(phoneTerms('+1 (312) 847-2066', null, '')).toBe('+1 (312) 847-2066 13128472066 3128472066 128472066 28472066 8472066');
-    expect(phoneTerms('07700 900123')).toBe('07700 900123 07700900123 7700900123 700900123 00900123 0900123');
+  it("are a phone as written, its digits and its marked runs of last digits (seven or more), and a name's marked word endings (three letters or more)", () => {
+    expect(phoneTerms('+1 (312) 847-2066', null, '')).toBe(`+1 (312) 847-2066 13128472066 ${M}13128472066 ${M}3128472066 ${M}128472066 ${M}28472066 ${M}8472066`);
+    expect(phoneTerms('07700 900123')).toBe(`07700 900123 07700900123 ${M}07700900123 ${M}7700900123 ${M}700900123 ${M}00900123 ${M}0900123`);
     expect(phoneTerms('ext 12')).toBe('ext 12 12');
-    expect(nameParts('Francisco Li', null, 'Boréal')).toBe('rancisco ancisco ncisco cisco isco sco oréal réal éal');
-    expect(nameParts('Anna-Lou')).toBe('nna');
+    expect(nameParts('Francisco Li', null, 'Boréal')).toBe(['rancisco', 'ancisco', 'ncisco', 'cisco', 'isco', 'sco', 'oréal', 'réal', 'éal'].map((p) => M + p).join(' '));
+    expect(nameParts('Anna-Lou')).toBe(`${M}nna`);
   });
 });
 
@@ -68,30 +72,32 @@ describe('migration 35', () => {
     for (const migration of MIGRATIONS.filter((m) => m.version <= 34)) raw.exec(migration.sql);
     raw.pragma('user_version = 34');
     insertRecords(raw);
-    expect(match(raw, 'contacts_fts', '"ancis"*')).toEqual([]);
-    expect(match(raw, 'contacts_fts', '"8472066"*')).toEqual([]);
+    expect(match(raw, 'contacts_fts', `"${M}ancis"*`)).toEqual([]);
+    expect(match(raw, 'contacts_fts', `"${M}8472066"*`)).toEqual([]);
     raw.close();
 
     const db = openDatabase(file);
-    expect(match(db, 'contacts_fts', '"ancis"*')).toEqual([1]);
-    expect(match(db, 'contacts_fts', '"8472066"*')).toEqual([1]);
-    expect(match(db, 'contacts_fts', '"7700900123"*')).toEqual([2]);
-    expect(match(db, 'leads_fts', '"langerie"*')).toEqual([3]);
-    expect(match(db, 'leads_fts', '"612345678"*')).toEqual([3]);
-    expect(match(db, 'deals_fts', '"trofit"*')).toEqual([4]);
+    expect(match(db, 'contacts_fts', `"${M}ancis"*`)).toEqual([1]);
+    expect(match(db, 'contacts_fts', `"${M}8472066"*`)).toEqual([1]);
+    expect(match(db, 'contacts_fts', `"${M}7700900123"*`)).toEqual([2]);
+    expect(match(db, 'leads_fts', `"${M}langerie"*`)).toEqual([3]);
+    expect(match(db, 'leads_fts', `"${M}612345678"*`)).toEqual([3]);
+    expect(match(db, 'deals_fts', `"${M}trofit"*`)).toEqual([4]);
     // The name tiers still ask the name alone.
-    expect(match(db, 'contacts_fts', 'name : "ancis"*')).toEqual([]);
+    expect(match(db, 'contacts_fts', `name : "${M}ancis"*`)).toEqual([]);
+    // A word typed is never a part's prefix: parts are found only when asked for by the mark.
+    expect(match(db, 'contacts_fts', '"ancis"* OR "8472066"*')).toEqual([]);
 
     db.prepare("UPDATE contacts SET name = 'Wilhelmina Oakes', phone = '+1 415 555 0199' WHERE id = 1").run();
     db.prepare("UPDATE leads SET mobile = '020 7946 0958' WHERE id = 3").run();
     db.prepare("UPDATE deals SET name = 'Orchard survey' WHERE id = 4").run();
-    expect(match(db, 'contacts_fts', '"ancis"* OR "8472066"*')).toEqual([]);
-    expect(match(db, 'contacts_fts', '"helmin"*')).toEqual([1]);
-    expect(match(db, 'contacts_fts', '"5550199"*')).toEqual([1]);
-    expect(match(db, 'leads_fts', '"2079460958"*')).toEqual([3]);
-    expect(match(db, 'deals_fts', '"chard"*')).toEqual([4]);
+    expect(match(db, 'contacts_fts', `"${M}ancis"* OR "${M}8472066"*`)).toEqual([]);
+    expect(match(db, 'contacts_fts', `"${M}helmin"*`)).toEqual([1]);
+    expect(match(db, 'contacts_fts', `"${M}5550199"*`)).toEqual([1]);
+    expect(match(db, 'leads_fts', `"${M}2079460958"*`)).toEqual([3]);
+    expect(match(db, 'deals_fts', `"${M}chard"*`)).toEqual([4]);
     db.prepare('DELETE FROM contacts WHERE id = 2').run();
-    expect(match(db, 'contacts_fts', '"7700900123"*')).toEqual([]);
+    expect(match(db, 'contacts_fts', `"${M}7700900123"*`)).toEqual([]);
     for (const fts of INDEXES) db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 1)`);
     db.close();
   });
@@ -103,10 +109,10 @@ describe('the triggers, a bulk rebuild and the build aside (a replica first sync
     const db: SqliteDb = openDatabase(file);
     insertRecords(db);
     const byTriggers = Object.fromEntries(INDEXES.map((fts) => [fts, termsOf(db, 'main', fts)]));
-    expect(byTriggers.contacts_fts).toContain('1 name_parts ancisco');
-    expect(byTriggers.contacts_fts).toContain('1 phones 8472066');
-    expect(byTriggers.leads_fts).toContain('3 name_parts eane');
-    expect(byTriggers.deals_fts).toContain('4 name_parts trofit');
+    expect(byTriggers.contacts_fts).toContain(`1 name_parts ${M}ancisco`);
+    expect(byTriggers.contacts_fts).toContain(`1 phones ${M}8472066`);
+    expect(byTriggers.leads_fts).toContain(`3 name_parts ${M}eane`);
+    expect(byTriggers.deals_fts).toContain(`4 name_parts ${M}trofit`);
 
     const aside = `${file}-aside`;
     await buildSearchIndexesAside(file, aside, { cacheKiB: 1024 });

@@ -28,6 +28,16 @@ export const SEARCH_INDEXES = [
 ] as const;
 
 /**
+ * The first letter of the terms that find a part of something (a name
+ * word's ending, a phone's run of last digits): a letter nobody types (the
+ * Khoisan click U+01C2, a letter to FTS5's tokenizer and to PostgreSQL's
+ * parser), so the words a user types, and their prefix queries of one to
+ * three letters above all, never read these terms; only the queries made to
+ * find a part do (resources/search.ts), by this letter and the typed text.
+ */
+export const PART_MARK = '\u01c2';
+
+/**
  * The indexes as migration 32 made them, before migration 35 added the
  * name parts and the phones' digit suffixes: a shipped migration keeps
  * doing what it did (databases between the two are migrated by both).

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { PART_MARK } from './searchIndexSql.js';
 
 /**
  * The search indexes' SQL functions (db/searchIndexSql.ts), registered in one
@@ -22,43 +23,45 @@ export const NAME_PART_LETTERS = 3;
 
 /**
  * Search terms for phone numbers, `phone_terms(phone, …)`: each number as
- * written (FTS splits it into its groups: "847" finds "(312) 847-2066"), then
- * its digits from each position that leaves at least seven: "13128472066",
- * "3128472066" … "8472066". A typed run of digits (its leading zeros dropped,
- * resources/search.ts) then prefix-matches one of them whether it was typed
- * with or without the country code or the area code, in any punctuation:
- * "+44 7700 900123", "447700900123", "07700 900123" and "7700900123" all meet
- * "7700900123…", a term of "+44 7700 900123" and of "07700 900123" alike.
- *
- * Measured against FTS5's trigram tokenizer (docs/benchmarks.md, "Search by
- * a part"): these few terms per number keep the word index's prefix queries,
- * its ranking by name tiers and its size close to what they were.
+ * written (FTS splits it into its groups: "847" finds "(312) 847-2066") and
+ * its bare digits, then, marked (PART_MARK), its digits from each position
+ * that leaves at least seven: "13128472066", "3128472066" … "8472066". A
+ * typed run of digits (its leading zeros dropped, resources/search.ts) then
+ * prefix-matches one of them whether it was typed with or without the country
+ * code or the area code, in any punctuation: "+44 7700 900123",
+ * "447700900123", "07700 900123" and "7700900123" all meet "7700900123…", a
+ * run of "+44 7700 900123" and of "07700 900123" alike.
  */
 export const phoneTerms = (...phones: unknown[]): string =>
   phones
     .filter((p): p is string => typeof p === 'string' && p.length > 0)
-    .map((p) => `${p} ${digitSuffixes(p.replace(/\D/g, ''))}`)
+    .map((p) => {
+      const digits = p.replace(/\D/g, '');
+      return [p, digits, ...digitRuns(digits).map((run) => PART_MARK + run)].join(' ');
+    })
     .join(' ');
 
-function digitSuffixes(digits: string): string {
-  const suffixes = [digits];
-  for (let start = 1; digits.length - start >= PHONE_SUFFIX_DIGITS; start++) suffixes.push(digits.slice(start));
-  return suffixes.join(' ');
+function digitRuns(digits: string): string[] {
+  const runs: string[] = [];
+  for (let start = 0; digits.length - start >= PHONE_SUFFIX_DIGITS; start++) runs.push(digits.slice(start));
+  return runs;
 }
 
 /**
- * A name's word endings, `name_parts(name, …)`: of each word of four letters
- * or more, every ending of three letters or more but the word itself
- * ("francisco": "rancisco", "ancisco" … "sco"). A typed word, a prefix query,
- * then finds a name whose word has it in its middle ("ancis", "cisc"). The
- * words are split as FTS5's unicode61 tokenizer splits them (letters and
- * digits), which then folds case and accents of the endings as of the name.
+ * A name's word endings, `name_parts(name, …)`, marked (PART_MARK): of each
+ * word of four letters or more, every ending of three letters or more but
+ * the word itself ("francisco": "rancisco", "ancisco" … "sco"). A typed word
+ * of three letters or more, also asked as a marked prefix, then finds a name
+ * whose word has it in its middle ("ancis", "cisc"). The words are split as
+ * FTS5's unicode61 tokenizer splits them (letters and digits), which then
+ * folds case and accents of the endings as of the name.
  */
 export const nameParts = (...names: unknown[]): string =>
   names
     .filter((n): n is string => typeof n === 'string' && n.length > 0)
     .flatMap((n) => n.normalize('NFC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [])
     .flatMap(wordEndings)
+    .map((ending) => PART_MARK + ending)
     .join(' ');
 
 function wordEndings(word: string): string[] {

@@ -1,4 +1,5 @@
 import { HUB_WRITE_LOCK } from '../postgresDatabase.js';
+import { PART_MARK } from '../searchIndexSql.js';
 
 /**
  * SQLite's functions that the engine's SQL calls and PostgreSQL lacks,
@@ -93,18 +94,18 @@ CREATE OR REPLACE FUNCTION date(value text, modifier text) RETURNS text LANGUAGE
 $$;
 
 -- The search terms of phones and of names' parts, as db/sqlFunctions.ts makes them on SQLite
--- (the one definition, spelled twice): each phone as written, then its digits from each position
--- that leaves at least seven; each name word's endings of three letters or more but the word itself.
--- Words are split as search_words splits them (at ASCII punctuation and spaces).
+-- (the one definition, spelled twice): each phone as written and its bare digits, then, marked
+-- (PART_MARK), its digits from each position that leaves at least seven; each name word's endings of
+-- three letters or more but the word itself, marked. Words are split as search_words splits them.
 CREATE OR REPLACE FUNCTION phone_terms(VARIADIC phones text[]) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-  SELECT coalesce(string_agg(p || ' ' || (
-    SELECT string_agg(substr(d, i), ' ' ORDER BY i) FROM generate_series(1, greatest(1, char_length(d) - 6)) AS i
-  ), ' '), '')
+  SELECT coalesce(string_agg(p || ' ' || d || coalesce((
+    SELECT string_agg(' ${PART_MARK}' || substr(d, i), '' ORDER BY i) FROM generate_series(1, char_length(d) - 6) AS i
+  ), ''), ' '), '')
   FROM unnest(phones) AS p, regexp_replace(p, '\\D', '', 'g') AS d WHERE p <> ''
 $$;
 
 CREATE OR REPLACE FUNCTION name_parts(VARIADIC names text[]) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-  SELECT coalesce(string_agg(substr(w, i), ' '), '')
+  SELECT coalesce(string_agg('${PART_MARK}' || substr(w, i), ' '), '')
   FROM unnest(names) AS n, regexp_split_to_table(n, '[\\s!-/:-@\\[-\`{-~]+') AS w, generate_series(2, char_length(w) - 2) AS i
   WHERE n <> ''
 $$;
