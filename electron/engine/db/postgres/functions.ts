@@ -96,7 +96,8 @@ $$;
 -- The search terms of phones and of names' parts, as db/sqlFunctions.ts makes them on SQLite
 -- (the one definition, spelled twice): each phone as written and its bare digits, then, marked
 -- (PART_MARK), its digits from each position that leaves at least seven; each name word's endings of
--- three letters or more but the word itself, marked. Words are split as search_words splits them.
+-- three letters or more but the word itself, marked. Words are split as search_words splits them
+-- (split into an array: regexp_split_to_table joined to generate_series took 4 ms a name).
 CREATE OR REPLACE FUNCTION phone_terms(VARIADIC phones text[]) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT coalesce(string_agg(p || ' ' || d || coalesce((
     SELECT string_agg(' ${PART_MARK}' || substr(d, i), '' ORDER BY i) FROM generate_series(1, char_length(d) - 6) AS i
@@ -106,8 +107,7 @@ $$;
 
 CREATE OR REPLACE FUNCTION name_parts(VARIADIC names text[]) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT coalesce(string_agg('${PART_MARK}' || substr(w, i), ' '), '')
-  FROM unnest(names) AS n, regexp_split_to_table(n, '[\\s!-/:-@\\[-\`{-~]+') AS w, generate_series(2, char_length(w) - 2) AS i
-  WHERE n <> ''
+  FROM unnest(regexp_split_to_array(array_to_string(names, ' '), '[\\s!-/:-@\\[-\`{-~]+')) AS w, generate_series(2, char_length(w) - 2) AS i
 $$;
 `;
 
