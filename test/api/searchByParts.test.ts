@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestHub, type TestHub } from '../support/testHub.js';
+import { openEngine } from '../../electron/engine/engine.js';
+import { PART_MARK } from '../../electron/engine/db/searchIndexSql.js';
 
 /**
  * What a rep types into a list's search (`q`) or the command palette: any
@@ -131,5 +136,29 @@ describe('search by phone digits in any format', () => {
     expect(await listed('contacts', '415 5550177')).toEqual([person.id]);
     const answer = await call(hub, 'GET', '/v2/search?q=5550177', { token: hub.agentToken });
     expect(answer.body.items.map((i: any) => i.data.detail)).toEqual(['+1 415 555 0177']);
+  });
+});
+
+describe('a PostgreSQL hub made before the name parts and digit runs', () => {
+  it.runIf(process.env.OUTPOST_TEST_POSTGRES_URL)('gets its search tables made and filled again by migration 35 when a node opens it', () => {
+    const db = hub.engine.db;
+    const found = (engine = hub.engine) => engine.db.prepare('SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ?').pluck().all(`"${PART_MARK}ancis"*`);
+    expect(found()).toContain(francisco.id);
+    // As an older version left it: schema 34, a contact's terms without parts or runs.
+    db.prepare('UPDATE outpost_schema SET version = 34').run();
+    db.prepare("UPDATE contacts_fts SET terms = search_terms('Francisco Quintanilla', NULL, '+1 (312) 847-2066 13128472066') WHERE id = ?").run(francisco.id);
+    expect(found()).not.toContain(francisco.id);
+
+    const url = new URL(process.env.OUTPOST_TEST_POSTGRES_URL!);
+    url.pathname = `/${db.prepare('SELECT current_database()').pluck().get() as string}`;
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-node-'));
+    const node = openEngine({ dataDir, clock: hub.clock, databaseUrl: url.toString() });
+    try {
+      expect(node.db.prepare('SELECT version FROM outpost_schema').pluck().get()).toBe(35);
+      expect(found(node)).toContain(francisco.id);
+    } finally {
+      node.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
