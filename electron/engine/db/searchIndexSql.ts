@@ -12,6 +12,15 @@
  * `name_parts` is a column of its own so that the palette's name tiers
  * (`name : …`, recordSearch.ts) still ask the name alone: a part of a word
  * is found by an unqualified query, and ranks below a word's start.
+ *
+ * Why these terms in the one word index rather than FTS5's trigram tokenizer
+ * (docs/benchmarks.md, "Search by a part"): a trigram table would sit beside
+ * the word index (the name tiers, the prefix queries and the lists' paging
+ * driven by one index need it), so every search would join two tables' matches
+ * word by word; it finds nothing under three characters and digits anywhere
+ * rather than a number's last ones. The price measured: at a million contacts
+ * this index is 2.2× the size and 3.7× the build (the trigram table beside
+ * it: 2.7× the size, 2.2× the build), the palette's p95 unchanged.
  */
 export const SEARCH_INDEXES = [
   {
