@@ -20,16 +20,32 @@ const ROUNDS = 4;
 const PER_ROUND = 100;
 const DEAL_WORDS = ['renewal', 'expansion', 'fleet upgrade', 'pilot', 'support plan'];
 
-/** The engine's SQL function behind the phone search terms (electron/engine/db/database.ts); the lead triggers call it. */
-export function registerPhoneTerms(db) {
+/**
+ * The engine's SQL functions behind the search terms (electron/engine/db/sqlFunctions.ts, copied: the
+ * bench runs plain JavaScript); the lead and deal triggers call them.
+ */
+export function registerSearchFunctions(db) {
+  const mark = '\u01c2';
   db.function('phone_terms', { deterministic: true, varargs: true }, (...phones) =>
-    phones.filter((p) => typeof p === 'string' && p.length > 0).map((p) => `${p} ${p.replace(/\D/g, '')}`).join(' '));
+    phones.filter((p) => typeof p === 'string' && p.length > 0).map((p) => {
+      const digits = p.replace(/\D/g, '');
+      const runs = [];
+      for (let start = 0; digits.length - start >= 7; start++) runs.push(mark + digits.slice(start));
+      return [p, digits, ...runs].join(' ');
+    }).join(' '));
+  db.function('name_parts', { deterministic: true, varargs: true }, (...names) =>
+    names.filter((n) => typeof n === 'string' && n.length > 0)
+      .flatMap((n) => n.normalize('NFC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [])
+      .flatMap((word) => {
+        const letters = [...word];
+        return letters.slice(1, Math.max(1, letters.length - 2)).map((_, i) => mark + letters.slice(i + 1).join(''));
+      }).join(' '));
 }
 
 /** Adds the leads and deals (in one transaction, through the tables' own search triggers); returns their counts. */
 export function addSearchRecords(file) {
   const db = new Database(file);
-  registerPhoneTerms(db);
+  registerSearchFunctions(db);
   try {
     removeRows(db);
     db.transaction(() => {
@@ -71,7 +87,9 @@ function removeRows(db) {
 /**
  * What people type into the palette, from random seeded people: a name as it
  * is typed (every prefix of "first last", 1 to 8 characters), the start of an
- * email address, and a phone's area code with the next digits ("488 50").
+ * email address, a phone's area code with the next digits ("488 50"), a
+ * phone's last seven digits ("8472066") and four letters from inside a last
+ * name ("mith" of "Smithers", the name parts' queries).
  */
 export function paletteQueries(file) {
   const db = new Database(file, { readonly: true });
@@ -81,6 +99,8 @@ export function paletteQueries(file) {
       'a name as typed, 1–8 characters': people.flatMap((p) => [...`${p.first_name} ${p.last_name}`.slice(0, 8)].map((_, i, all) => all.slice(0, i + 1).join('')).filter((q) => q.trim() !== '')),
       'an email fragment': people.map((p) => p.email.slice(0, 7)),
       'phone digits ("488 50")': people.map((p) => p.phone.replace(/\D/g, '').replace(/^(\d{3})(\d{2}).*/, '$1 $2')),
+      'the last 7 digits of a phone': people.map((p) => p.phone.replace(/\D/g, '').slice(-7)),
+      'a part inside a last name ("mith")': people.map((p) => (p.last_name.length >= 5 ? p.last_name.slice(1, 5) : p.first_name.slice(1, 4))),
     };
   } finally {
     db.close();

@@ -12,7 +12,7 @@
 // afterwards; they are never in the change log, so the sync lines that follow
 // see the database exactly as seeded.
 import Database from 'better-sqlite3';
-import { registerPhoneTerms } from './paletteSearch.mjs';
+import { registerSearchFunctions } from './paletteSearch.mjs';
 
 const DEALS = Number(process.env.BENCH_REPORT_DEALS ?? 100_000);
 const ACTIVITIES = Number(process.env.BENCH_REPORT_ACTIVITIES ?? 300_000);
@@ -37,7 +37,7 @@ const JOIN_REP = `JOIN rep ON rep.k = n.i % ${REPS}`;
 /** The engine's SQL functions the tables' triggers call (electron/engine/db/database.ts). */
 function registerFunctions(db) {
   db.function('now_utc', () => new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
-  registerPhoneTerms(db);
+  registerSearchFunctions(db);
 }
 
 export function addReportRecords(file) {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
-import { registerPhoneTerms } from './sqlFunctions.js';
+import { registerSearchFunctions } from './sqlFunctions.js';
 
 /** A statement as the engine uses one, on either backend (better-sqlite3's, or PostgresStatement). */
 export interface Statement {
@@ -119,7 +119,7 @@ function registerFunctions(db: SqliteDb, clock: Clock): void {
   // the clock still moves between statements. The flag would also let it into an index, a CHECK or a
   // generated column, where SQLite expects the same value forever: it must never be used there.
   db.function('now_utc', { deterministic: true }, () => isoSeconds(clock.now()));
-  registerPhoneTerms(db);
+  registerSearchFunctions(db);
 }
 
 export function migrate(db: SqliteDb): void {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Db, SqliteDb } from './database.js';
 import { fillSearchIndexSql, SEARCH_INDEXES, searchFillParts, type SearchIndex } from './searchIndexSql.js';
-import { registerPhoneTerms } from './sqlFunctions.js';
+import { registerSearchFunctions } from './sqlFunctions.js';
 
 const searchIndex = (fts: SearchIndex['fts']) => SEARCH_INDEXES.find((i) => i.fts === fts)!;
 
@@ -76,7 +76,7 @@ export async function buildSearchIndexesAside(file: string, aside: string, optio
   const schema = SEARCH_BUILD_SCHEMA;
   const db = new Database(file, { nativeBinding: options.nativeBinding });
   try {
-    registerPhoneTerms(db);
+    registerSearchFunctions(db);
     db.pragma('busy_timeout = 5000');
     db.pragma(`cache_size = -${options.cacheKiB}`);
     db.prepare(`ATTACH ? AS ${schema}`).run(aside);

@@ -293,17 +293,18 @@ export function checkListQuery(def: ListDefinition, query: RawQuery): void {
 
 /**
  * `q` over an FTS5 table: every word of the input must prefix-match a word
- * of the indexed text (search.ts makes the words safe to match).
+ * of the indexed text or a part of a name's word, or a phone is matched by
+ * its digits (search.ts makes the words safe to match).
  */
 export function ftsPrefixQuery(ftsTable: string, idColumn: string, text: string): Clause {
-  const match = ftsMatchExpression(text);
+  const match = ftsMatchExpression(text, ftsTable);
   if (match === null) return { sql: '1 = 1', params: [] };
   return { sql: `${idColumn} IN (SELECT rowid FROM ${ftsTable} WHERE ${ftsTable} MATCH ?)`, params: [match] };
 }
 
 /** The MATCH clause of an index-driven search (see ListDefinition.searchIndex). */
 function searchDriven(index: string, text: string): { clause: Clause } {
-  const match = ftsMatchExpression(text);
+  const match = ftsMatchExpression(text, index);
   return { clause: match === null ? { sql: '1 = 1', params: [] } : { sql: `${index} MATCH ?`, params: [match] } };
 }
 

@@ -1,14 +1,18 @@
 import type { EngineContext } from '../context.js';
-import { searchWords } from './search.js';
+import { isPhoneLike, phoneDigitsExpression, prefixesOf, searchWords, wordsExpression } from './search.js';
 import { DEFAULT_SEARCH_RESULTS, SEARCH_RESULT_TYPES, type SearchResult, type SearchResultType } from '../../../shared/resources/recordSearch.js';
 
 /**
  * How well a record matches, best first:
  * 0 — its name begins with the typed words, in order ("john sm" → "John Smith");
  * 1 — every typed word begins a word of its name ("smi jo" → "John Smith");
- * 2 — every typed word begins a word of its name, email or phones, or the
- *     typed digits begin a phone number's digits ("555 12" → "+1 (555) 123-4567").
- * Each tier matches a superset of the one before it.
+ * 2 — every typed word begins a word of its name, email or phones, or is
+ *     inside a word of its name ("ancis" → "Francisco", from three letters),
+ *     or the typed digits are a phone's in any format: its start or its last
+ *     digits, with or without the country code or a trunk 0 ("555 12",
+ *     "8472066", "07700 900123").
+ * Each tier matches a superset of the one before it: a part of a name's
+ * word ranks below a word's start.
  */
 type Tier = 0 | 1 | 2;
 
@@ -30,8 +34,8 @@ interface Row {
 interface SearchSource {
   type: SearchResultType;
   fts: string;
-  /** The index has more columns than the name (email, phones): tier 2 applies. */
-  beyondName: boolean;
+  /** The index has phones: a text that may be a phone number is asked as its digits (search.ts). */
+  phones: boolean;
   /** The rows of the ids in a JSON array (`?`). */
   rows: string;
   path: string;
@@ -41,13 +45,13 @@ const IDS = 'SELECT CAST(value AS INTEGER) FROM json_each(?)';
 
 const SOURCES: readonly SearchSource[] = [
   {
-    type: 'contact', fts: 'contacts_fts', beyondName: true, path: '/contacts',
+    type: 'contact', fts: 'contacts_fts', phones: true, path: '/contacts',
     // A person's organization is the detail when they have neither email nor phone.
     rows: `SELECT c.id, c.name, c.name AS indexed_name, c.email, c.phone, c.mobile, o.name AS organization
       FROM contacts c LEFT JOIN contacts o ON o.id = c.contact_id WHERE c.id IN (${IDS})`,
   },
   {
-    type: 'lead', fts: 'leads_fts', beyondName: true, path: '/leads',
+    type: 'lead', fts: 'leads_fts', phones: true, path: '/leads',
     // A lead is called by its person's name, else its organization's (as the UI names it).
     rows: `SELECT id, COALESCE(NULLIF(concat_ws(' ', first_name, last_name), ''), organization_name) AS name,
         concat_ws(' ', first_name, last_name, organization_name) AS indexed_name, email, phone, mobile,
@@ -55,7 +59,7 @@ const SOURCES: readonly SearchSource[] = [
       FROM leads WHERE id IN (${IDS})`,
   },
   {
-    type: 'deal', fts: 'deals_fts', beyondName: false, path: '/deals',
+    type: 'deal', fts: 'deals_fts', phones: false, path: '/deals',
     rows: `SELECT d.id, d.name, d.name AS indexed_name, d.value, d.currency, o.name AS organization
       FROM deals d LEFT JOIN contacts o ON o.id = d.organization_id WHERE d.id IN (${IDS})`,
   },
@@ -92,21 +96,9 @@ export class RecordSearch {
     return ranked.slice(0, limit).map(({ type, id, name, detail, amount, path }) => ({ type, id, name, detail, ...(amount ? { amount } : {}), path }));
   }
 
-  /**
-   * The candidates of one type, ranked. Names beginning with the text come
-   * first: when they fill the page, nothing else can make it (and a one-letter
-   * text, the costliest to look up, needs no other query). Otherwise every
-   * match, or when there are too many, the newest matches of each tier.
-   */
+  /** The candidates of one type, ranked. */
   private searchType(source: SearchSource, query: TypedQuery, limit: number): Ranked[] {
-    const size = Math.max(CANDIDATES, limit);
-    const [nameStart, nameWords, anywhere] = query.matches(source);
-    const ids = new Set(this.matching(source, nameStart, size));
-    if (ids.size < limit) {
-      const all = this.matching(source, anywhere ?? nameWords, size);
-      all.forEach((id) => ids.add(id));
-      if (all.length === size && anywhere) this.matching(source, nameWords, size).forEach((id) => ids.add(id));
-    }
+    const ids = this.candidates(source, query, limit);
     if (ids.size === 0) return [];
     const rows = this.ctx.statements.get(source.rows).all(JSON.stringify([...ids])) as Row[];
     return rows.map((row) => {
@@ -118,6 +110,27 @@ export class RecordSearch {
         tier: query.tierOf(row.indexed_name ?? ''), exact: query.isExactName(name),
       };
     });
+  }
+
+  /**
+   * The ids of one type worth ranking. Names beginning with the text come
+   * first: when they fill the page, nothing else can make it (and a one-letter
+   * text, the costliest to look up, needs no other query). Otherwise every
+   * match, or when there are too many, the newest matches of each tier.
+   */
+  private candidates(source: SearchSource, query: TypedQuery, limit: number): Set<number> {
+    const size = Math.max(CANDIDATES, limit);
+    // A phone number as typed: its digits alone say it; the name tiers would read every term beginning with its groups.
+    const digits = source.phones ? query.phoneDigits : null;
+    if (digits) return new Set(this.matching(source, digits, size));
+    const [nameStart, nameWords, anywhere] = query.matches(source.fts);
+    const ids = new Set(this.matching(source, nameStart, size));
+    if (ids.size < limit) {
+      const all = this.matching(source, anywhere, size);
+      all.forEach((id) => ids.add(id));
+      if (all.length === size) this.matching(source, nameWords, size).forEach((id) => ids.add(id));
+    }
+    return ids;
   }
 
   private matching(source: SearchSource, match: string, size: number): number[] {
@@ -133,20 +146,23 @@ class TypedQuery {
   readonly phoneLike: boolean;
   private readonly normalized: string[];
 
+  /** For an index with phones, the expression of a text that may be a phone number (search.ts), else null. */
+  readonly phoneDigits: string | null;
+
   constructor(text: string, private readonly words: string[]) {
-    this.phoneLike = /^[\d\s+\-()./]+$/.test(text.trim());
+    this.phoneLike = isPhoneLike(text);
     this.normalized = normalizedWords(words.join(' '));
+    this.phoneDigits = phoneDigitsExpression(text, words);
   }
 
-  /** Tiers 0, 1 and (for indexes beyond the name) 2 as FTS5 expressions. */
-  matches(source: SearchSource): [string, string, string?] {
-    const prefixes = this.words.map((w) => `"${w}"*`).join(' ');
+  /**
+   * Tiers 0, 1 and 2 as FTS5 expressions. Tier 2 asks every column: the
+   * email, the phones, the name's parts (deals have only the name and its parts).
+   */
+  matches(fts: string): [string, string, string] {
     const nameStart = `name : ^"${this.words.join(' ')}"*`;
-    const nameWords = `name : (${prefixes})`;
-    if (!source.beyondName) return [nameStart, nameWords];
-    // "555 12": the groups as typed, or 55512 as the beginning of a number's digits (phones are indexed both ways).
-    const asDigits = this.phoneLike && this.words.length > 1 ? ` OR "${this.words.join('')}"*` : '';
-    return [nameStart, nameWords, `(${prefixes})${asDigits}`];
+    const nameWords = `name : (${prefixesOf(this.words)})`;
+    return [nameStart, nameWords, wordsExpression(this.words, fts)];
   }
 
   /** The tier of a record found by the index, from its indexed name (the index matched it, so at worst tier 2). */

@@ -2,7 +2,6 @@ import { faker } from '@faker-js/faker';
 import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
 import { newRecordId, type EngineContext } from '../context.js';
-import { CONTACTS_FTS_INSERT_TRIGGER } from '../db/migrations/0001_initial.js';
 import { loadWithDeferredDocuments } from '../db/documents.js';
 import { withIndexesBuiltAfter } from '../db/deferredIndexes.js';
 import { indexRowsFrom } from '../db/searchIndexes.js';
@@ -100,10 +99,12 @@ export function seedContacts(engine: Engine, count: number, seed = 42): { organi
     };
     // PostgreSQL keeps no stored documents and its search table follows by trigger (db/postgres/search.ts).
     if (db.dialect === 'postgres') return load();
+    // The trigger as the schema has it now (its migrations made it anew), made again after the load.
+    const searchTrigger = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'contacts_fts_insert'").pluck().get() as string;
     db.exec('DROP TRIGGER contacts_fts_insert');
     loadWithDeferredDocuments(db, 'contacts', firstNewId, () => withIndexesBuiltAfter(db, 'contacts', count, load));
     indexRowsFrom(sqliteOf(db), 'contacts_fts', firstNewId);
-    db.exec(CONTACTS_FTS_INSERT_TRIGGER);
+    db.exec(searchTrigger);
   }).immediate();
   return { organizations: orgIds.length, people: count - orgIds.length };
 }

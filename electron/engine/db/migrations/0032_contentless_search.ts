@@ -1,4 +1,4 @@
-import { fillSearchIndexSql, SEARCH_INDEXES } from '../searchIndexSql.js';
+import { fillSearchIndexSql, SEARCH_INDEXES_32 } from '../searchIndexSql.js';
 
 /**
  * Migration 32: the search indexes keep no copy of the text (issue 34).
@@ -19,7 +19,7 @@ import { fillSearchIndexSql, SEARCH_INDEXES } from '../searchIndexSql.js';
  */
 const TOKENIZE = `tokenize="unicode61 remove_diacritics 2", prefix='2 3'`;
 
-export const sql = SEARCH_INDEXES.map((index) => /* sql */ `
+export const sql = SEARCH_INDEXES_32.map((index) => /* sql */ `
 DROP TABLE ${index.fts};
 CREATE VIRTUAL TABLE ${index.fts} USING fts5(${index.columns}, ${TOKENIZE}, content='', contentless_delete=1);
 ${fillSearchIndexSql(index)}

@@ -32,6 +32,7 @@ import { sql as signInSources } from './0031_sign_in_sources.js';
 import { sql as contentlessSearch } from './0032_contentless_search.js';
 import { sql as phoneKeys } from './0033_phone_keys.js';
 import { sql as contactsKindByName } from './0034_contacts_kind_by_name.js';
+import { sql as searchByParts } from './0035_search_by_parts.js';
 
 export interface Migration {
   version: number;
@@ -86,6 +87,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 32, name: 'search indexes without a copy of the text', sql: contentlessSearch },
   { version: 33, name: 'one index per phone column, its key', sql: phoneKeys },
   { version: 34, name: 'people or organizations, by name', sql: contactsKindByName },
+  { version: 35, name: 'search by a part of a name and by the last digits of a phone', sql: searchByParts },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -1,4 +1,5 @@
 import { HUB_WRITE_LOCK } from '../postgresDatabase.js';
+import { PART_MARK } from '../searchIndexSql.js';
 
 /**
  * SQLite's functions that the engine's SQL calls and PostgreSQL lacks,
@@ -93,10 +94,21 @@ CREATE OR REPLACE FUNCTION date(value text, modifier text) RETURNS text LANGUAGE
   SELECT to_char(CAST(value AS timestamp) + CAST(modifier AS interval), 'YYYY-MM-DD')
 $$;
 
--- Search terms for phone numbers: as written and as bare digits (as db/database.ts registers it on SQLite).
+-- The search terms of phones and of names' parts, as db/sqlFunctions.ts makes them on SQLite
+-- (the one definition, spelled twice): each phone as written and its bare digits, then, marked
+-- (PART_MARK), its digits from each position that leaves at least seven; each name word's endings of
+-- three letters or more but the word itself, marked. Words are split as search_words splits them
+-- (split into an array: regexp_split_to_table joined to generate_series took 4 ms a name).
 CREATE OR REPLACE FUNCTION phone_terms(VARIADIC phones text[]) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-  SELECT coalesce(string_agg(p || ' ' || regexp_replace(p, '\\D', '', 'g'), ' '), '')
-  FROM unnest(phones) AS p WHERE p <> ''
+  SELECT coalesce(string_agg(p || ' ' || d || coalesce((
+    SELECT string_agg(' ${PART_MARK}' || substr(d, i), '' ORDER BY i) FROM generate_series(1, char_length(d) - 6) AS i
+  ), ''), ' '), '')
+  FROM unnest(phones) AS p, regexp_replace(p, '\\D', '', 'g') AS d WHERE p <> ''
+$$;
+
+CREATE OR REPLACE FUNCTION name_parts(VARIADIC names text[]) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(string_agg('${PART_MARK}' || substr(w, i), ' '), '')
+  FROM unnest(regexp_split_to_array(array_to_string(names, ' '), '[\\s!-/:-@\\[-\`{-~]+')) AS w, generate_series(2, char_length(w) - 2) AS i
 $$;
 `;
 

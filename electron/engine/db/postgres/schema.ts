@@ -1142,6 +1142,15 @@ ${phoneKeyIndexesSql('postgres')}
 /** SQLite's migration 34 (db/migrations/0034_contacts_kind_by_name.ts), the same index. */
 const CONTACTS_KIND_BY_NAME_34 = contactsKindByName;
 
+/**
+ * SQLite's migration 35 (db/migrations/0035_search_by_parts.ts) makes the
+ * search indexes of contacts, leads and deals anew with a name's parts and
+ * a phone's last digits. PostgreSQL's search tables are made, kept and
+ * filled where the hub opens (db/postgres/search.ts, after the migrations):
+ * dropping those made with the older terms has them made and filled again.
+ */
+const SEARCH_BY_PARTS_35 = /* sql */ `DROP TABLE IF EXISTS contacts_fts, leads_fts, deals_fts;`;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 26, name: 'baseline: SQLite schema 26', sql: BASELINE_26 },
   { version: 27, name: 'field-by-field merge of offline edits', sql: FIELD_MERGE_27 },
@@ -1152,6 +1161,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 32, name: 'search indexes without a copy of the text (SQLite only)', sql: CONTENTLESS_SEARCH_32 },
   { version: 33, name: 'one index per phone column, its key', sql: PHONE_KEYS_33 },
   { version: 34, name: 'people or organizations, by name', sql: CONTACTS_KIND_BY_NAME_34 },
+  { version: 35, name: 'search by a part of a name and by the last digits of a phone', sql: SEARCH_BY_PARTS_35 },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1].version;

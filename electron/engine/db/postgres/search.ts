@@ -14,8 +14,11 @@ import { SEARCH_INDEXES } from '../searchIndexSql.js';
  *
  * The words are made as FTS5's unicode61 tokenizer with remove_diacritics
  * makes them: split at punctuation and spaces (so an email is its parts),
- * accents removed (unaccent), lower case; a phone is its groups and its bare
- * digits (phone_terms).
+ * accents removed (unaccent), lower case; a phone is its groups and its
+ * digits' runs of seven or more up to its end (phone_terms), a name has a
+ * column of its words' endings (name_parts): at most four columns, weights
+ * A to D. Migration 35 (schema.ts) drops the tables of contacts, leads and
+ * deals made with fewer terms: each is made and filled here again.
  */
 const searchSql = (index: (typeof SEARCH_INDEXES)[number]): string => {
   const columns = index.columns.split(',').map((c) => c.trim());
@@ -49,6 +52,7 @@ $$;
 -- A record's words, each column's with its weight (A the first, the name), so a query may ask for one column (tsquery.ts).
 CREATE OR REPLACE FUNCTION search_terms(VARIADIC parts text[]) RETURNS tsvector LANGUAGE sql STABLE AS $$
   SELECT setweight(search_words(parts[1]), 'A') || setweight(search_words(parts[2]), 'B') || setweight(search_words(parts[3]), 'C')
+    || setweight(search_words(parts[4]), 'D')
 $$;
 ${SEARCH_INDEXES.map(searchSql).join('\n')}
 `;

@@ -6,6 +6,7 @@
  *   name : ("ann"* "smi"*)  the words in the name column only
  *   name : ^"ann smi"*      the name begins with these words (the last a prefix)
  *   (…) OR "55512"*         either
+ *   ("cis"* OR "ǂcis"*) AND "fr"*  a word's start or a marked part (searchIndexSql.ts), and another word
  * In a search table the first column's words (the name, or a task's content)
  * carry weight A, the second's B, the third's C (search_terms), so a column
  * filter on `name`, always the first column, becomes weight A. PostgreSQL has
@@ -14,7 +15,7 @@
  */
 type Node = { kind: 'or' | 'and'; items: Node[] } | { kind: 'phrase'; words: string[]; prefix: boolean; weight: string };
 
-const TOKEN = /\s*("(?:[^"]|"")*"|\(|\)|\*|\^|:|OR\b|[A-Za-z_]+)/y;
+const TOKEN = /\s*("(?:[^"]|"")*"|\(|\)|\*|\^|:|OR\b|AND\b|[A-Za-z_]+)/y;
 
 /** Lower case, accents removed, as search_terms indexes the text. */
 const normalized = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -49,7 +50,11 @@ class Parser {
 
   private and(weight: string): Node {
     const items: Node[] = [];
-    while (this.at < this.list.length && this.list[this.at] !== ')' && this.list[this.at] !== 'OR') items.push(this.unary(weight));
+    while (this.at < this.list.length && this.list[this.at] !== ')' && this.list[this.at] !== 'OR') {
+      // AND is what words side by side say (FTS5 needs it between parenthesized groups).
+      if (this.list[this.at] === 'AND') this.at++;
+      else items.push(this.unary(weight));
+    }
     if (items.length === 0) throw new Error('An empty search expression.');
     return items.length === 1 ? items[0]! : { kind: 'and', items };
   }
