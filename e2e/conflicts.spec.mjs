@@ -15,7 +15,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ownHubDatabase, serve, stopAll } from './ownHub.mjs';
+import { hubClient, ownHubDatabase, serveHub, serveReplica, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
@@ -78,18 +78,10 @@ let link;
 let adminToken;
 let colleagueToken;
 
-/** The hub's REST API, as the colleague (Bea) unless told otherwise. */
-async function hubApi(method, path, data, token = colleagueToken) {
-  const response = await fetch(`${hub.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
-    body: data === undefined ? undefined : JSON.stringify({ data }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+/** The hub's REST API, as the colleague (Bea) unless a fourth argument names another token. */
+const hubApi = hubClient(() => hub.url, () => colleagueToken);
 
-const tokenOf = (email) => JSON.parse(execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', email, '--scope', 'read write profile sync', '--data-dir', hubDir, ...hubDatabase.args], { encoding: 'utf8' })).access_token;
+const tokenOf = (email) => syncToken(hubDir, email, hubDatabase.args);
 
 /** The hub's database: its data folder's SQLite file, or in the suite's PostgreSQL run a database of its own there. */
 let hubDatabase;
@@ -99,12 +91,12 @@ before(async () => {
   replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-conflict-replica-'));
   hubDatabase = await ownHubDatabase('conflicts');
   console.log(`conflicts spec: its own hub runs on ${hubDatabase.args.length > 0 ? 'PostgreSQL' : 'SQLite'}`);
-  hub = await serve(['--port', '0', '--data-dir', hubDir, ...hubDatabase.args], { OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password });
+  hub = await serveHub(0, hubDir, ADMIN, hubDatabase.args);
   execFileSync(process.execPath, [CLI, 'users', 'add', '--email', COLLEAGUE.email, '--name', COLLEAGUE.name, '--role', 'admin', '--password', COLLEAGUE.password, '--data-dir', hubDir, ...hubDatabase.args], { stdio: 'ignore' });
   adminToken = tokenOf(ADMIN.email);
   colleagueToken = tokenOf(COLLEAGUE.email);
   link = await switchableLink(new URL(hub.url).port);
-  replica = await serve(['--upstream', link.url, '--upstream-token', adminToken, '--port', '0', '--data-dir', replicaDir]);
+  replica = await serveReplica(link.url, adminToken, replicaDir);
   browser = await launch();
 });
 
@@ -164,21 +156,6 @@ describe('a replica whose link to the hub is cut', () => {
   let page;
   let status;
 
-  /** Presses "Sync now" until the status reads `wanted` (or that locator shows); the replica also syncs by itself every 5 s. */
-  async function syncUntil(wanted) {
-    if (typeof wanted === 'string') wanted = status.filter({ hasText: wanted });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await page.getByRole('button', { name: 'Sync now' }).click();
-      try {
-        await wanted.waitFor({ timeout: 3000 });
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-      }
-    }
-  }
-
   /** A contact made on the hub, once the replica has it too. */
   async function contactOnBoth(data) {
     const made = await hubApi('POST', '/v2/contacts', data, adminToken);
@@ -195,7 +172,7 @@ describe('a replica whose link to the hub is cut', () => {
   /** Cuts the link and waits until the replica says it is offline. */
   async function cutLink() {
     link.cut();
-    await syncUntil('Offline');
+    await syncUntil(page, 'Offline');
   }
 
   /** The contact's edit form on the replica: fills the fields given (by label) and saves. */
@@ -230,7 +207,7 @@ describe('a replica whose link to the hub is cut', () => {
 
     link.heal();
     const attention = page.getByRole('link', { name: '1 conflict' });
-    await syncUntil(attention);
+    await syncUntil(page, attention);
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
 
     // The page shows the hub's value, and the panel both, with who changed the hub's.
@@ -247,7 +224,7 @@ describe('a replica whose link to the hub is cut', () => {
     await conflict.getByRole('button', { name: 'Keep mine' }).click();
     await panel().waitFor({ state: 'detached', ...WAIT });
     await detail('Chief buyer').waitFor(WAIT);
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     await attention.waitFor({ state: 'detached', ...WAIT });
     assert.equal((await hubApi('GET', `/v2/contacts/${id}`)).body.data.title, 'Chief buyer', 'the hub took the rep\'s title');
     assert.equal((await pageApi(page, 'GET', `/v2/contacts/${id}`)).body.data.title, 'Chief buyer');
@@ -261,7 +238,7 @@ describe('a replica whose link to the hub is cut', () => {
     await editInForm(id, 'Milo Moreau', { Title: 'Rep title', Email: 'milo.moreau.regional.purchasing.department@rep.example.com' });
     assert.equal((await hubApi('PUT', `/v2/contacts/${id}`, { title: 'Hub title', email: 'milo@hub.example.com' })).status, 200);
     link.heal();
-    await syncUntil(page.getByRole('link', { name: '2 conflicts' }));
+    await syncUntil(page, page.getByRole('link', { name: '2 conflicts' }));
 
     await panel().getByRole('heading', { name: '2 fields were changed both here and on the hub' }).waitFor(WAIT);
     const title = panel().getByRole('listitem', { name: 'Title' });
@@ -286,7 +263,7 @@ describe('a replica whose link to the hub is cut', () => {
 
     await email.getByRole('button', { name: 'Keep theirs' }).click();
     await panel().waitFor({ state: 'detached', ...WAIT });
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     await page.getByRole('link', { name: /conflict/ }).waitFor({ state: 'detached', ...WAIT });
     const onHub = (await hubApi('GET', `/v2/contacts/${id}`)).body.data;
     assert.deepEqual([onHub.title, onHub.email], ['Agreed title', 'milo@hub.example.com']);
@@ -312,7 +289,7 @@ describe('a replica whose link to the hub is cut', () => {
     assert.equal((await hubApi('PUT', `/v2/leads/${lead.id}`, { address: address('Marseille') })).status, 200);
     assert.equal((await hubApi('PUT', `/v2/deals/${deal.id}`, { name: 'Fleet renewal (signed)', value: '1350', estimated_close_date: '2027-03-01' })).status, 200);
     link.heal();
-    await syncUntil(page.getByRole('link', { name: '4 conflicts' }));
+    await syncUntil(page, page.getByRole('link', { name: '4 conflicts' }));
 
     await page.goto(`${replica.url}/leads/${lead.id}`);
     const city = panel().getByRole('listitem', { name: 'Address: City' });
@@ -333,7 +310,7 @@ describe('a replica whose link to the hub is cut', () => {
       await panel().getByRole('listitem', { name }).waitFor({ state: 'detached', ...WAIT });
     }
     await panel().waitFor({ state: 'detached', ...WAIT });
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     const onHub = (await hubApi('GET', `/v2/deals/${deal.id}`)).body.data;
     assert.deepEqual([onHub.name, onHub.value, onHub.estimated_close_date], ['Fleet renewal, 40 vans', '1500', '2027-02-01']);
     assert.equal((await hubApi('GET', `/v2/leads/${lead.id}`)).body.data.address.city, 'Marseille');
@@ -351,7 +328,7 @@ describe('a replica whose link to the hub is cut', () => {
     assert.equal((await hubApi('PUT', `/v2/contacts/${theoId}`, { title: 'Hub T' })).status, 200);
     link.heal();
     const attention = page.getByRole('link', { name: '1 conflict · 1 sync issue' });
-    await syncUntil(attention);
+    await syncUntil(page, attention);
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
 
     await attention.click();
@@ -381,7 +358,7 @@ describe('a replica whose link to the hub is cut', () => {
     // Dora comes back on the hub, under a new id, as this device had her (with the phone number).
     await issue.getByRole('button', { name: 'Recreate it' }).click();
     await page.getByText('No sync issues: every change reached the hub.').waitFor(WAIT);
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     await page.getByRole('link', { name: /sync issue|conflict/ }).waitFor({ state: 'detached', ...WAIT });
     await screenshot(page, '64-sync-issues-settled');
     const found = (await hubApi('GET', '/v2/contacts?q=Deleted')).body.items.map((i) => i.data);

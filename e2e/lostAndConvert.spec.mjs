@@ -4,13 +4,10 @@
 // stages in pipeline order on a phone.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ownHubDatabase, serve, stop, stopAll } from './ownHub.mjs';
+import { freePort, hubClient, ownHubDatabase, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const RUN = Date.now().toString(36);
@@ -250,18 +247,6 @@ describe('the board on a phone', () => {
   });
 });
 
-/** A port free right now: listen on port 0, note the port, close. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * A hub of the spec's own, with no demo data (so no loss reasons until one is
  * made), and a replica of it: a move to Lost goes without a question while the
@@ -269,7 +254,6 @@ function freePort() {
  * offline on the replica and reach the hub together.
  */
 describe('without reasons, and on a replica offline', () => {
-  const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
   const ADMIN = { email: 'lost-admin@example.com', password: 'lost-e2e-password' };
   const WAIT = { timeout: 20_000 };
   let hubDir;
@@ -282,20 +266,10 @@ describe('without reasons, and on a replica offline', () => {
   let ownStages;
   let contact;
 
-  const startHub = () => serve(['--port', String(hubPort), '--data-dir', hubDir, ...hubDatabase.args], {
-    OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password,
-  });
+  const startHub = () => serveHub(hubPort, hubDir, ADMIN, hubDatabase.args);
 
   /** The own hub's REST API as its admin. */
-  async function hubApi(method, path, data) {
-    const response = await fetch(`${hub.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: data === undefined ? undefined : JSON.stringify({ data }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
+  const hubApi = hubClient(() => hub.url, () => token);
   const ownLost = () => ownStages.find((s) => s.category === 'lost');
   const ownIncoming = () => ownStages.find((s) => s.category === 'incoming');
   async function hubDeal(name) {
@@ -310,9 +284,8 @@ describe('without reasons, and on a replica offline', () => {
     hubDatabase = await ownHubDatabase('lost');
     hubPort = await freePort();
     hub = await startHub();
-    const created = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir, ...hubDatabase.args], { encoding: 'utf8' });
-    token = JSON.parse(created).access_token;
-    replica = await serve(['--upstream', hub.url, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir]);
+    token = syncToken(hubDir, ADMIN.email, hubDatabase.args);
+    replica = await serveReplica(hub.url, token, replicaDir);
     ownStages = (await hubApi('GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
     contact = (await hubApi('POST', '/v2/contacts', { last_name: 'Offline Buyer' })).body.data;
   });
@@ -348,22 +321,8 @@ describe('without reasons, and on a replica offline', () => {
     const reason = (await hubApi('POST', '/v2/loss_reasons', { name: `Budget cut ${RUN}` })).body.data;
     const deal = await hubDeal(`Offline loss ${RUN}`);
     const replicaPage = await signInAt(browser, replica.url, ADMIN);
-    const status = replicaPage.getByRole('status', { name: 'Sync status' });
-    /** Presses "Sync now" until the status reads `text` (the replica also syncs by itself every few seconds). */
-    const syncUntil = async (text) => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        await replicaPage.getByRole('button', { name: 'Sync now' }).click();
-        try {
-          await status.filter({ hasText: text }).waitFor({ timeout: 3000 });
-          return;
-        } catch (err) {
-          if (Date.now() > deadline) throw err;
-        }
-      }
-    };
     try {
-      await syncUntil('Up to date');
+      await syncUntil(replicaPage, 'Up to date');
       // The replica has the deal and the reason (its own copy) before the hub goes away.
       await replicaPage.waitForFunction(async (id) => {
         const { access } = JSON.parse(sessionStorage.getItem('outpost.tokens'));
@@ -394,10 +353,10 @@ describe('without reasons, and on a replica offline', () => {
       const local = (await pageApi(replicaPage, 'GET', `/v2/deals/${deal.id}`)).body.data;
       assert.equal(local.stage_id, ownLost().id, 'the replica keeps the move while offline');
       assert.equal(local.loss_reason_id, reason.id);
-      await syncUntil('Offline');
+      await syncUntil(replicaPage, 'Offline');
 
       hub = await startHub();
-      await syncUntil('Up to date');
+      await syncUntil(replicaPage, 'Up to date');
       const onHub = (await hubApi('GET', `/v2/deals/${deal.id}`)).body.data;
       assert.equal(onHub.stage_id, ownLost().id, 'the hub has the move');
       assert.equal(onHub.loss_reason_id, reason.id, 'and the reason that went with it');

@@ -2,8 +2,9 @@
 // and where the hub keeps its data. In the suite's PostgreSQL run (scripts/e2e.mjs with
 // OUTPOST_E2E_POSTGRES=1 passes its throwaway cluster as OUTPOST_E2E_POSTGRES_CLUSTER), a fresh database
 // of that cluster, so the spec's hub runs on PostgreSQL too; otherwise its data folder's SQLite file.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -73,4 +74,70 @@ export async function ownHubDatabase(name) {
   const url = new URL(cluster);
   url.pathname = `/${database}`;
   return { args: ['--database-url', url.toString()], drop: () => admin(`DROP DATABASE ${database} WITH (FORCE)`) };
+}
+
+/** A port free right now: listen on port 0, note the port, close. A hub stopped to play "offline" comes back on it, so the replica finds it again. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A spec's own hub on `port` (0: any), keeping its data in `dir` (and `databaseArgs`' database), with `admin` as its first admin. */
+export function serveHub(port, dir, admin, databaseArgs = []) {
+  return serve(['--port', String(port), '--data-dir', dir, ...databaseArgs], {
+    OUTPOST_ADMIN_EMAIL: admin.email, OUTPOST_ADMIN_PASSWORD: admin.password,
+  });
+}
+
+/** A personal token of the hub's user `email` with the scopes a replica needs (`sync`), made by the CLI. */
+export function syncToken(hubDir, email, databaseArgs = []) {
+  const created = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', email, '--scope', 'read write profile sync', '--data-dir', hubDir, ...databaseArgs], { encoding: 'utf8' });
+  return JSON.parse(created).access_token;
+}
+
+/** A replica of the hub at `upstream` on a port of its own, syncing with `token`. */
+export function serveReplica(upstream, token, dir) {
+  return serve(['--upstream', upstream, '--upstream-token', token, '--port', '0', '--data-dir', dir]);
+}
+
+const now = (value) => (typeof value === 'function' ? value() : value);
+
+/**
+ * A hub's REST API: `api(method, path, data, as)` with `as` (or `token`) as the bearer, `data` sent in
+ * the `{data}` envelope. `base` and `token` may be functions, read at each call, as specs set them in `before`.
+ */
+export function hubClient(base, token) {
+  return async (method, path, data, as = now(token)) => {
+    const response = await fetch(`${now(base)}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${as}`, Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: data === undefined ? undefined : JSON.stringify({ data }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+/**
+ * Presses the replica page's "Sync now" until its sync status reads `wanted` (or, given a locator, until
+ * that shows); the replica also syncs by itself every few seconds, so a press only hurries it.
+ */
+export async function syncUntil(page, wanted, { timeout = 30_000 } = {}) {
+  const shown = typeof wanted === 'string' ? page.getByRole('status', { name: 'Sync status' }).filter({ hasText: wanted }) : wanted;
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    try {
+      await shown.waitFor({ timeout: 3000 });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
 }

@@ -8,11 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ownHubDatabase, serve, stop, stopAll } from './ownHub.mjs';
+import { freePort, hubClient, ownHubDatabase, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { launch, pageApi, screenshot, signInAt } from './browser.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
@@ -21,18 +20,6 @@ const REP = { email: 'rita@example.com', name: 'Rita Rep', password: 'rita-e2e-p
 const WAIT = { timeout: 20_000 };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-/** A port free right now: listen on port 0, note the port, close. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let browser;
 let hubDir;
@@ -48,34 +35,10 @@ let me;
 let repId;
 let contactId;
 
-const startHub = () => serve(['--port', String(hubPort), '--data-dir', hubDir, ...hubDatabase.args], {
-  OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password,
-});
+const startHub = () => serveHub(hubPort, hubDir, ADMIN, hubDatabase.args);
 
 /** The hub's REST API, as the admin (with the personal token the replica uses too). */
-async function hubApi(method, path, data) {
-  const response = await fetch(`${hub.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
-    body: data === undefined ? undefined : JSON.stringify({ data }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-/** Presses "Sync now" until the status reads `wanted`; the replica also syncs by itself every 5 s. */
-async function syncUntil(wanted) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    await page.getByRole('button', { name: 'Sync now' }).click();
-    try {
-      await status.filter({ hasText: wanted }).waitFor({ timeout: 3000 });
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-    }
-  }
-}
+const hubApi = hubClient(() => hub.url, () => token);
 
 /** In-app navigation (the router follows the address), so the sidebar need not be open on a phone. */
 async function go(path, heading) {
@@ -95,7 +58,7 @@ before(async () => {
   hubPort = await freePort();
   hub = await startHub();
   execFileSync(process.execPath, [CLI, 'users', 'add', '--email', REP.email, '--name', REP.name, '--role', 'agent', '--password', REP.password, '--data-dir', hubDir, ...hubDatabase.args], { stdio: 'ignore' });
-  token = JSON.parse(execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir, ...hubDatabase.args], { encoding: 'utf8' })).access_token;
+  token = syncToken(hubDir, ADMIN.email, hubDatabase.args);
   repId = (await hubApi('GET', '/v2/users?per_page=100')).body.items.map((i) => i.data).find((u) => u.name === REP.name).id;
   contactId = (await hubApi('POST', '/v2/contacts', { first_name: 'Olga', last_name: 'Ownerswap' })).body.data.id;
   const currency = (await hubApi('GET', '/v2/accounts/self')).body.data.currency;
@@ -103,7 +66,7 @@ before(async () => {
     const made = await hubApi('POST', '/v2/deals', { name, value, currency, contact_id: contactId, tags: ['swapped'], ...(owner ? { owner_id: owner } : {}) });
     assert.equal(made.status, 200, JSON.stringify(made.body));
   }
-  replica = await serve(['--upstream', hub.url, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir]);
+  replica = await serveReplica(hub.url, token, replicaDir);
   browser = await launch();
   page = await signInAt(browser, replica.url, ADMIN);
   status = page.getByRole('status', { name: 'Sync status' });
@@ -147,7 +110,7 @@ describe('owners on a replica', () => {
     await owner.selectOption({ label: REP.name });
     await details.getByRole('status').getByText('Saved').waitFor(WAIT);
     assert.equal((await pageApi(page, 'GET', `/v2/contacts/${contactId}`)).body.data.owner_id, repId, 'the replica has the change at once');
-    await syncUntil('Offline');
+    await syncUntil(page, 'Offline');
     assert.match(await status.getAttribute('title'), /1 change not yet on the hub/);
     await screenshot(page, '491-owners-replica-offline-owner');
 
@@ -162,7 +125,7 @@ describe('owners on a replica', () => {
     await page.setViewportSize(DESKTOP);
 
     hub = await startHub();
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     assert.equal((await hubApi('GET', `/v2/contacts/${contactId}`)).body.data.owner_id, repId, 'the hub has the new owner');
   });
 });

@@ -8,28 +8,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, stop, stopAll } from './ownHub.mjs';
+import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 const ADMIN = { email: 'replica-admin@example.com', password: 'replica-e2e-password' };
 const WAIT = { timeout: 20_000 };
-
-/** A port free right now: listen on port 0, note the port, close. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let browser;
 let hubDir;
@@ -40,16 +27,10 @@ let hubUrl;
 let token;
 let replica;
 
-const startHub = (port = hubPort) => serve(['--port', String(port), '--data-dir', hubDir], {
-  OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password,
-});
+const startHub = (port = hubPort) => serveHub(port, hubDir, ADMIN);
 
 /** The hub's REST API, as the admin (with the personal token the replica uses too). */
-async function hubApi(method, path, base = hubUrl) {
-  const response = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const hubApi = hubClient(() => hubUrl, () => token);
 
 before(async () => {
   hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-hub-'));
@@ -57,9 +38,8 @@ before(async () => {
   hubPort = await freePort();
   hub = await startHub();
   hubUrl = hub.url;
-  const created = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir], { encoding: 'utf8' });
-  token = JSON.parse(created).access_token;
-  replica = await serve(['--upstream', hubUrl, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir]);
+  token = syncToken(hubDir, ADMIN.email);
+  replica = await serveReplica(hubUrl, token, replicaDir);
   browser = await launch();
 });
 
@@ -90,21 +70,6 @@ describe('a replica', () => {
   let tempUrl;
   let hubId;
 
-  /** Presses "Sync now" until the status reads `wanted` (or that locator shows); the replica also syncs by itself every 5 s. */
-  async function syncUntil(wanted) {
-    if (typeof wanted === 'string') wanted = status.filter({ hasText: wanted });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await page.getByRole('button', { name: 'Sync now' }).click();
-      try {
-        await wanted.waitFor({ timeout: 3000 });
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-      }
-    }
-  }
-
   before(async () => {
     page = await signInAt(browser, replica.url, ADMIN);
     status = page.getByRole('status', { name: 'Sync status' });
@@ -130,7 +95,7 @@ describe('a replica', () => {
     // Its id is a temporary (negative) one until the hub has it: the address says local/… instead, never a negative id.
     assert.match(new URL(tempUrl).pathname, /^\/contacts\/local\/\d+$/, 'a contact made on the replica is at a local address');
 
-    await syncUntil('Offline');
+    await syncUntil(page, 'Offline');
     assert.match(await status.getAttribute('title'), /1 change not yet on the hub/);
     await screenshot(page, '51-replica-offline-pending');
   });
@@ -138,7 +103,7 @@ describe('a replica', () => {
   it('sends the contact when the hub is back', async () => {
     hub = await startHub();
     assert.equal(hub.url, hubUrl, 'the hub is back on the same port');
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
 
     const found = await hubApi('GET', '/v2/contacts?q=Offlander');
     assert.equal(found.status, 200);
@@ -178,7 +143,7 @@ describe('a replica', () => {
     // The replica told the page (its event stream); the page did not have to ask.
     assert.equal(await asked(), before, 'no status polling while the event stream is open');
     // On the hub before the next step deletes a contact there.
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     assert.equal((await hubApi('GET', '/v2/contacts?q=Refreshed')).body.items.length, 1);
   });
 
@@ -190,18 +155,18 @@ describe('a replica', () => {
     await page.getByLabel('Title').fill('Regional buyer');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Regional buyer').first().waitFor(WAIT);
-    await syncUntil('Offline');
+    await syncUntil(page, 'Offline');
 
     // …while someone deletes it on the hub (running on another port, out of the replica's reach).
     const elsewhere = await startHub(await freePort());
-    const deleted = await hubApi('DELETE', `/v2/contacts/${hubId}`, elsewhere.url);
+    const deleted = await hubClient(elsewhere.url, token)('DELETE', `/v2/contacts/${hubId}`);
     assert.equal(deleted.status, 204);
     await stop(elsewhere.child);
 
     // Back online: the hub refuses the change (the contact is gone there).
     hub = await startHub();
     const issuesLink = page.getByRole('link', { name: '1 sync issue' });
-    await syncUntil(issuesLink);
+    await syncUntil(page, issuesLink);
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
     await screenshot(page, '54-replica-sync-issue');
 

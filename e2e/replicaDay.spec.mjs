@@ -7,11 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, stop, stopAll } from './ownHub.mjs';
+import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { launch, pageApi, screenshot, signInAt } from './browser.mjs';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
@@ -21,17 +20,6 @@ const WAIT = { timeout: 20_000 };
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 let browser;
 let hubDir;
 let replicaDir;
@@ -40,20 +28,10 @@ let hub;
 let token;
 let replica;
 
-const startHub = () => serve(['--port', String(hubPort), '--data-dir', hubDir], {
-  OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password,
-});
+const startHub = () => serveHub(hubPort, hubDir, ADMIN);
 
 /** The hub's REST API as the admin (the token the replica uses too). */
-async function hubApi(method, path, data) {
-  const response = await fetch(`${hub.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
-    body: data === undefined ? undefined : JSON.stringify({ data }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const hubApi = hubClient(() => hub.url, () => token);
 
 async function created(path, data) {
   const answer = await hubApi('POST', path, data);
@@ -79,8 +57,7 @@ before(async () => {
   execFileSync(process.execPath, [CLI, 'users', 'add', '--email', COLLEAGUE.email, '--name', COLLEAGUE.name, '--role', 'agent', '--password', 'rita-password-1', '--data-dir', hubDir], { stdio: 'ignore' });
   // Pipelines, stages and loss reasons as a real account has them.
   execFileSync(process.execPath, [CLI, 'seed', '--contacts', '20', '--data-dir', hubDir], { stdio: 'ignore' });
-  const tokenJson = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir], { encoding: 'utf8' });
-  token = JSON.parse(tokenJson).access_token;
+  token = syncToken(hubDir, ADMIN.email);
 
   const contact = await created('/v2/contacts', { first_name: 'Paloma', last_name: 'Fieldwork', phone: '+44 7700 900123', mobile: '+1 (312) 847-2066' });
   seeded.contact = contact;
@@ -95,7 +72,7 @@ before(async () => {
   assert.ok(seeded.reasons.length > 0, 'the seed gives the account loss reasons');
   seeded.colleague = (await hubApi('GET', '/v2/users?per_page=100')).body.items.map((i) => i.data).find((u) => u.email === COLLEAGUE.email);
 
-  replica = await serve(['--upstream', hub.url, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir]);
+  replica = await serveReplica(hub.url, token, replicaDir);
   browser = await launch();
 });
 
@@ -108,20 +85,6 @@ after(async () => {
 describe('a rep\'s day on a replica, offline', () => {
   let page;
   let status;
-
-  /** Presses "Sync now" until the status reads `text`; the replica also syncs by itself. */
-  async function syncUntil(text) {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await page.getByRole('button', { name: 'Sync now' }).click();
-      try {
-        await status.filter({ hasText: text }).waitFor({ timeout: 3000 });
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-      }
-    }
-  }
 
   const openContact = async () => {
     await page.goto(`${replica.url}/contacts/${seeded.contact.id}`);
@@ -232,7 +195,7 @@ describe('a rep\'s day on a replica, offline', () => {
     await status.filter({ hasText: /pending/ }).waitFor(WAIT);
     await screenshot(page, 'day-replica-offline-pending');
     hub = await startHub();
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     const task = (await hubApi('GET', `/v2/tasks/${seeded.task.id}`)).body.data;
     assert.equal(task.due_date, localAt(1, 14, 30));
     const note = (await hubApi('GET', `/v2/notes/${seeded.note.id}`)).body.data;

@@ -5,14 +5,11 @@
 // named after its task. At desktop and phone widths.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HUB, launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
-import { serve, stop, stopAll } from './ownHub.mjs';
+import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 const MINUTE = 60_000;
@@ -241,7 +238,6 @@ for (const [width, size] of Object.entries(SIZES)) {
 // On a replica, with its hub down: the reschedule and the edit are ordinary
 // edits, kept on the replica and sent when the hub is back.
 describe('tasks rescheduled and edited on a replica while offline', () => {
-  const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
   const ADMIN = { email: 'resched-replica@example.com', password: 'resched-replica-password' };
   const WAIT = { timeout: 20_000 };
   const MARK = `ReschedReplica${Date.now().toString(36)}`;
@@ -254,35 +250,14 @@ describe('tasks rescheduled and edited on a replica while offline', () => {
   let page;
   let status;
 
-  /** A port free right now: listen on port 0, note the port, close. */
-  const freePort = () => new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-  const startHub = () => serve(['--port', String(hubPort), '--data-dir', hubDir], { OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password });
+  const startHub = () => serveHub(hubPort, hubDir, ADMIN);
+  const hubApi = hubClient(() => hub.url, () => token);
   /** The hub's own tasks matching a search, as the admin. */
   const hubTasks = async (q) => {
-    const response = await fetch(`${hub.url}/v2/tasks?q=${encodeURIComponent(q)}`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
-    assert.equal(response.status, 200);
-    return (await response.json()).items.map((i) => i.data);
+    const answer = await hubApi('GET', `/v2/tasks?q=${encodeURIComponent(q)}`);
+    assert.equal(answer.status, 200);
+    return answer.body.items.map((i) => i.data);
   };
-  /** Presses "Sync now" until the status reads `wanted` (the replica also syncs by itself every few seconds). */
-  async function syncUntil(wanted) {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await page.getByRole('button', { name: 'Sync now' }).click();
-      try {
-        await status.filter({ hasText: wanted }).waitFor({ timeout: 3000 });
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-      }
-    }
-  }
   const section = (name) => page.getByRole('region', { name, exact: true });
   const row = (within, content) => within.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: `Complete: ${content}`, exact: true }) }).last();
 
@@ -291,9 +266,8 @@ describe('tasks rescheduled and edited on a replica while offline', () => {
     replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-resched-replica-'));
     hubPort = await freePort();
     hub = await startHub();
-    const created = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', hubDir], { encoding: 'utf8' });
-    token = JSON.parse(created).access_token;
-    replicaUrl = (await serve(['--upstream', hub.url, '--upstream-token', token, '--port', '0', '--data-dir', replicaDir])).url;
+    token = syncToken(hubDir, ADMIN.email);
+    replicaUrl = (await serveReplica(hub.url, token, replicaDir)).url;
     page = await signInAt(browser, replicaUrl, ADMIN, { viewport: SIZES.desktop, timezoneId: zone });
     status = page.getByRole('status', { name: 'Sync status' });
   });
@@ -306,7 +280,7 @@ describe('tasks rescheduled and edited on a replica while offline', () => {
     const overdue = { content: `${MARK} chase the invoice`, due_date: iso(Date.now() - 2 * DAY + 23 * MINUTE) };
     const undated = { content: `${MARK} order samples` };
     for (const data of [overdue, undated]) assert.equal((await pageApi(page, 'POST', '/v2/tasks', data)).status, 200);
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     assert.equal((await hubTasks(MARK)).length, 2, 'the hub has both tasks');
 
     await stop(hub.child);
@@ -327,11 +301,11 @@ describe('tasks rescheduled and edited on a replica while offline', () => {
     await screenshot(page, 'task-replica-offline-phone');
     await page.setViewportSize(SIZES.desktop);
 
-    await syncUntil('Offline');
+    await syncUntil(page, 'Offline');
     assert.match(await status.getAttribute('title'), /2 changes not yet on the hub/);
 
     hub = await startHub();
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     const onHub = await hubTasks(MARK);
     const moved = onHub.find((t) => t.content === overdue.content);
     assert.deepEqual(localOf(moved.due_date), { date: dayFromToday(1), time: localOf(overdue.due_date).time });

@@ -2,13 +2,10 @@
 // timeline, and the app's one confirmation dialog (never the browser's box).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve, stop, stopAll } from './ownHub.mjs';
+import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
 
 const RUN = Date.now().toString(36);
@@ -240,7 +237,6 @@ describe('the Call form and the record pages', () => {
 });
 
 describe('on a replica, offline, then synced', () => {
-  const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
   const ADMIN = { email: 'timeline-replica@example.com', password: 'timeline-replica-password' };
   const WAIT = { timeout: 20_000 };
   const dirs = [];
@@ -251,43 +247,20 @@ describe('on a replica, offline, then synced', () => {
   const made = {};
   let contactId;
 
-  const startHub = () => serve(['--port', String(hubPort), '--data-dir', dirs[0]], { OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password });
-  async function hubApi(method, path, data) {
-    const response = await fetch(`${hub.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: data === undefined ? undefined : JSON.stringify({ data }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  }
-  /** Presses "Sync now" until the sync status reads `wanted` (the replica also syncs by itself every 5 s). */
-  async function syncUntil(wanted) {
-    const status = page.getByRole('status', { name: 'Sync status' }).filter({ hasText: wanted });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await page.getByRole('button', { name: 'Sync now' }).click();
-      try {
-        await status.waitFor({ timeout: 3000 });
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-      }
-    }
-  }
+  const startHub = () => serveHub(hubPort, dirs[0], ADMIN);
+  const hubApi = hubClient(() => hub.url, () => token);
 
   before(async () => {
     dirs.push(mkdtempSync(join(tmpdir(), 'outpost-e2e-timeline-hub-')), mkdtempSync(join(tmpdir(), 'outpost-e2e-timeline-replica-')));
     hubPort = await freePort();
     hub = await startHub();
-    const created = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--email', ADMIN.email, '--scope', 'read write profile sync', '--data-dir', dirs[0]], { encoding: 'utf8' });
-    token = JSON.parse(created).access_token;
+    token = syncToken(dirs[0], ADMIN.email);
     contactId = (await hubApi('POST', '/v2/contacts', { last_name: `Replica timeline ${RUN}` })).body.data.id;
     const about = { resource_type: 'contact', resource_id: contactId };
     made.note = (await hubApi('POST', '/v2/notes', { ...about, content: 'Typo in the quote' })).body.data.id;
     made.call = (await hubApi('POST', '/v2/calls', { ...about, phone_number: '+44 7700 900123', summary: 'Logged by mistake' })).body.data.id;
     made.visit = (await hubApi('POST', '/v2/visits', { ...about, summary: 'Visted the site' })).body.data.id;
-    const replica = await serve(['--upstream', hub.url, '--upstream-token', token, '--port', '0', '--data-dir', dirs[1]]);
+    const replica = await serveReplica(hub.url, token, dirs[1]);
     page = await signInAt(browser, replica.url, ADMIN);
     noteBrowserDialogs(page);
   });
@@ -298,7 +271,7 @@ describe('on a replica, offline, then synced', () => {
   });
 
   it('edits and deletes on the replica while the hub is away, and the hub has them once it is back', async () => {
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     await stop(hub.child);
     await page.goto(new URL(`/contacts/${contactId}`, page.url()).href);
     await activity(page).filter({ hasText: 'Typo in the quote' }).waitFor(WAIT);
@@ -319,26 +292,14 @@ describe('on a replica, offline, then synced', () => {
     await call.getByRole('button', { name: 'Delete call' }).click();
     await confirmDialog(page, 'Delete this call?').getByRole('button', { name: 'Delete' }).click();
     await call.waitFor({ state: 'detached', ...WAIT });
-    await syncUntil('Offline');
+    await syncUntil(page, 'Offline');
     await screenshot(page, 'timeline-replica-offline');
 
     hub = await startHub();
-    await syncUntil('Up to date');
+    await syncUntil(page, 'Up to date');
     assert.equal((await hubApi('GET', `/v2/notes/${made.note}`)).body.data.content, 'The quote, corrected offline');
     assert.equal((await hubApi('GET', `/v2/visits/${made.visit}`)).body.data.summary, 'Visited the site');
     assert.equal((await hubApi('GET', `/v2/calls/${made.call}`)).status, 404);
     assert.deepEqual(browserDialogs, []);
   });
 });
-
-/** A port free right now: listen on port 0, note the port, close. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
