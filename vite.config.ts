@@ -12,7 +12,7 @@ export default defineConfig({
     sourcemap: true,
     rolldownOptions: {
       output: {
-        // One bundle of everything went past Vite's 500 kB warning (issue 30). React and React DOM change
+        // One bundle of everything went past Vite's 500 kB warning. React and React DOM change
         // least, so they get a chunk of their own; recharts stays in the Reports chunk, which App.tsx
         // already loads lazily. All chunks are same-origin scripts, so the hub's `script-src 'self'` allows them.
         codeSplitting: {

@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The whole API suite again, with every test hub on PostgreSQL (issue 24): one
+ * The whole API suite again, with every test hub on PostgreSQL: one
  * throwaway cluster for the run (test/support/postgresGlobal.ts), a database
  * per hub (test/support/testHub.ts). `npm test` runs it after the SQLite run;
  * the same tests, the same assertions, on the other backend. The merge
- * property test (issue 29) runs too: its hub merges replicas' offline edits on
+ * property test runs too: its hub merges replicas' offline edits on
  * PostgreSQL (its replicas stay on SQLite, as every replica does).
  */
 export default defineConfig({

@@ -1,4 +1,4 @@
-// The PostgreSQL baseline (issue 33): a plain Fastify + node-postgres server over a PostgreSQL hub's own
+// The PostgreSQL baseline the hub node is measured against: a plain Fastify + node-postgres server over a PostgreSQL hub's own
 // database, written as a hand-written API would be. Every request authenticates its bearer token by one
 // lookup (the sha256 hex of the token, as electron/engine/auth/tokens.ts stores it), then:
 //   GET /v2/contacts/:id   the row and its tags, shaped in JavaScript as the API's contact JSON (as bareServer.mjs)

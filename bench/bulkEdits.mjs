@@ -1,4 +1,4 @@
-// The bulk-edit line (issue 32): one POST /v2/contacts/bulk changing 10 000
+// The bulk-edit line: one POST /v2/contacts/bulk changing 10 000
 // contacts (owner + tags_add) over HTTP on the SQLite hub, beside the same
 // change made the way a client without bulk edits would: 10 000 single PUTs
 // of the same fields on 10 000 other contacts, 10 in flight at a time (so the

@@ -1,4 +1,4 @@
-// `npm run bench`, issue 24 phase 5: the hub on PostgreSQL beside the hub on SQLite on the same data, and two
+// `npm run bench`'s PostgreSQL lines: the hub on PostgreSQL beside the hub on SQLite on the same data, and two
 // PostgreSQL hub nodes beside one. Called by bench/run.mjs after its other lines (the SQLite hub is stopped by
 // then), with its helpers passed in, so both hubs are loaded exactly as the other lines load theirs.
 //
@@ -11,7 +11,7 @@
 //   - by id and list page over two nodes on the one database (half the connections each, at once, summed)
 //     beside one node with all of them;
 //   - last, the initial sync of the whole data set (sync start and every queue page, bench/syncClient.ts) on each.
-// And issue 33's targets, PASS or MISS (ratio = hub node req/s ÷ the other side's, same run, same data, alternating rounds):
+// And the PostgreSQL hub node's speed targets, PASS or MISS (ratio = hub node req/s ÷ the other side's, same run, same data, alternating rounds):
 //   - by id (≥ 0.8), list page (≥ 1.0), `q` on tasks and notes (≥ 1.0): a PostgreSQL hub node beside a plain Fastify +
 //     node-postgres server on the same database (bench/barePostgresServer.mjs), at LOAD_CONNECTIONS connections;
 //   - reads by id on two nodes beside one (≥ 1.8), and writes (PUT /v2/contacts/:id, a new title on a random
@@ -34,9 +34,9 @@ const SERIAL_REQUESTS = 200;
 const SERIAL_WARM_UP = 20;
 /** /proc/<pid>/stat counts CPU time in clock ticks: 100 a second on Linux. */
 const CLOCK_TICKS = 100;
-/** Connections for issue 33's lines: its figures were quoted "at 50 connections". */
+/** Connections for the lines with targets, which were set at 50 connections. */
 const LOAD_CONNECTIONS = 50;
-/** Issue 33's targets. */
+/** The targets listed at the top of this file. */
 const TARGETS = { byId: 0.8, list: 1.0, search: 1.0, twoNodeReads: 1.8, twoNodeWrites: 1.6, syncSeconds: 15, syncRecords: 300_000 };
 /** Precomputed writes per connection (each a random contact and title), as run.mjs's `load` precomputes paths. */
 const WRITES_PER_CONNECTION = 1000;
@@ -275,7 +275,7 @@ async function syncBesideSync({ runClient, tempDir, indent }, postgres, sqlite, 
 }
 
 /**
- * Issue 33's comparison: a PostgreSQL hub node beside a plain Fastify + node-postgres server on the same database,
+ * The comparison with targets: a PostgreSQL hub node beside a plain Fastify + node-postgres server on the same database,
  * at LOAD_CONNECTIONS connections; last, writes (information: the plain server writes no change log or revisions).
  */
 async function hubBesidePlain(bench, hub, plain) {

@@ -3,7 +3,7 @@
 // 10 000-row table; one statement at a time, a point read by id through the synchronous bridge the engine
 // would use, beside node-postgres awaited directly (the same round trip without the bridge) and beside
 // better-sqlite3 (what the engine does today), and through libpq's own blocking calls (the engine's driver where
-// the optional libpq package built; issue 33). Prints one JSON line of microseconds per statement (medians).
+// the optional libpq package built). Prints one JSON line of microseconds per statement (medians).
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Where a PostgreSQL hub node's CPU goes on GET /v2/contacts/:id, and which SQL statements one such request runs
-// (issue 33). `node bench/profileHubNode.mjs`:
+// Where a PostgreSQL hub node's CPU goes on GET /v2/contacts/:id, and which SQL statements one such request runs.
+// `node bench/profileHubNode.mjs`:
 //   1. seeds a data folder (PROFILE_CONTACTS contacts, default 20000) and copies it with `outpost migrate` into a
 //      throwaway PostgreSQL cluster (test/support/postgresCluster.ts, as the bench and the tests start it);
 //   2. starts a hub node on it under `node --cpu-prof` (PROFILE_NODE_ARGS: more `serve` options, space separated);
@@ -123,7 +123,7 @@ const NODE_POSTGRES = /^(pg|pg-protocol|pg-types|pg-pool|pgpass|postgres-.*)$/;
 const NODE_HTTP = /^node:(internal\/)?(_http_\w+|http|net|stream|streams\/.*|stream_base_commons|events|timers.*|async_hooks|event_target|process\/task_queues)$/;
 
 /**
- * A function's group, as issue 33 asks to see them: Fastify, our hooks (one group per file of http/), the bridge,
+ * A function's group, the parts the profile is split into: Fastify, our hooks (one group per file of http/), the bridge,
  * JSON, the engine's code by folder, node's HTTP and streams, node-postgres (in the bridge's worker).
  */
 function groupOf({ functionName, url }) {

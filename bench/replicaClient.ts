@@ -87,7 +87,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * Issue 29: the same edits again, but a colleague changed a tenth of those tasks on the hub meanwhile
+ * Field-by-field merging on push: the same edits again, but a colleague changed a tenth of those tasks on the hub meanwhile
  * (made after the replica's edits, before its push; not timed). Times the push: the hub takes nine tenths
  * and keeps the rest, which the replica records as open conflicts.
  */

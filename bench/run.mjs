@@ -15,7 +15,7 @@
 //   BENCH_BULK        0 skips the bulk-edit line (bench/bulkEdits.mjs: BENCH_BULK_RECORDS, default 10000)
 //   BENCH_ONLY        bulk: seed, then only the bulk-edit line; postgres: seed, then only the PostgreSQL lines;
 //                     sync: seed, then only the sync and replica lines
-// `npm run bench:million` (`node bench/run.mjs --preset million`): a company of a million contacts (issue 34):
+// `npm run bench:million` (`node bench/run.mjs --preset million`): a company of a million contacts:
 // BENCH_CONTACTS=1000000 BENCH_ACTIVITIES=0 BENCH_POSTGRES=0 BENCH_REPORTS=0 unless set otherwise; every other
 // line as at the default size, the sync lines at a million records. About 6 minutes on the 2-core machine.
 import { spawn, spawnSync, fork } from 'node:child_process';
@@ -74,7 +74,7 @@ const SYNC_TARGET_RECORDS = 300_000;
 const REPLICA_EDITS = Number(process.env.BENCH_REPLICA_EDITS || 10_000);
 // The replica's first sync and the plain download it is compared with, timed in this many alternating rounds
 // (plain, replica, plain, replica, …), each side's median taken: one run of either spread by ±10 % between minutes
-// on the 2-core machine (issue 34). The last round's replica also pushes its edits and times live sync.
+// on the 2-core machine. The last round's replica also pushes its edits and times live sync.
 const REPLICA_ROUNDS = Math.max(1, Number(process.env.BENCH_REPLICA_ROUNDS || 3));
 
 const root = resolve(import.meta.dirname, '..');
@@ -360,7 +360,7 @@ if (process.env.BENCH_POSTGRES !== '0') await postgresLines();
 if (process.env.BENCH_CPU_PROF) console.log(`hub CPU profile written to ${resolve(process.env.BENCH_CPU_PROF)}`);
 process.exit(0);
 
-// ---- PostgreSQL (issue 24's go/no-go, docs/design/postgres-hub.md) ------------------------------
+// ---- PostgreSQL (the go/no-go of docs/design/postgres-hub.md) ----------------------------------
 
 /** The bridge line, then the hub on PostgreSQL (bench/postgresHub.mjs), on the seeded data with no other hub running. */
 async function postgresLines() {
@@ -423,7 +423,7 @@ function liveSyncLine({ seenMs, answeredMs }) {
 }
 
 /**
- * Issue 34: the replica's peak memory during its first sync under 200 MB, and flat in the record count: the
+ * Target: the replica's peak memory during its first sync under 200 MB, and flat in the record count: the
  * slope between two sizes, as the hub's memory line (flat: at most 10 % more for the larger).
  */
 function replicaMemoryLine(smaller, larger) {
@@ -442,7 +442,7 @@ function median(values) {
 }
 
 /**
- * Issue 34: the replica's first sync ≤ 1.5× the plain download, each the median of its alternating rounds,
+ * Target: the replica's first sync ≤ 1.5× the plain download, each the median of its alternating rounds,
  * every round's figures shown; and where the median round's time went.
  */
 function replicaSyncLine(replicas, plains) {

@@ -4,7 +4,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { launch, pageApi, screenshot, signIn } from './browser.mjs';
 
 /**
- * Bulk actions (issue 32) in Chromium against a real hub: rows ticked, a
+ * Bulk actions in Chromium against a real hub: rows ticked, a
  * change applied through POST …/bulk with progress, a summary naming what
  * could not be changed and why, "select all matching", and a delete that
  * asks first.

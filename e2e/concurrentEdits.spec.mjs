@@ -1,4 +1,4 @@
-// Issue 29: an edit form sends only the fields changed in it, so two clients
+// An edit form sends only the fields changed in it, so two clients
 // editing different fields of one record both keep their change (a form that
 // sent every field would put back the other's field with the value it loaded).
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 29 in the browser: a field changed on a replica while it could not
+// Sync conflicts in the browser: a field changed on a replica while it could not
 // reach the hub, and by a colleague on the hub meanwhile, shows as a conflict
 // on the record's page and in Sync issues, where the rep keeps theirs, keeps
 // the hub's, or types another value; a change to a record someone deleted on

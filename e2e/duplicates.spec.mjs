@@ -1,4 +1,4 @@
-// Duplicates (issue 32): the Duplicates screen lists likely duplicates with the
+// Duplicates: the Duplicates screen lists likely duplicates with the
 // reason, the merge view takes a field from the other record and lands on the
 // survivor with the other's activity; the create form warns of a match.
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Forms that help (issue 31): the API's refusals in a rep's words naming the
+// Forms that help: the API's refusals in a rep's words naming the
 // field by its label, amounts typed as people type them, warnings as email,
 // website and phone are typed (Save still works), a reminder explained before
 // Save, quick picks for dates, a task linked to a record from the Tasks screen,

@@ -1,4 +1,4 @@
-// Record pages laid out for selling, and lists that cut nothing off (issue 31).
+// Record pages laid out for selling, and lists that cut nothing off.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, pageApi, screenshot, signIn } from './browser.mjs';

@@ -1,4 +1,4 @@
-// The Reports screen (issue 23): each report's table shows what the reports
+// The Reports screen: each report's table shows what the reports
 // API answers for the filters chosen (owner, pipeline, period, interval);
 // the CSV export downloads; an agent has no owner to choose; the charts draw
 // under the app's Content-Security-Policy without a violation; screenshots

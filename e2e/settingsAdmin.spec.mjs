@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HUB, launch, pageApi as api, screenshot, signIn } from './browser.mjs';
 
-// Settings' administration screens (issue 23): pipelines and stages, sources
+// Settings' administration screens: pipelines and stages, sources
 // and reasons, custom fields, as an admin and as an agent, and the warning a
 // sequence with email steps carries while the hub has no mail server. Other
 // specs share the hub: everything made here is deleted at the end.

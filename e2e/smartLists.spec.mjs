@@ -4,7 +4,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { launch, pageApi, screenshot, signIn } from './browser.mjs';
 
 /**
- * Smart lists (issue 32): a list screen's view saved under a name, in the
+ * Smart lists: a list screen's view saved under a name, in the
  * sidebar with its count, opened with its filters, edited and saved again or
  * as a new one; a shared list seen by the agent but not theirs to change.
  */

@@ -1,4 +1,4 @@
-// The rep's day (issue 22): the Tasks screen's sections counted and paged by
+// The rep's day: the Tasks screen's sections counted and paged by
 // the hub, the bell and its notification centre (snooze, done, open the
 // record), and the Home screen, at desktop and phone widths.
 import { after, before, describe, it } from 'node:test';

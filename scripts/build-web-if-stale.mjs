@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run serve` builds the web UI only when its sources changed since the last build (issue 30).
+// `npm run serve` builds the web UI only when its sources changed since the last build.
 // "Changed" is by content, not mtime: a hash of every file the renderer build reads (renderer/,
 // shared/, vite.config.ts, package-lock.json) is kept in dist/renderer.stamp — beside dist/renderer/,
 // not in it, so the stamp is never packaged — with a hash of the index.html it built, so a build made

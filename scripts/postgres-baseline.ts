@@ -1,6 +1,6 @@
 /**
- * Writes PostgreSQL's baseline migration from SQLite's schema (issue 24,
- * docs/design/postgres-hub.md): migrates a fresh SQLite file to the current
+ * Writes PostgreSQL's baseline migration from SQLite's schema
+ * (docs/design/postgres-hub.md): migrates a fresh SQLite file to the current
  * schema with the engine's own `openDatabase`, reads it back (sqlite_master and
  * the PRAGMAs) and prints one CREATE TABLE per table, its indexes after it, as
  * PostgreSQL DDL, tables ordered so foreign keys name tables made before them;

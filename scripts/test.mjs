@@ -56,9 +56,9 @@ rmSync(e2eReport, { force: true });
 
 step('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 step('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
-// Every answer the suite's call() gets is checked against the hub's OpenAPI document (issue 30; test/support/openapiCheck.ts).
+// Every answer the suite's call() gets is checked against the hub's OpenAPI document (test/support/openapiCheck.ts).
 step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${vitestReport}`], () => vitestCounts(vitestReport), { OUTPOST_OPENAPI_CHECK: '1' });
-// The hub on PostgreSQL (issue 24): the same API suite on a throwaway cluster, when the server is installed (.ci/run installs it).
+// The hub on PostgreSQL: the same API suite on a throwaway cluster, when the server is installed (.ci/run installs it).
 const postgresInstalled = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
 if (postgresInstalled) {
   step('API tests on PostgreSQL', 'npx', ['vitest', 'run', '-c', 'vitest.postgres.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${postgresReport}`], () => vitestCounts(postgresReport));

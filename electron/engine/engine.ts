@@ -128,7 +128,7 @@ export interface Engine {
   visits: Visits;
   documents: Documents;
   leads: Leads;
-  /** Merging two contacts or two leads (issue 32). */
+  /** Merging two contacts or two leads. */
   merges: Merges;
   /** Likely duplicate contacts and leads. */
   duplicates: Duplicates;

@@ -2,7 +2,7 @@
  * When a record was written, where that is not now: a desktop replica sends
  * the moment its rep wrote a note, call, visit or task offline (the create's
  * `meta.written_at`), and the hub gives the record that `created_at` instead of
- * the moment the change reached it (issue 29). Set only around one synchronous
+ * the moment the change reached it. Set only around one synchronous
  * create, so no other write sees it.
  */
 export class WrittenAt {

@@ -95,7 +95,7 @@ const CODE_SENTENCES: Record<string, Say> = {
 
 /** Sentences for refusals of a whole request (no field), by code. */
 const REQUEST_SENTENCES: Record<string, string> = {
-  // A PostgreSQL hub whose database is restarting or busy (issue 33): nothing the rep did, and it passes.
+  // A PostgreSQL hub whose database is restarting or busy: nothing the rep did, and it passes.
   temporarily_unavailable: 'The team’s server can’t reach its database right now. Try again in a moment.',
 };
 

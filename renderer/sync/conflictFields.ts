@@ -10,8 +10,8 @@ import { ADDRESS_KEY_LABELS } from '../records/AddressFields.js';
 import { capitalized, humanized } from '../shell/words.js';
 
 /**
- * What a sync conflict's field is called and what kind of value it holds
- * (issue 29): its label as the record's form shows it, how its values read,
+ * What a sync conflict's field is called and what kind of value it holds:
+ * its label as the record's form shows it, how its values read,
  * and which input a third value is typed in.
  */
 

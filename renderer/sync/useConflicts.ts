@@ -16,7 +16,7 @@ export interface Conflicts {
 }
 
 /**
- * A replica's open conflicts (issue 29): one record's (`record`), or all of
+ * A replica's open conflicts: one record's (`record`), or all of
  * them (null; the Sync issues screen). Asked for only on a replica whose
  * status counts some, so a plain hub, where /v2/replica/… answers 404, is
  * never asked; asked again whenever the status changes (a sync, a local

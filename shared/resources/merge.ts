@@ -1,5 +1,5 @@
 /**
- * Merging two contacts or two leads (issue 32): which values the survivor
+ * Merging two contacts or two leads: which values the survivor
  * keeps. One rule for the engine (POST /v2/{contacts|leads}/:id/merge) and
  * the Duplicates screen, which shows the same defaults before the rep picks.
  */

@@ -1,6 +1,6 @@
 /**
- * When two names are close enough to be likely the same person (issue 32,
- * resources/duplicates.ts; docs/api.md, "Duplicates and merging"). One pure
+ * When two names are close enough to be likely the same person
+ * (resources/duplicates.ts; docs/api.md, "Duplicates and merging"). One pure
  * rule, so the engine's finder and anything else that asks agree.
  *
  * Names are first normalized: lower case, accents dropped (NFD, then the

@@ -36,7 +36,7 @@ export interface SyncIssue {
 
 /**
  * `GET /v2/replica/conflicts`: a field changed both on this device and on the
- * hub since the device last saw it (issue 29). The hub kept its value (the
+ * hub since the device last saw it. The hub kept its value (the
  * record shows it); the rep's is kept here until the rep chooses.
  */
 export interface SyncConflict {

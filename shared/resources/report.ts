@@ -9,8 +9,8 @@
 export type CurrencyValues = Record<string, string>;
 
 /**
- * Money of several currencies as one amount in the account's currency
- * (issue 31): each currency's sum × its exchange rate, added exactly and
+ * Money of several currencies as one amount in the account's currency:
+ * each currency's sum × its exchange rate, added exactly and
  * rounded once to the currency's minor units. Currencies without a rate are
  * not in `amount`: they are listed in `unconverted`, as they were.
  */

@@ -1,5 +1,5 @@
 /**
- * Sequences, their email templates and sequence enrollments (issue 9), as
+ * Sequences, their email templates and sequence enrollments, as
  * the API serves them: the spec's field tables, for the renderer and the engine.
  */
 

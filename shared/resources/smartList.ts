@@ -1,4 +1,4 @@
-/** The resources a smart list can list (issue 32): their list endpoints take `smart_list_id`. */
+/** The resources a smart list can list: their list endpoints take `smart_list_id`. */
 export const SMART_LIST_TYPES = ['contact', 'lead', 'deal', 'task'] as const;
 export type SmartListType = (typeof SMART_LIST_TYPES)[number];
 

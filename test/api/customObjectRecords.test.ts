@@ -232,7 +232,7 @@ describe('lookup values', () => {
     expect(detailCodes(await post('vehicle', { name: 'x', custom_object_fields: { towed_by: 'not-an-id' } }))).toEqual({ 'custom_object_fields.towed_by': ['InvalidValue'] });
   });
 
-  it('follow a contact or lead merged into another: they name the survivor (issue 32)', async () => {
+  it('follow a contact or lead merged into another: they name the survivor', async () => {
     const survivor = await crm('contacts', { last_name: 'Kept' });
     const merged = await crm('contacts', { last_name: 'Merged away' });
     const keptLead = await crm('leads', { last_name: 'Kept lead' });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { call, startTestHub, type TestHub } from '../support/testHub.js';
 
 /**
- * Issue 29 on the hub: an update that says what it was made against
+ * Field-by-field merging on the hub: an update that says what it was made against
  * (`meta.base`) is merged field by field, and a device's time of writing
  * (`meta.written_at`) is kept. Real HTTP on 127.0.0.1, on SQLite and (under
  * vitest.postgres.config.ts) on PostgreSQL.

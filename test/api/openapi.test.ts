@@ -11,7 +11,7 @@ import { openApiDocument } from '../../electron/engine/openapi/document.js';
 import { REFERENCE_PAGE_POLICY } from '../../electron/engine/openapi/page.js';
 
 /**
- * The OpenAPI document (issue 30): valid OpenAPI 3.1, describing every route
+ * The OpenAPI document: valid OpenAPI 3.1, describing every route
  * the hub registers, served publicly with a reference page, and agreeing with
  * the hub's real answers: a sweep over every resource records any answer the
  * document does not describe (test/support/openapiCheck.ts), and must record none.

@@ -9,7 +9,7 @@ import {
 } from '../../electron/engine/auth/signIn.js';
 
 /**
- * The sign-in lockout by email and source (issue 33), over real HTTP: the hub
+ * The sign-in lockout by email and source, over real HTTP: the hub
  * listens on 127.0.0.1 and each client binds to another loopback address
  * (all of 127.0.0.0/8 is loopback on Linux), which the hub sees as the
  * request's source. Each test has its own emails and sources, so the counts

@@ -9,7 +9,7 @@ import { plan } from '../../electron/engine/db/postgres/copy.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 
 /**
- * `outpost migrate` (issue 24): a SQLite hub seeded by `outpost seed`, copied
+ * `outpost migrate`: a SQLite hub seeded by `outpost seed`, copied
  * into a real PostgreSQL cluster, then served by `outpost serve
  * --database-url` beside the SQLite hub itself: the REST API answers the same
  * records with the same ids (JSON compared parsed: PostgreSQL spaces its JSON

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { changedPaths, deltaOf, editOf, mergeOnto, sameValue, withoutPaths } from '../../electron/engine/sync/fieldPaths.js';
 
-/** The rules of field-by-field merging (issue 29), on plain JSON: what an edit changed, and how it merges onto a newer record. */
+/** The rules of field-by-field merging, on plain JSON: what an edit changed, and how it merges onto a newer record. */
 describe('field paths', () => {
   it('compares lists as sets and objects key by key, null and missing alike', () => {
     expect(sameValue(['a', 'b'], ['b', 'a'])).toBe(true);

@@ -10,7 +10,7 @@ import { CONTACT_JSON } from '../../electron/engine/resources/contacts.js';
 import type { SyncSource, SyncSources } from '../../electron/engine/sync/sources.js';
 
 /**
- * Issue 30: SQLite 3.54 no longer carries the JSON subtype of json_group_array()/json_object() out of a
+ * SQLite 3.54 no longer carries the JSON subtype of json_group_array()/json_object() out of a
  * scalar subquery, so `json_object('t', (SELECT json_group_array(x) …))` embeds the array as a string.
  * The engine wraps every such subquery in json() (resources/sqlJson.ts, jsonOfSubquery). This file:
  * - scans the engine's SQL so an unwrapped one cannot come back (runs everywhere);

@@ -143,7 +143,7 @@ function afterTermination(bridge: PostgresConnection): void {
   }
 }
 
-describe.skipIf(missing !== null).each(drivers)('the connection when the database goes away, issue 33 (%s)', (driver) => {
+describe.skipIf(missing !== null).each(drivers)('the connection when the database goes away (%s)', (driver) => {
   let cluster: PostgresCluster;
   beforeAll(async () => {
     cluster = await startPostgresCluster();

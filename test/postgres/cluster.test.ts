@@ -4,7 +4,7 @@ import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../su
 
 /**
  * The throwaway PostgreSQL cluster the PostgreSQL hub's tests will run on
- * (issue 24, phase 1 of docs/design/postgres-hub.md): a real server, started
+ * (phase 1 of docs/design/postgres-hub.md): a real server, started
  * in a temp folder and gone after. Where the server binaries are missing the
  * suite is skipped, and says why.
  */

@@ -13,7 +13,7 @@ import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../su
 import { startSmtpServer, type TestSmtpServer } from '../support/smtpServer.js';
 
 /**
- * What the nodes of one PostgreSQL hub share (issue 24): one sequence
+ * What the nodes of one PostgreSQL hub share: one sequence
  * sender, documents kept in the database, rate limits counted together.
  * Where "across nodes" is the point, two real `outpost serve --database-url`
  * processes on one database, each with a data folder of its own; an engine

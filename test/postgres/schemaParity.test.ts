@@ -12,7 +12,7 @@ import { HUB_WRITE_LOCK, PostgresDatabase } from '../../electron/engine/db/postg
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 
 /**
- * PostgreSQL's migrations against SQLite's (issue 24, docs/design/postgres-hub.md):
+ * PostgreSQL's migrations against SQLite's (docs/design/postgres-hub.md):
  * the PostgreSQL schema must be the SQLite one, table by table, with the agreed
  * type mapping, or the engine's statements would mean different things on the
  * two backends; and it must start with the rows SQLite's migrations insert, with

@@ -13,7 +13,7 @@ import { startTestHub } from '../support/testHub.js';
 import { startCabledReplica } from '../support/testReplica.js';
 
 /**
- * A PostgreSQL hub node that survives its database restarting (issue 33): a
+ * A PostgreSQL hub node that survives its database restarting: a
  * real `outpost serve` process over a real throwaway cluster, which the tests
  * stop and start again (as a failover or a restart does), whose backend they
  * terminate, and whose tables they lock. Meanwhile the node answers 503

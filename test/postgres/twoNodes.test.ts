@@ -6,7 +6,7 @@ import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../su
 import { HUB_WRITE_LOCK } from '../../electron/engine/db/postgresDatabase.js';
 
 /**
- * Two hub nodes on one PostgreSQL database (issue 24; docs/design/postgres-hub.md,
+ * Two hub nodes on one PostgreSQL database (docs/design/postgres-hub.md,
  * "The change log watermark"): two real `outpost serve` processes, each with
  * its own data folder, one database. A write through one node is read
  * through the other at once, and the sync protocol stays exact with writers
@@ -25,8 +25,8 @@ import { HUB_WRITE_LOCK } from '../../electron/engine/db/postgresDatabase.js';
  *   OUTPOST_TEST_RACE_WITHOUT_LOCK=1 npx vitest run test/postgres/twoNodes.test.ts
  *
  * Then the gated test fails every time (the note held at the gate is never
- * synced), and the race fails on missed changes (5 runs of 7 before issue 33;
- * then writes answered 500 too, two nodes taking one new id: ids now come from
+ * synced), and the race fails on missed changes (5 runs of 7 at first;
+ * later writes answered 500 too, two nodes taking one new id: ids now come from
  * sequences, and the ids test passes without the lock), and so does the task
  * added to a contact being deleted (a write's checks read under the lock). The race alone is a weak
  * detector: a node runs one statement at a time, so a transaction held open

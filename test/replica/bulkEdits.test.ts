@@ -3,7 +3,7 @@ import { call, startTestHub, type TestHub } from '../support/testHub.js';
 import { startTestReplica, switchedCable, type TestReplica } from '../support/testReplica.js';
 
 /**
- * Issue 32: a bulk edit made on a desktop replica while the hub is out of
+ * A bulk edit made on a desktop replica while the hub is out of
  * reach runs there, queues each record's change as a single edit would, and
  * reaches the hub after reconnecting, merged field by field. A real hub and a
  * real replica over real HTTP; the one stand-in is the replica's cable.

@@ -3,7 +3,7 @@ import { call, startTestHub, type TestHub } from '../support/testHub.js';
 import { startCabledReplica, type TestReplica } from '../support/testReplica.js';
 
 /**
- * Issue 29: offline edits merge field by field. A real hub and real replicas,
+ * Offline edits merge field by field. A real hub and real replicas,
  * each a real engine on its own SQLite file over real HTTP on 127.0.0.1; the
  * one stand-in is each replica's network cable, with a switch to cut it.
  */
@@ -36,7 +36,7 @@ async function contactOnBoth(r: TestReplica, data: Record<string, unknown>): Pro
 }
 
 describe('an offline edit and a colleague’s edit of one record', () => {
-  it('keeps the colleague’s email when the rep, offline, corrects only the phone (the issue’s case)', async () => {
+  it('keeps the colleague’s email when the rep, offline, corrects only the phone', async () => {
     const rep = await replicaOf(hub.agentId);
     const id = await contactOnBoth(rep, { last_name: 'Okafor', email: 'old@example.com', phone: '111' });
     rep.net.online = false;

@@ -3,7 +3,7 @@ import { call, startTestHub, type TestHub } from '../support/testHub.js';
 import { startCabledReplica, type TestReplica } from '../support/testReplica.js';
 
 /**
- * Issue 32: merges and replicas. A real hub and real replicas over real HTTP;
+ * Merges and replicas. A real hub and real replicas over real HTTP;
  * the one stand-in is each replica's network cable, with a switch to cut it.
  */
 let hub: TestHub;

@@ -5,7 +5,7 @@ import { startTestReplica, switchedCable, type TestReplica } from '../support/te
 import type { HubFetch } from '../../electron/engine/replica/hubFetch.js';
 
 /**
- * Field-by-field merging of offline edits (issue 29), as a model-based
+ * Field-by-field merging of offline edits, as a model-based
  * property test with fast-check. One hub for the file (real engine, real
  * HTTP on 127.0.0.1; on PostgreSQL under vitest.postgres.config.ts) and, per
  * run, two or three fresh replicas (of the agent and the admin) that sync

@@ -3,7 +3,7 @@ import { call, startTestHub, type TestHub } from '../support/testHub.js';
 import { startTestReplica, switchedCable, type TestReplica } from '../support/testReplica.js';
 
 /**
- * Smart lists on a replica (issue 32): the rep's own and the shared ones
+ * Smart lists on a replica: the rep's own and the shared ones
  * arrive with sync and filter the local copy offline; one made or changed
  * offline is queued and reaches the hub.
  */

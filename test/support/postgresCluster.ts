@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * A throwaway PostgreSQL cluster for tests (issue 24, docs/design/postgres-hub.md):
+ * A throwaway PostgreSQL cluster for tests (docs/design/postgres-hub.md):
  * Debian's server binaries (`apt-get install postgresql`; .ci/run does it), a
  * cluster made by initdb in a temp folder, started on a free loopback port,
  * stopped at once and removed by `stop()`. PostgreSQL refuses to run as root,

@@ -9,7 +9,7 @@ import {
 } from './postgresBridge.js';
 
 /**
- * Synchronous PostgreSQL queries through libpq itself (issue 33): PostgreSQL's
+ * Synchronous PostgreSQL queries through libpq itself: PostgreSQL's
  * own client library, whose PQexecParams blocks the calling thread until the
  * answer is in. A statement costs its round trip and nothing more: no second
  * thread to hand it to, no message to copy each way, no wait for that thread

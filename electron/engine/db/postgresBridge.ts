@@ -12,7 +12,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
  * statement at a time, as it does with SQLite; a transaction is the
  * connection's (BEGIN … COMMIT through `query`).
  *
- * Sturdiness (issue 33): a connection that is lost (the database restarted
+ * Sturdiness: a connection that is lost (the database restarted
  * or failed over, the backend was terminated, the network went silent) is
  * dropped, and the next statement opens a new one; meanwhile statements fail
  * with DatabaseUnavailableError, as do those cancelled by statement_timeout

@@ -127,7 +127,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   registerBodyParsers(app);
   registerErrorHandling(app, engine, options.webRoot);
   answerAfterCommit(app, engine.ctx.commits);
-  // Operations (issue 21): the metrics and closing hooks cover every route registered after them; /health and /metrics sit outside /v2.
+  // Operations: the metrics and closing hooks cover every route registered after them; /health and /metrics sit outside /v2.
   metricsRoutes(app, engine);
   healthRoutes(app, engine, options.replica);
   closeConnectionsWhenClosing(app);
@@ -192,7 +192,7 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   downloadRoutes(app, engine, options.replica);
   calendarFeedRoutes(app, engine);
   serveDocs(app, options.docsFile);
-  // The OpenAPI document and its page (issue 30): a hub's interface; a desktop replica's API is its own app's.
+  // The OpenAPI document and its page: a hub's interface; a desktop replica's API is its own app's.
   if (!options.replica) openApiRoutes(app, engine);
   if (options.webRoot) await serveWebUi(app, options.webRoot);
   return app;

@@ -6,7 +6,7 @@ import { errorEnvelope } from './envelope.js';
 import { JSON_TYPE } from './reply.js';
 
 /**
- * Several engines per PostgreSQL hub node (issue 33). The engine's data
+ * Several engines per PostgreSQL hub node. The engine's data
  * access is synchronous: on PostgreSQL each statement waits for its round
  * trip, so one engine answers one request at a time, and a statement waiting
  * on a lock would hold up every request of its node. So a node runs engine

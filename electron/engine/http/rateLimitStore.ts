@@ -5,7 +5,7 @@ import type { CommitGroups } from '../db/commitGroups.js';
 import type { PostgresDatabase } from '../db/postgresDatabase.js';
 
 /**
- * Rate limits across the nodes of a PostgreSQL hub (issue 24): on a hub of
+ * Rate limits across the nodes of a PostgreSQL hub: on a hub of
  * several processes, each one counting in memory (@fastify/rate-limit's own
  * store) would let a caller make the limit once per node. Here every node
  * counts in one table (`rate_limit_hits`, db/postgres/clusterTables.ts), per
@@ -64,7 +64,7 @@ interface SharedCount {
 }
 
 /**
- * Counts hits without a round trip per request (issue 33): while a key is
+ * Counts hits without a round trip per request: while a key is
  * below half its limit, a hit is counted in memory and the node adds its
  * hits to the shared table every FLUSH_EVERY_MS, in one statement; from half
  * the limit on (and a key's first hit in a window), every hit is counted in

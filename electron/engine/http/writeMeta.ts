@@ -11,8 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The Outpost extensions a write may carry in its body's `meta` (issue 29,
- * docs/api.md "Desktop replicas"), beside `data`:
+ * The Outpost extensions a write may carry in its body's `meta`
+ * (docs/api.md "Desktop replicas"), beside `data`:
  * - `base` (updates): the values the changed fields had when the editor
  *   started, as the API serves them; the hub then takes each field only where
  *   it still holds that value, and answers the others in `meta.conflicts`.

@@ -173,7 +173,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
         { method: 'DELETE', path: `${base}/:id`, tag, summary: `Delete a ${resource} custom field`, description: 'Admins only; the values go with it.', security: bearer, responses: { 204: emptyAnswer('Deleted.') } },
       ];
     }),
-    // Exchange rates (issue 31)
+    // Exchange rates
     {
       method: 'GET', path: '/v2/exchange_rates', tag: 'Exchange rates', summary: 'List the exchange rates',
       description: 'Every rate the account has (one page), by currency. Totals in several currencies are converted into the account\'s currency with them.',

@@ -34,7 +34,7 @@ export interface NewConflict {
 const parsed = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
 /**
- * A replica's open conflicts (issue 29): fields changed both here and on the
+ * A replica's open conflicts: fields changed both here and on the
  * hub since this replica last saw them. The hub kept its value and told the
  * replica; the rep's value is kept here until the rep keeps one of the two or
  * types a third (an edit of the field here closes its conflict), or the hub

@@ -17,7 +17,7 @@ import { runInNewContext } from 'node:vm';
  * heap climbs before its next full collection is what grew with the record
  * count: a million-contact first sync peaked at 189–199 MB with 100 %, at
  * 172–181 MB with 50 % and no slower (30.0–30.9 s against 30.3–31.7 s, two
- * runs each, issue 34). Held tighter still (30 %), a 300 000-record sync spent
+ * runs each). Held tighter still (30 %), a 300 000-record sync spent
  * up to 0.5 s more collecting in half the runs.
  */
 export const REPLICA_HEAP_GROWING_PERCENT = 50;

@@ -19,7 +19,7 @@ export function writeLocally<T>(ctx: EngineContext, write: () => T, change: (res
 }
 
 /**
- * An update on a replica (issue 29): applied here at once; what travels to
+ * An update on a replica: applied here at once; what travels to
  * the hub is only the fields whose value it changed, each with its base, the
  * value the rep changed it from, so the hub can tell the rep's change from a
  * colleague's. A field edited here decides its open conflict. An edit that

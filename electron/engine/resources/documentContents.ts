@@ -8,7 +8,7 @@ import { DOCUMENTS_FOLDER } from '../db/dataFolder.js';
  * their records): a file per document under the data folder on SQLite (the
  * single-machine hub, and a replica, which has none and fetches them from its
  * hub), a row of `document_contents` on PostgreSQL, so that every node of a
- * hub serves every document (issue 24; db/postgres/clusterTables.ts).
+ * hub serves every document (db/postgres/clusterTables.ts).
  */
 export interface DocumentContents {
   /** Stores a new document's bytes; called inside the transaction that inserts its record (a failed write rolls both back). */

@@ -86,7 +86,7 @@ const groupOfRow = (row: GroupRow): Group => ({ reason: row.reason, key: row.key
 const byKeyThenId = (a: Group, b: Group) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.ids[0]! - b.ids[0]!);
 
 /**
- * Likely duplicates among contacts or leads (issue 32): records sharing an
+ * Likely duplicates among contacts or leads: records sharing an
  * email (ignoring case), a phone number (its last nine digits, db/phoneKeySql.ts), or a name
  * in the same organization. Email and phone keys, and names outside any
  * organization, are grouped in SQL, one pass over the table, never compared

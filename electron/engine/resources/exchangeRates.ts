@@ -19,7 +19,7 @@ export const EXCHANGE_RATE_SYNC: SyncSource = { type: 'exchange_rate', from: 'ex
 const READ_ONLY = new Set(['id', 'currency', 'set_at', 'set_by_id', 'created_at', 'updated_at']);
 
 /**
- * The account's exchange rates (issue 31): for each currency an admin gave
+ * The account's exchange rates: for each currency an admin gave
  * one, how many units of the account's currency one unit of it is worth.
  * Totals over several currencies are converted with them (shared/money.ts);
  * a currency without a rate is shown apart, never counted at 1. The rates are

@@ -68,7 +68,7 @@ interface MergeRequest {
 }
 
 /**
- * Merging two contacts or two leads (issue 32): the survivor keeps its
+ * Merging two contacts or two leads: the survivor keeps its
  * values, fills its blanks from the other (or takes the values the caller
  * chose, field by field), gets both records' tags; everything that named the
  * other record now names the survivor, each moved record logged as updated;

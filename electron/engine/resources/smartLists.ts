@@ -9,7 +9,7 @@ import { jsonBool, jsonObject } from './sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 import { NOT_SAVED_PARAMS, SMART_LIST_TYPES, type SmartListType } from '../../../shared/resources/smartList.js';
 
-/** A smart list's fields (issue 32). `filters` is an object of query parameters, checked against its resource's list. */
+/** A smart list's fields. `filters` is an object of query parameters, checked against its resource's list. */
 export const FIELDS: FieldTable = {
   id: { kind: 'readOnly' },
   owner_id: { kind: 'readOnly' },

@@ -9,7 +9,7 @@ export const jsonBool = (column: string) => `json(CASE WHEN ${column} THEN 'true
  * A scalar subquery that yields JSON (json_group_array, json_object, …), to embed in a JSON builder.
  * SQLite 3.54 no longer carries the JSON subtype out of a scalar subquery, so without json() the
  * outer json_object() would embed the text as a string: `{"tags":"[]"}` instead of `{"tags":[]}`
- * (issue 30; test/engine/sqliteJson.test.ts). json() on valid JSON text is cheap, and PostgreSQL
+ * (test/engine/sqliteJson.test.ts). json() on valid JSON text is cheap, and PostgreSQL
  * reads it as CAST(… AS json).
  */
 export const jsonOfSubquery = (select: string) => `json((${select}))`;

@@ -64,7 +64,7 @@ export function seedDeals(engine: Engine, count: number, users: DemoUsers, seed 
     const lossReasons = [...ensureEntries(engine, engine.lossReasons, LOSS_REASONS, users.admin).values()];
     const unqualifiedReasons = [...ensureEntries(engine, engine.dealUnqualifiedReasons, UNQUALIFIED_REASONS, users.admin).values()];
     const weightedStages = stages.map((value) => ({ value, weight: CATEGORY_WEIGHTS[value.category] }));
-    // Totals over the demo's currencies convert into the account's (issue 31).
+    // Totals over the demo's currencies convert into the account's.
     seedExchangeRates(engine, users.admin);
     const [home, ...foreign] = currencies;
     const now = engine.clock.now().getTime();

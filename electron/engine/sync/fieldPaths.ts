@@ -1,5 +1,5 @@
 /**
- * Field-by-field changes (issue 29): what an edit changed, as paths, and how
+ * Field-by-field changes: what an edit changed, as paths, and how
  * an edit made against an older state of a record merges onto its current one.
  *
  * A path names one field (`email`), one key of an object field

@@ -30,7 +30,7 @@ class ConflictingFields extends Error {
 }
 
 /**
- * An update on the hub, field by field (issue 29). Without a base it is an
+ * An update on the hub, field by field. Without a base it is an
  * ordinary PUT. With one, each field named in `base` is taken only if the
  * record still holds the base value there (or the edit's value already); list
  * fields merge item by item. The other fields of the edit are applied; the

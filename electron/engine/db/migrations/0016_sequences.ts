@@ -1,5 +1,5 @@
 /**
- * Migration 16: email templates and sequences (issue 9).
+ * Migration 16: email templates and sequences.
  *
  * A sequence is an ordered list of steps, each waiting a delay (hours, or
  * weekdays: Monday to Friday) after the previous one and then sending an

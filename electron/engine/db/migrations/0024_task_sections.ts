@@ -1,5 +1,5 @@
 /**
- * Migration 24: the rep's day (issue 22) reads a user's open tasks by
+ * Migration 24: the rep's day reads a user's open tasks by
  * reminder (the bell's count and the notification centre, every 30 seconds)
  * and completed ones newest first (the Tasks screen's Completed section).
  * With only (owner_id, completed, due_date), both read every open or every

@@ -1,5 +1,5 @@
 /**
- * Migration 26: the reports (issue 23, electron/engine/reports/) aggregate
+ * Migration 26: the reports (electron/engine/reports/) aggregate
  * every deal and a year of activities per request. Without these, a
  * report's range scan on a time index looks each row up in its table (a
  * year of calls is 75 000 lookups) and sorts the rows to group them, or

@@ -1,5 +1,5 @@
 /**
- * Migration 28: exchange rates (issue 31, resources/exchangeRates.ts).
+ * Migration 28: exchange rates (resources/exchangeRates.ts).
  *
  * One row per currency an admin gave a rate: how many units of the account's
  * currency one unit of it is worth, as normalized decimal text ("1.087"),

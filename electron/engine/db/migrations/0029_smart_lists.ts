@@ -1,5 +1,5 @@
 /**
- * Migration 29: smart lists (issue 32, resources/smartLists.ts).
+ * Migration 29: smart lists (resources/smartLists.ts).
  *
  * A list screen's filters (the list endpoint's query parameters, a JSON
  * object of strings), sort and columns (a JSON array) saved under a name by

@@ -1,5 +1,5 @@
 /**
- * Migration 30: merged records (issue 32, resources/merging.ts).
+ * Migration 30: merged records (resources/merging.ts).
  *
  * A contact or lead merged into another is deleted, but the hub remembers
  * which record took its place: a device that still holds the merged record,

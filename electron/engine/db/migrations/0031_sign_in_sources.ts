@@ -1,5 +1,5 @@
 /**
- * Migration 31: failed sign-ins by email and source (issue 33, auth/signIn.ts).
+ * Migration 31: failed sign-ins by email and source (auth/signIn.ts).
  *
  * A failure is now recorded with the network address it came from, so a lock
  * holds an email only for that address (and an address for every email),

@@ -1,7 +1,7 @@
 import { fillSearchIndexSql, SEARCH_INDEXES_32 } from '../searchIndexSql.js';
 
 /**
- * Migration 32: the search indexes keep no copy of the text (issue 34).
+ * Migration 32: the search indexes keep no copy of the text.
  *
  * An FTS5 table keeps, besides its index, a copy of every row's text in a
  * `_content` table, read only by FTS5's auxiliary functions (highlight,

@@ -1,7 +1,7 @@
 import { phoneIndexesReplacedSql, phoneKeyIndexesSql } from '../phoneKeySql.js';
 
 /**
- * Migration 33: one index per phone column, its key (issue 34).
+ * Migration 33: one index per phone column, its key.
  *
  * Contacts had two indexes per phone column: the column itself, for the
  * lists' exact `phone` and `mobile` filters, and its key (the last nine

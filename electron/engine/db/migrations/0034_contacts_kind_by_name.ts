@@ -1,5 +1,5 @@
 /**
- * Migration 34: people or organizations, by name (issue 34).
+ * Migration 34: people or organizations, by name.
  *
  * The contacts screen's default list is sorted by `name`, and its kind
  * control filters `is_organization`. With no index on both, SQLite read the

@@ -1,5 +1,5 @@
 /**
- * Tables only a PostgreSQL hub has (issue 24): what the nodes of one hub
+ * Tables only a PostgreSQL hub has: what the nodes of one hub
  * must share and a single-machine hub keeps in its process or its data
  * folder. They are not in the SQLite schema (so not in the migrations and
  * not in the schema-parity test): `openPostgres` creates them if missing,

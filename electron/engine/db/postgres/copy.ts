@@ -14,7 +14,7 @@ import { openPostgres } from './open.js';
 import { SEARCH } from './search.js';
 
 /**
- * `outpost migrate` (issue 24): copies a SQLite hub's database into a
+ * `outpost migrate`: copies a SQLite hub's database into a
  * PostgreSQL hub's, ids and all, so the hub's devices, links and tokens keep
  * working against the new one.
  *

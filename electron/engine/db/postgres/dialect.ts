@@ -1,6 +1,6 @@
 /**
- * The engine's SQLite statements as PostgreSQL runs them (issue 24,
- * docs/design/postgres-hub.md, "The SQL dialect"). The engine has one SQL
+ * The engine's SQLite statements as PostgreSQL runs them
+ * (docs/design/postgres-hub.md, "The SQL dialect"). The engine has one SQL
  * text per statement, SQLite's; on a PostgreSQL hub each statement is
  * translated once, when prepared. What can be translated word for word is
  * done here; SQLite's functions with no PostgreSQL spelling are defined in

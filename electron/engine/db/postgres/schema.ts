@@ -5,7 +5,7 @@ import { sql as contactsKindByName } from '../migrations/0034_contacts_kind_by_n
 import { phoneIndexesReplacedSql, phoneKeyIndexesSql } from '../phoneKeySql.js';
 
 /**
- * The hub's schema on PostgreSQL (issue 24, docs/design/postgres-hub.md, phase 2).
+ * The hub's schema on PostgreSQL (docs/design/postgres-hub.md, phase 2).
  *
  * SQLite keeps its own migrations (../migrations); PostgreSQL has this list.
  * It starts with a baseline at version 26: the whole schema a fresh SQLite hub

@@ -1,7 +1,7 @@
 import { SEARCH_INDEXES } from '../searchIndexSql.js';
 
 /**
- * Full-text `q` and the palette on a PostgreSQL hub (issue 24): PostgreSQL's
+ * Full-text `q` and the palette on a PostgreSQL hub: PostgreSQL's
  * own text search in place of SQLite's FTS5, answering the same records.
  *
  * Each FTS5 index of the SQLite schema (db/searchIndexes.ts: its name, and the

@@ -15,7 +15,7 @@ function adminId(request: FastifyRequest): number {
 }
 
 /**
- * Outpost's extension: the account's exchange rates (issue 31). Everyone
+ * Outpost's extension: the account's exchange rates. Everyone
  * reads them (totals are converted with them); admins set and remove them.
  * On a replica the writes are refused (they are the hub's, refuseUnreplicableWrites).
  */

@@ -45,7 +45,7 @@ const CSV_EXPORTS: CsvExport[] = [
 const FEED_COMPLETED_DAYS = 30;
 
 /**
- * Import and export (Outpost extensions, issue 11), inside the authenticated
+ * Import and export (Outpost extensions), inside the authenticated
  * /v2 scope: CSV imports of contacts and leads with a preview, vCard import
  * and export of contacts, CSV export of every list view, tasks as iCalendar,
  * and the user's calendar feed settings.

@@ -11,7 +11,7 @@ import type { MergeableType } from '../../../../shared/resources/merge.js';
 const MERGEABLE: [string, MergeableType][] = [['/v2/contacts', 'contact'], ['/v2/leads', 'lead']];
 
 /**
- * Duplicates and merging (issue 32, Outpost extensions): `GET
+ * Duplicates and merging (Outpost extensions): `GET
  * /v2/{contacts|leads}/duplicates` and `POST /v2/{contacts|leads}/:id/merge`.
  * On a replica a merge is made here at once and queued as the same call,
  * its path holding `:id` until it is sent (replica/replica.ts resolves it).

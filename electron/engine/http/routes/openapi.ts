@@ -10,7 +10,7 @@ export const REFERENCE_PATH = '/docs/api/reference';
 const API_VERSION = '2';
 
 /**
- * The OpenAPI 3.1 document of the hub (issue 30) and its reference page.
+ * The OpenAPI 3.1 document of the hub and its reference page.
  * Public and read-only, as the real service publishes its reference: it says
  * what the interface is, nothing about the account or its data, and a client
  * or a person needs it before they hold a token. Registered outside the

@@ -5,7 +5,7 @@ import { queryOf, sendResource } from '../reply.js';
 import { DealSummary } from '../../resources/dealSummary.js';
 
 /**
- * Extensions behind the rep's day (issue 22), which real clients never need:
+ * Extensions behind the rep's day, which real clients never need:
  * the counts of the Tasks screen's sections and the pipeline's totals per
  * stage. Plain reads of the local engine, so a desktop replica answers them too.
  */

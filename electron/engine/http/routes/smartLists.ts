@@ -3,7 +3,7 @@ import type { Engine } from '../../engine.js';
 import { registerCrud } from '../crud.js';
 
 /**
- * Smart lists (issue 32): `GET/POST /v2/smart_lists`, `GET/PUT/DELETE
+ * Smart lists: `GET/POST /v2/smart_lists`, `GET/PUT/DELETE
  * /v2/smart_lists/:id`. The generic REST routes serve them, so on a replica
  * each write is made locally and queued for the hub like any other record's.
  */
