@@ -12,7 +12,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * The Outpost extensions a write may carry in its body's `meta`
- * (docs/api.md "Desktop replicas"), beside `data`:
+ * (docs/sync.md "Edits made offline"), beside `data`:
  * - `base` (updates): the values the changed fields had when the editor
  *   started, as the API serves them; the hub then takes each field only where
  *   it still holds that value, and answers the others in `meta.conflicts`.

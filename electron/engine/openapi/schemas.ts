@@ -93,7 +93,7 @@ export function writeDataSchema(table: FieldTable, mode: 'create' | 'update', ow
   return { type: 'object', properties, additionalProperties: false };
 }
 
-/** `{"data": {…}, "meta": {…}}`: the Outpost extensions of a write's `meta` (docs/api.md, "Edits made offline"). */
+/** `{"data": {…}, "meta": {…}}`: the Outpost extensions of a write's `meta` (docs/sync.md, "Edits made offline"). */
 export function writeBodySchema(data: JsonSchema, mode: 'create' | 'update'): JsonSchema {
   const meta: Record<string, JsonSchema> = {
     type: { type: 'string', description: 'Ignored, as the real service does.' },
