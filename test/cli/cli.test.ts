@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -197,6 +197,19 @@ describe('outpost command line', { timeout: 60_000 }, () => {
     } finally {
       db.close();
     }
+  });
+
+  it('serves the API guide and the sync guide it links to, as the repository has them', async () => {
+    const hub = await serve(tempDir(), { OUTPOST_ADMIN_EMAIL: 'docs@example.com', OUTPOST_ADMIN_PASSWORD: 'docs-password-1' });
+    for (const [path, file] of [['/docs/api', 'docs/api.md'], ['/docs/sync.md', 'docs/sync.md']]) {
+      const response = await fetch(`${hub.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(await response.text()).toBe(readFileSync(file, 'utf8'));
+    }
+    // The guide's relative links to the sync guide land on what is served.
+    expect(new URL('sync.md#the-desktop-replica', `${hub.url}/docs/api`).pathname).toBe('/docs/sync.md');
+    await stop(hub);
   });
 
   it('prints a generated admin password once on first start without the env variables', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import formBody from '@fastify/formbody';
@@ -255,11 +255,18 @@ function supportBaseUrlOf(options: HttpOptions): string | undefined {
   return url;
 }
 
+/**
+ * The API guide at /docs/api, and the sync guide beside it (its file in the
+ * same folder) at /docs/sync.md, where the guide's relative links to it land.
+ */
 function serveDocs(app: FastifyInstance, docsFile: string | undefined): void {
-  app.get(DOCS_PATH, async (_request, reply) => {
-    if (!docsFile || !existsSync(docsFile)) return reply.code(404).type('text/plain; charset=utf-8').send('API docs are not bundled with this build.');
-    return reply.type('text/markdown; charset=utf-8').send(readFileSync(docsFile, 'utf8'));
-  });
+  const guides = { [DOCS_PATH]: docsFile, '/docs/sync.md': docsFile && join(dirname(docsFile), 'sync.md') };
+  for (const [path, file] of Object.entries(guides)) {
+    app.get(path, async (_request, reply) => {
+      if (!file || !existsSync(file)) return reply.code(404).type('text/plain; charset=utf-8').send('API docs are not bundled with this build.');
+      return reply.type('text/markdown; charset=utf-8').send(readFileSync(file, 'utf8'));
+    });
+  }
 }
 
 /** The web UI: static files with a strict CSP, and index.html for client-side routes. */
