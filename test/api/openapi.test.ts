@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { call, startTestHub, type TestHub } from '../support/testHub.js';
+import { ADMIN, call, codes, startTestHub, type TestHub } from '../support/testHub.js';
+import { decide, openConsent } from '../support/consentForm.js';
+import { FIRST_PARTY_CLIENT_ID } from '../../shared/oauth.js';
+import { PLANS, PLAN_LIMITS } from '../../shared/resources/account.js';
 import { bearer, supportCall } from '../support/supportApi.js';
 import { OpenApiChecker, recordAnswerMismatches, stopRecordingAnswerMismatches, type Mismatch } from '../support/openapiCheck.js';
 import { openApiDocument } from '../../electron/engine/openapi/document.js';
@@ -223,5 +226,165 @@ describe('the hub\'s answers agree with the document', () => {
     expect(checker.check({ method: 'GET', path: '/v2/contacts/1', status: 200, contentType: 'application/json', text: '{}', body: contact })).toMatch(/does not match/);
     expect(checker.check({ method: 'GET', path: '/v2/contacts/1', status: 201, contentType: 'application/json', text: '{}', body: {} })).toMatch(/not a documented answer/);
     expect(checker.check({ method: 'DELETE', path: '/v2/contacts/1', status: 204, contentType: null, text: 'x', body: 'x' })).toMatch(/without a body/);
+  });
+});
+
+/**
+ * Facts the document states that the generator cannot take from a table:
+ * each is checked against what the hub really does, so the document and the
+ * code cannot drift apart unnoticed.
+ */
+describe('the document\'s statements hold against the hub', () => {
+  const admin = (method: string, path: string, data?: unknown) => call(hub, method, path, { token: hub.adminToken, data });
+  const paramOf = (p: any): any => (p.$ref ? document.components.parameters[String(p.$ref).split('/').pop()!] : p);
+  const queryParams = (path: string): Record<string, any> =>
+    Object.fromEntries((document.paths[path].get.parameters ?? []).map(paramOf).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]));
+
+  it('gives every list its true page and per_page limits, and sort_by only where a sort is taken', async () => {
+    const limits: Record<string, { page?: number; perPage: number }> = {};
+    for (const [path, item] of Object.entries(document.paths) as [string, any][]) {
+      if (!item.get || path.includes('{') || !path.startsWith('/v2/')) continue;
+      const params = queryParams(path);
+      if (!params.page || !params.per_page) continue;
+      const page: number | undefined = params.page.schema.maximum;
+      const perPage: number = params.per_page.schema.maximum;
+      limits[path] = { page, perPage };
+      // The parameters a list requires, with a value the document offers (documents: resource_type and resource_id).
+      const required = Object.values(params).filter((p: any) => p.required).map((p: any) => `${p.name}=${p.schema.examples?.[0] ?? p.schema.enum?.[0] ?? 1}&`).join('');
+      const get = async (query: string) => {
+        const answer = await admin('GET', `${path}?${required}${query}`);
+        return [answer.status, answer.status === 400 ? codes(answer) : []];
+      };
+      expect(await get(`per_page=${perPage}`), `${path} per_page=${perPage}`).toEqual([200, []]);
+      expect(await get(`per_page=${perPage + 1}`), `${path} per_page=${perPage + 1}`).toEqual([400, ['invalid_param']]);
+      if (page === undefined) {
+        expect(await get('page=100000'), `${path}: no page limit`).toEqual([200, []]);
+      } else {
+        expect(await get(`page=${page}`), `${path} page=${page}`).toEqual([200, []]);
+        expect(await get(`page=${page + 1}`), `${path} page=${page + 1}`).toEqual([400, ['invalid_param']]);
+      }
+      if (!params.sort_by) expect(await get('sort_by=id'), `${path}: no sort_by`).toEqual([400, ['invalid_param']]);
+    }
+    // The lists with their own limits are among those checked.
+    expect(limits).toMatchObject({
+      '/v2/calls': { page: 1000, perPage: 100 },
+      '/v2/text_messages': { page: 1000, perPage: 100 },
+      '/v2/visits': { page: 100, perPage: 100 },
+      '/v2/lead_conversions': { page: 50, perPage: 200 },
+      '/v2/orders': { page: undefined, perPage: 500 },
+      '/v2/contacts': { page: undefined, perPage: 100 },
+    });
+    // A list's required parameters are documented as required: without them, 400.
+    expect(codes(await admin('GET', '/v2/documents'))).toEqual(['invalid_param']);
+    expect(Object.values(queryParams('/v2/documents')).filter((p: any) => p.required).map((p: any) => p.name).sort()).toEqual(['resource_id', 'resource_type']);
+  });
+
+  it('lead conversions: past the page limit by the cursor next_page carries', async () => {
+    const params = queryParams('/v2/lead_conversions');
+    expect(params.cursor?.schema).toEqual({ type: 'string' });
+    expect(params.filters).toBeUndefined();
+    for (const name of ['A', 'B']) {
+      const lead = (await admin('POST', '/v2/leads', { last_name: `Cursor ${name}` })).body.data.id;
+      expect((await admin('POST', '/v2/lead_conversions', { lead_id: lead })).status).toBe(200);
+    }
+    const first = await admin('GET', '/v2/lead_conversions?per_page=1');
+    const next = new URL(first.body.meta.links.next_page);
+    expect(next.searchParams.get('cursor')).toBeTruthy();
+    const second = await admin('GET', `${next.pathname}${next.search}`);
+    expect(second.status).toBe(200);
+    expect(second.body.items[0].data.id).toBeLessThan(first.body.items[0].data.id);
+    const cursor = next.searchParams.get('cursor')!;
+    expect(codes(await admin('GET', `/v2/lead_conversions?cursor=${cursor}&page=2`))).toEqual(['invalid_param']);
+    expect(codes(await admin('GET', '/v2/lead_conversions?cursor=not-ours'))).toEqual(['invalid_param']);
+  });
+
+  it('search: one page of at most per_page\'s maximum, no other parameter', async () => {
+    const params = queryParams('/v2/search');
+    expect(Object.keys(params).sort()).toEqual(['per_page', 'q']);
+    const max: number = params.per_page.schema.maximum;
+    expect((await admin('GET', `/v2/search?q=a&per_page=${max}`)).status).toBe(200);
+    expect(codes(await admin('GET', `/v2/search?q=a&per_page=${max + 1}`))).toEqual(['invalid_param']);
+    expect(codes(await admin('GET', '/v2/search?q=a&page=1'))).toEqual(['invalid_param']);
+  });
+
+  it('GET /oauth2/authorize: every documented response_type is taken (token by registered applications only), no other', async () => {
+    const authorize = document.paths['/oauth2/authorize'];
+    const responseTypes: string[] = authorize.get.parameters.find((p: any) => p.name === 'response_type').schema.enum;
+    expect(responseTypes).toEqual(['code', 'token']);
+    expect(document.components.securitySchemes.oauth2.flows.implicit.authorizationUrl).toBe('/oauth2/authorize');
+    const redirect = 'https://addon.example/callback';
+    const app = (await admin('POST', '/v2/oauth_clients', { name: 'Add-on', redirect_uri: redirect })).body.data;
+    for (const responseType of responseTypes) {
+      const page = await openConsent(hub.url, { response_type: responseType, client_id: app.client_id, redirect_uri: redirect });
+      expect(page.response.status, responseType).toBe(200);
+    }
+    const refused = async (params: Record<string, string>) => {
+      const { response } = await openConsent(hub.url, { client_id: app.client_id, redirect_uri: redirect, ...params });
+      expect(response.status).toBe(302);
+      const location = new URL(response.headers.get('location')!);
+      return new URLSearchParams(location.hash.slice(1) || location.search).get('error');
+    };
+    expect(await refused({ response_type: 'id_token' })).toBe('unsupported_response_type');
+    // The built-in app never gets the implicit grant, as the parameter's description says.
+    expect(authorize.get.parameters.find((p: any) => p.name === 'response_type').description).toContain('unauthorized_client');
+    const builtIn = await openConsent(hub.url, { response_type: 'token', client_id: FIRST_PARTY_CLIENT_ID, redirect_uri: 'http://127.0.0.1:4000/oauth/callback' });
+    expect(builtIn.response.status).toBe(302);
+    expect(new URLSearchParams(new URL(builtIn.response.headers.get('location')!).hash.slice(1)).get('error')).toBe('unauthorized_client');
+
+    // The consent form comes back only with an error status: a wrong password is the documented 401, never a 200.
+    const form = await openConsent(hub.url, { response_type: 'code', client_id: app.client_id, redirect_uri: redirect });
+    const wrong = await decide(hub.url, form, 'approve', { email: ADMIN.email, password: 'not the password' });
+    expect(wrong.response.status).toBe(401);
+    expect(Object.keys(authorize.post.responses)).toContain('401');
+    expect(Object.keys(authorize.post.responses)).not.toContain('200');
+  });
+
+  it('POST /v2/oauth_clients: the body the document gives is the one the route takes', async () => {
+    const body = document.paths['/v2/oauth_clients'].post.requestBody.content['application/json'].schema.properties.data;
+    expect(Object.keys(body.properties).sort()).toEqual(['name', 'public', 'redirect_uri']);
+    expect(body.properties.public.type).toBe('boolean');
+    expect(body.required).toEqual(['name', 'redirect_uri']);
+    expect(body.additionalProperties).toBe(false);
+    const post = (data: Record<string, unknown>) => admin('POST', '/v2/oauth_clients', data);
+    const made = await post({ name: 'Native', redirect_uri: 'http://127.0.0.1/cb', public: true });
+    expect(made.status).toBe(200);
+    expect(made.body.data).toMatchObject({ public: true, client_secret: null });
+    expect(codes(await post({ name: 'Native', redirect_uri: 'http://127.0.0.1/cb', public: 'yes' }))).toEqual(['invalid_type']);
+    expect(codes(await post({ name: 'Native', redirect_uri: 'http://127.0.0.1/cb', secret: 'mine' }))).toEqual(['unknown']);
+    expect(codes(await post({ redirect_uri: 'http://127.0.0.1/cb' }))).toEqual(['missing']);
+  });
+
+  it('bearerToken names the CLI command that really makes a personal access token, as the guide does', () => {
+    const description: string = document.components.securitySchemes.bearerToken.description;
+    const [, command, sub] = /`outpost (\w+) (\w+)`/.exec(description) ?? [];
+    expect([command, sub]).toEqual(['tokens', 'create']);
+    const cli = readFileSync(new URL('../../electron/engine/cli.ts', import.meta.url), 'utf8');
+    expect(cli).toContain(`command === '${command}' && sub === '${sub}'`);
+    expect(readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8')).toContain(`outpost ${command} ${sub}`);
+  });
+
+  it('products, orders and line items: the status and code the document names are the ones the hub answers', async () => {
+    const commercePlans = PLANS.filter((p) => PLAN_LIMITS[p].commerce);
+    const without = PLANS.find((p) => !PLAN_LIMITS[p].commerce)!;
+    try {
+      for (const path of ['/v2/products', '/v2/orders', '/v2/line_items', '/v2/orders/{order_id}/line_items']) {
+        const description: string = document.paths[path].get.description;
+        expect(description, path).not.toMatch(/`404`/);
+        for (const plan of commercePlans) expect(description, path).toContain(`\`${plan}\``);
+        const said = [...description.matchAll(/`(\d{3}) (\w+)`/g)].map(([, status, code]) => [Number(status), [code]]);
+        expect(said.length, path).toBeGreaterThan(0);
+        const real = path.replace('{order_id}', '1');
+        expect((await admin('PUT', '/v2/accounts/self', { plan: without })).status).toBe(200);
+        const off = await admin('GET', real);
+        for (const stated of said) expect([off.status, codes(off)], `${path} on ${without}`).toEqual(stated);
+        expect((await admin('PUT', '/v2/accounts/self', { plan: commercePlans[0], commerce_changes: 'disabled' })).status).toBe(200);
+        expect((await admin('GET', real)).status, `${path} read while changes are off`).not.toBe(403);
+        const write = await admin('POST', real, {});
+        for (const stated of said) expect([write.status, codes(write)], `${path} written while changes are off`).toEqual(stated);
+        expect((await admin('PUT', '/v2/accounts/self', { commerce_changes: 'enabled' })).status).toBe(200);
+      }
+    } finally {
+      await admin('PUT', '/v2/accounts/self', { plan: 'elite', commerce_changes: 'enabled' });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { Engine } from '../engine.js';
 import { requiredScope } from '../auth/scopes.js';
 import { SCOPES, type Scope } from '../../../shared/oauth.js';
-import { crudEntries, crudOperations, crudRecordSchema } from './resources.js';
+import { crudEntries, crudOperations, crudRecordSchema, listOf } from './resources.js';
 import { otherOperations } from './operations.js';
 import { bulkOperations } from './bulk.js';
 import { customObjectOperations, customObjectSchemas } from './customObjects.js';
@@ -45,7 +45,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Smart lists', description: 'Saved filters, sort and columns of the contacts, leads, deals and tasks lists (`smart_list_id` on those lists).' },
   { name: 'Custom fields', description: 'Custom field definitions of contacts, leads and deals.' },
   { name: 'Exchange rates', description: 'The account\'s exchange rates: admins set them, totals in several currencies are converted with them.' },
-  { name: 'Products and orders', description: 'The commerce add-on.' },
+  { name: 'Products and orders', description: 'Commerce, on the plans that include it.' },
   { name: 'Sequences', description: 'Email templates, sequences and enrollments.' },
   { name: 'Documents', description: 'Files attached to records.' },
   { name: 'Search', description: 'Across resources.' },
@@ -71,7 +71,7 @@ const RECORD_ID_PARAMS = new Set(['id', 'deal_id', 'order_id', 'contact_id']);
  */
 export function openApiDocument(engine: Engine, routes: readonly RouteLike[], version: string): OpenApiResult {
   const components = sharedComponents();
-  const operations: Operation[] = [...otherOperations(syncTypesOf(engine)), ...bulkOperations(), ...customObjectOperations()];
+  const operations: Operation[] = [...otherOperations(syncTypesOf(engine), listOf(engine.leadConversions)), ...bulkOperations(), ...customObjectOperations()];
   components.responses.SupportError = {
     description: 'An error of the custom-objects interface (`/api/v2`): its own shape and codes.',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/SupportError' } } },
@@ -204,12 +204,14 @@ function securityOf(op: Operation): JsonSchema[] {
 function securitySchemes(): Record<string, JsonSchema> {
   const scopes = Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]]));
   return {
-    bearerToken: { type: 'http', scheme: 'bearer', description: 'An OAuth access token or a personal access token (`outpost token create`); the scope each operation needs is listed with it.' },
+    bearerToken: { type: 'http', scheme: 'bearer', description: 'An OAuth access token or a personal access token (`outpost tokens create`); the scope each operation needs is listed with it.' },
     oauth2: {
       type: 'oauth2',
-      description: 'Register an application (`POST /v2/oauth_clients`); public clients use PKCE.',
+      description: 'Register an application (`POST /v2/oauth_clients`); public clients use PKCE with the code grant. The implicit grant is open to registered applications, not the built-in app.',
       flows: {
         authorizationCode: { authorizationUrl: '/oauth2/authorize', tokenUrl: '/oauth2/token', refreshUrl: '/oauth2/token', scopes },
+        // response_type=token at /oauth2/authorize, for registered applications (never the built-in app).
+        implicit: { authorizationUrl: '/oauth2/authorize', scopes },
         password: { tokenUrl: '/oauth2/token', refreshUrl: '/oauth2/token', scopes },
       },
     },

@@ -1,9 +1,12 @@
 import { REPORT_NAMES, REPORT_ROW_TYPES } from '../../../shared/resources/report.js';
 import { SCOPES } from '../../../shared/oauth.js';
+import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS } from '../../../shared/resources/recordSearch.js';
+import type { ListDefinition } from '../resources/listing.js';
 import { CURRENCIES } from '../../../shared/currencies.js';
 import { RATE_PATTERN } from '../../../shared/money.js';
 import { USER_LIST } from '../resources/users.js';
 import { LIST as DOCUMENT_LIST } from '../resources/documents.js';
+import { DOCUMENT_RESOURCE_TYPES } from '../../../shared/resources/document.js';
 import { FIELDS as LEAD_CONVERSION_FIELDS } from '../resources/leadConversions.js';
 import { DUPLICATE_REASONS, MERGE_SIDES } from '../../../shared/resources/merge.js';
 import { ADDRESS_KEYS } from '../../../shared/resources/address.js';
@@ -132,8 +135,21 @@ const syncItem = (types: readonly string[]): JsonSchema => ({
   },
 });
 
-/** `syncTypes`: the types the engine's sync sources serve. */
-export function otherOperations(syncTypes: readonly string[]): Operation[] {
+/**
+ * `GET /v2/lead_conversions`'s query: the list's own paging and filters
+ * (`page` at most its `maxPage`, as the service enforces), and `cursor`, the
+ * way past that page limit. The generic `filters` entry is left out: the only
+ * parameter the list handles itself is `cursor`.
+ */
+function leadConversionParameters(list: ListDefinition | null): JsonSchema[] {
+  const params = listParameters(list).filter((p) => p.name !== 'filters');
+  params.push(queryParam('cursor', 'The opaque token in `meta.links.next_page`: the conversions older than the last one seen, '
+    + `the way on past page ${list?.maxPage ?? 1}. Not with a \`page\` other than 1, and a token this hub did not issue: \`400 invalid_param\`.`, { type: 'string' }));
+  return params;
+}
+
+/** `syncTypes`: the types the engine's sync sources serve; `leadConversionList`: the lead conversions' list definition. */
+export function otherOperations(syncTypes: readonly string[], leadConversionList: ListDefinition | null): Operation[] {
   const bearer = 'bearer' as const;
   const ops: Operation[] = [
     // Account and users
@@ -211,7 +227,8 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     ...(['contacts', 'leads'] as const).flatMap((plural) => mergingOperations(plural, bearer)),
     {
       method: 'GET', path: '/v2/lead_conversions', tag: 'Leads', summary: 'List lead conversions', security: bearer,
-      parameters: listParameters(null), responses: ok('A page of conversions.', page('lead_conversion')),
+      description: 'Newest conversion first. By `page`, or past its limit by the `cursor` that `meta.links.next_page` carries whenever more conversions follow.',
+      parameters: leadConversionParameters(leadConversionList), responses: ok('A page of conversions.', page('lead_conversion')),
     },
     {
       method: 'POST', path: '/v2/lead_conversions', tag: 'Leads', summary: 'Convert a lead',
@@ -219,8 +236,8 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
       security: bearer, requestBody: jsonBody(writeBodySchema(writeDataSchema(LEAD_CONVERSION_FIELDS, 'create', { deal_value: DEAL_VALUE }), 'create')), responses: ok('The conversion.', one('lead_conversion')),
     },
     {
-      method: 'GET', path: '/v2/search', tag: 'Search', summary: 'Search records', description: 'The command palette\'s search across resources (an Outpost extension).',
-      security: bearer, parameters: [queryParam('q', 'The text to find.', { type: 'string' }), { name: 'filters', in: 'query', style: 'form', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } }],
+      method: 'GET', path: '/v2/search', tag: 'Search', summary: 'Search records', description: 'The command palette\'s search across resources (an Outpost extension). One page only: no `page`; any other parameter is `400 invalid_param`.',
+      security: bearer, parameters: [queryParam('q', 'The text to find.', { type: 'string' }, true), queryParam('per_page', `Results (default ${DEFAULT_SEARCH_RESULTS}, at most ${MAX_SEARCH_RESULTS}).`, { type: 'integer', minimum: 1, maximum: MAX_SEARCH_RESULTS, default: DEFAULT_SEARCH_RESULTS })],
       responses: ok('The best matches.', page('search_result', SEARCH_ITEM)),
     },
     // OAuth applications
@@ -228,7 +245,14 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     { method: 'GET', path: '/v2/oauth_clients/:client_id', tag: 'OAuth 2.0', summary: 'Retrieve an application', description: 'Admins only.', security: bearer, responses: ok('The application.', one('oauth_client')) },
     {
       method: 'POST', path: '/v2/oauth_clients', tag: 'OAuth 2.0', summary: 'Register an application', description: 'Admins only; the answer is the only time `client_secret` is shown.',
-      security: bearer, requestBody: dataBody(object(undefined, { name: { type: 'string' }, redirect_uri: { type: 'string' } })),
+      security: bearer, requestBody: dataBody({
+        ...object(undefined, {
+          name: { type: 'string', maxLength: 255, description: 'Shown on the consent page.' },
+          redirect_uri: { type: 'string', description: 'Where the consent page sends the user back.' },
+          public: { type: 'boolean', default: false, description: 'A public client (a native or browser app) gets no secret and must use PKCE with the code grant.' },
+        }, ['name', 'redirect_uri']),
+        additionalProperties: false,
+      }),
       responses: ok('The application with its secret.', one('oauth_client', object(undefined, { client_id: { type: 'string' }, client_secret: { type: ['string', 'null'], description: 'null for a public client (PKCE).' } }, ['client_id', 'client_secret']))),
     },
     { method: 'DELETE', path: '/v2/oauth_clients/:client_id', tag: 'OAuth 2.0', summary: 'Remove an application', description: 'Admins only; its tokens stop working.', security: bearer, responses: { 204: emptyAnswer('Removed.') } },
@@ -276,7 +300,15 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     // Documents
     {
       method: 'GET', path: '/v2/documents', tag: 'Documents', summary: 'List documents', security: bearer,
-      parameters: listParameters(DOCUMENT_LIST), responses: ok('A page of documents.', page('document', schemaRef('Document'))),
+      description: 'The documents of the records named: `resource_type` and `resource_id` are required (without one: `400 invalid_param`).',
+      parameters: [
+        // Its only parameters outside the list definition are these two, described here rather than as free-form `filters`.
+        ...listParameters(DOCUMENT_LIST).filter((p) => p.name !== 'filters'),
+        queryParam('resource_type', `What they are attached to, comma-separated: ${DOCUMENT_RESOURCE_TYPES.map((t) => `\`${t}\``).join(', ')}.`,
+          { type: 'string', pattern: `^(${DOCUMENT_RESOURCE_TYPES.join('|')})(,(${DOCUMENT_RESOURCE_TYPES.join('|')}))*$`, examples: [DOCUMENT_RESOURCE_TYPES[0]] }, true),
+        queryParam('resource_id', 'Their ids, comma-separated.', { type: 'string', pattern: '^-?\\d+(,-?\\d+)*$', examples: ['1'] }, true),
+      ],
+      responses: ok('A page of documents.', page('document', schemaRef('Document'))),
     },
     { method: 'GET', path: '/v2/documents/:id', tag: 'Documents', summary: 'Retrieve a document', security: bearer, responses: ok('The document.', one('document', schemaRef('Document'))) },
     {
@@ -342,9 +374,11 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     },
     { method: 'GET', path: '/oauth2/csrf_token', tag: 'OAuth 2.0', summary: 'Get a CSRF token', security: 'public', responses: ok('A token.', object(undefined, { csrf_token: { type: 'string' } })) },
     {
-      method: 'GET', path: '/oauth2/authorize', tag: 'OAuth 2.0', summary: 'The consent page', description: 'Where an application sends the user: they sign in and allow it, and are sent back to `redirect_uri` with a code.',
+      method: 'GET', path: '/oauth2/authorize', tag: 'OAuth 2.0', summary: 'The consent page',
+      description: 'Where an application sends the user: they sign in and allow it, and are sent back to `redirect_uri` with a code (`response_type=code`) '
+        + 'or, for a registered application (not the built-in app), an access token in the URI\'s fragment (`response_type=token`, the implicit grant).',
       security: 'public',
-      parameters: [queryParam('response_type', '`code`.', { const: 'code' }, true), queryParam('client_id', 'The application.', { type: 'string' }, true), queryParam('redirect_uri', 'One it registered.', { type: 'string' }),
+      parameters: [queryParam('response_type', '`code` (authorization code grant) or `token` (implicit grant; the built-in app is `unauthorized_client`).', { enum: ['code', 'token'] }, true), queryParam('client_id', 'The application.', { type: 'string' }, true), queryParam('redirect_uri', 'One it registered.', { type: 'string' }),
         queryParam('scope', `Space-separated: ${SCOPES.join(', ')}.`, { type: 'string' }), queryParam('state', 'Sent back as is.', { type: 'string' }),
         queryParam('code_challenge', 'PKCE (RFC 7636).', { type: 'string' }), queryParam('code_challenge_method', '`S256`.', { type: 'string' })],
       responses: { 200: textAnswer('The consent page.', 'text/html'), 302: emptyAnswer('Back to the application with an error.'), 400: textAnswer('A page saying what is wrong with the request.', 'text/html') },
@@ -352,7 +386,14 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     {
       method: 'POST', path: '/oauth2/authorize', tag: 'OAuth 2.0', summary: 'Sign in and allow (the consent form)', security: 'public',
       requestBody: { required: true, content: { [FORM]: { schema: { type: 'object' } } } },
-      responses: { 200: textAnswer('The form again, saying what was wrong.', 'text/html'), 302: emptyAnswer('Back to the application with a code (or an error).'), 400: textAnswer('The form again.', 'text/html'), 429: textAnswer('Too many failed sign-ins.', 'text/html') },
+      // The form comes back only with an error status (routes/authorize.ts): a stale CSRF token 400, a wrong password 401.
+      responses: {
+        302: emptyAnswer('Back to the application with a code, an access token in the fragment (implicit grant), or an error (`access_denied` when the user denies).'),
+        400: textAnswer('The form again (the page expired or was not sent from this hub), or a page saying what is wrong with the request.', 'text/html'),
+        401: textAnswer('The form again: the email or password is wrong.', 'text/html'),
+        429: textAnswer('The form again: too many failed sign-ins (`Retry-After`).', 'text/html'),
+        503: textAnswer('The form again: the password could not be checked (a desktop replica whose hub is out of reach).', 'text/html'),
+      },
     },
     {
       method: 'POST', path: '/oauth2/invitations/lookup', tag: 'OAuth 2.0', summary: 'Who an invitation is for', security: 'public',
@@ -374,6 +415,7 @@ export function otherOperations(syncTypes: readonly string[]): Operation[] {
     },
     { method: 'GET', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics', description: 'Needs an admin\'s token.', security: bearer, responses: { 200: textAnswer('The metrics, in Prometheus\'s text format.', 'text/plain') } },
     { method: 'GET', path: '/docs/api', tag: 'Documentation', summary: 'The API guide', security: 'public', responses: { 200: textAnswer('docs/api.md.', 'text/markdown'), 404: textAnswer('Not bundled with this build.', 'text/plain') } },
+    { method: 'GET', path: '/docs/sync.md', tag: 'Documentation', summary: 'The sync guide', description: 'Beside the API guide, where its links to the sync protocol land.', security: 'public', responses: { 200: textAnswer('docs/sync.md.', 'text/markdown'), 404: textAnswer('Not bundled with this build.', 'text/plain') } },
     { method: 'GET', path: '/v2/openapi.json', tag: 'Documentation', summary: 'This document', description: 'Public and read-only, as the real service\'s reference is.', security: 'public', responses: ok('The OpenAPI 3.1 document.', { type: 'object', required: ['openapi'] }), moreErrors: [400] },
     { method: 'GET', path: '/docs/api/reference', tag: 'Documentation', summary: 'This document as a page', security: 'public', responses: { 200: textAnswer('The reference page.', 'text/html') } },
     { method: 'GET', path: '/docs/api/reference.css', tag: 'Documentation', summary: 'The reference page\'s style sheet', security: 'public', responses: { 200: textAnswer('CSS.', 'text/css') } },

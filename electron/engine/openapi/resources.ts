@@ -1,4 +1,5 @@
 import type { Engine } from '../engine.js';
+import { PLANS, PLAN_LIMITS } from '../../../shared/resources/account.js';
 import type { FieldTable } from '../resources/fields.js';
 import type { ListDefinition } from '../resources/listing.js';
 import { FIELDS as CONTACT_FIELDS } from '../resources/contacts.js';
@@ -16,7 +17,7 @@ import { FIELDS as COLLABORATION_FIELDS } from '../resources/collaborations.js';
 import { FIELDS as TEXT_MESSAGE_FIELDS, LIST as TEXT_MESSAGE_LIST } from '../resources/textMessages.js';
 import { FIELDS as VISIT_FIELDS, LIST as VISIT_LIST } from '../resources/visits.js';
 import { FIELDS as ENROLLMENT_FIELDS } from '../resources/enrollments.js';
-import { FIELDS as ASSOCIATED_CONTACT_FIELDS, FLAT_FIELDS as FLAT_ASSOCIATED_CONTACT_FIELDS } from '../resources/associatedContacts.js';
+import { FIELDS as ASSOCIATED_CONTACT_FIELDS, FLAT_FIELDS as FLAT_ASSOCIATED_CONTACT_FIELDS, FLAT_LIST as FLAT_ASSOCIATED_CONTACT_LIST } from '../resources/associatedContacts.js';
 import { FIELDS as PRODUCT_FIELDS } from '../resources/products.js';
 import { FIELDS as ORDER_FIELDS } from '../resources/orders.js';
 import { FIELDS as LINE_ITEM_FIELDS, FLAT_FIELDS as FLAT_LINE_ITEM_FIELDS } from '../resources/lineItems.js';
@@ -56,7 +57,7 @@ const PRICES: JsonSchema = {
 };
 
 /** A private list definition of a resource service (they are the services' own; read, never changed). */
-function listOf(service: object, name = 'list'): ListDefinition | null {
+export function listOf(service: object, name = 'list'): ListDefinition | null {
   const value: unknown = Reflect.get(service, name);
   const def = name === 'lists' && value && typeof value === 'object' ? (value as Record<string, unknown>).admin : value;
   return isListDefinition(def) ? def : null;
@@ -72,7 +73,9 @@ function fieldsOf(service: object): FieldTable {
 
 const ADMIN_WRITES = 'Everyone reads; only admins create, change and delete (others: `403 forbidden`).';
 const AUTHOR_WRITES = 'Only the user who recorded it (`creator_id`) or an admin changes or deletes it (others: `403 forbidden`).';
-const COMMERCE = 'Only while the account\'s commerce add-on is on (`PUT /v2/accounts/self`); otherwise `404`.';
+/** What http/commerce.ts answers (Accounts.checkCommerce): `403 forbidden` on a plan without commerce, and to writes while changes are off. */
+const COMMERCE = `Only on a plan with commerce (${PLANS.filter((p) => PLAN_LIMITS[p].commerce).map((p) => `\`${p}\``).join(' or ')}); on another plan every request is \`403 forbidden\`. `
+  + 'While an admin has turned changes off (`commerce_changes: disabled`, `PUT /v2/accounts/self`) they are read-only: a change is `403 forbidden`.';
 
 export function crudEntries(engine: Engine): CrudEntry[] {
   const named = (base: string, service: object & { kind: { type: string } }, tag: string, note = ADMIN_WRITES): CrudEntry =>
@@ -111,7 +114,7 @@ export function crudEntries(engine: Engine): CrudEntry[] {
       base: '/v2/deals/:deal_id/associated_contacts', type: 'associated_contact', tag: 'Associated contacts', fields: ASSOCIATED_CONTACT_FIELDS,
       list: null, idName: 'contact_id', note: 'The contacts of one deal, as the real service nests them.',
     },
-    { base: '/v2/associated_contacts', type: 'associated_contact', tag: 'Associated contacts', fields: FLAT_ASSOCIATED_CONTACT_FIELDS, list: null, note: 'Associations addressed by their own id (an Outpost extension).' },
+    { base: '/v2/associated_contacts', type: 'associated_contact', tag: 'Associated contacts', fields: FLAT_ASSOCIATED_CONTACT_FIELDS, list: FLAT_ASSOCIATED_CONTACT_LIST, note: 'Associations addressed by their own id (an Outpost extension).' },
     {
       base: '/v2/products', type: 'product', tag: 'Products and orders', fields: PRODUCT_FIELDS, list: listOf(engine.products, 'lists'), note: COMMERCE,
       own: { prices: PRICES, cost: DECIMAL, max_discount: DECIMAL, max_markup: DECIMAL },

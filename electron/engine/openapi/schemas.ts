@@ -147,24 +147,27 @@ export function collectionEnvelope(item: JsonSchema): JsonSchema {
 
 /** The list query of a resource: paging, sorting and every filter its list definition accepts. */
 export function listParameters(def: ListDefinition | null): JsonSchema[] {
+  // The limits runList enforces (listing.ts pagingParams): beyond them a list answers `400 invalid_param`.
   const maxPerPage = def?.maxPerPage ?? 100;
   const params: JsonSchema[] = [
-    { $ref: '#/components/parameters/page' },
-    { name: 'per_page', in: 'query', description: `Records per page (default 25).`, schema: { type: 'integer', minimum: 1, maximum: maxPerPage, default: 25 } },
+    def?.maxPage === undefined
+      ? { $ref: '#/components/parameters/page' }
+      : { name: 'page', in: 'query', description: `Page number, from 1 (at most ${def.maxPage}).`, schema: { type: 'integer', minimum: 1, maximum: def.maxPage, default: 1 } },
+    { name: 'per_page', in: 'query', description: `Records per page (default 25, at most ${maxPerPage}).`, schema: { type: 'integer', minimum: 1, maximum: maxPerPage, default: 25 } },
     { $ref: '#/components/parameters/count' },
   ];
   if (!def) return params;
   const sorts = Object.keys(def.sorts);
-  const sortPattern = `^(${sorts.map(escapeRegExp).join('|')}${def.extraSort ? '|custom_fields:.+' : ''})(:(asc|desc))?$`;
-  params.push(
-    {
+  // A list with no sort names refuses every sort_by: it has no such parameter.
+  if (sorts.length > 0 || def.extraSort) {
+    const sortPattern = `^(${sorts.map(escapeRegExp).join('|')}${def.extraSort ? '|custom_fields:.+' : ''})(:(asc|desc))?$`;
+    params.push({
       name: 'sort_by', in: 'query',
       description: `\`<field>\`, \`<field>:asc\` or \`<field>:desc\` (ties broken by id). Fields: ${sorts.map((s) => `\`${s}\``).join(', ')}${def.extraSort ? ', `custom_fields:<name>`' : ''}.${def.descendingByDefault ? ' Without a direction: descending.' : ''}`,
       schema: { type: 'string', pattern: sortPattern },
-    },
-    { $ref: '#/components/parameters/ids' },
-    { $ref: '#/components/parameters/inclusive' },
-  );
+    });
+  }
+  params.push({ $ref: '#/components/parameters/ids' }, { $ref: '#/components/parameters/inclusive' });
   if ((SMART_LIST_TYPES as readonly string[]).includes(def.resource)) {
     params.push({
       name: 'smart_list_id', in: 'query',

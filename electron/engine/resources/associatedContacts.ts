@@ -1,7 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import { notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
-import { runList, type ListPage } from './listing.js';
+import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore } from './recordStore.js';
 import { jsonObject } from './sqlJson.js';
@@ -30,6 +30,13 @@ const ASSOCIATION_JSON = jsonObject({ id: 'a.id', deal_id: 'a.deal_id', contact_
 export const ASSOCIATED_CONTACT_SYNC: SyncSource = { type: 'associated_contact', from: 'associated_contacts a', idColumn: 'a.id', json: ASSOCIATION_JSON };
 
 export const FLAT_FIELDS: FieldTable = { ...FIELDS, id: { kind: 'readOnly' }, deal_id: { kind: 'id' } };
+
+/** The list of associations by their own id (`/v2/associated_contacts`); the OpenAPI document lists its filters and sorts from it. */
+export const FLAT_LIST: ListDefinition = {
+  resource: 'associated_contact', from: 'associated_contacts a', json: ASSOCIATION_JSON, idColumn: 'a.id',
+  filters: { deal_id: { kind: 'id', column: 'a.deal_id' }, contact_id: { kind: 'id', column: 'a.contact_id' } },
+  sorts: { id: 'a.id', created_at: 'a.created_at', updated_at: 'a.updated_at' }, defaultOrder: 'a.id ASC',
+};
 
 /**
  * The contacts associated with a deal, each with a role (`involved` unless
@@ -122,14 +129,9 @@ export class AssociatedContacts {
       if (found === undefined) throw notFound('associated_contact', id);
       return found;
     };
-    const list = {
-      resource: 'associated_contact', from: 'associated_contacts a', json: ASSOCIATION_JSON, idColumn: 'a.id',
-      filters: { deal_id: { kind: 'id' as const, column: 'a.deal_id' }, contact_id: { kind: 'id' as const, column: 'a.contact_id' } },
-      sorts: { id: 'a.id', created_at: 'a.created_at', updated_at: 'a.updated_at' }, defaultOrder: 'a.id ASC',
-    };
     return {
       json,
-      listPage: (query: RawQuery) => runList(list, query, this.ctx.statements),
+      listPage: (query: RawQuery) => runList(FLAT_LIST, query, this.ctx.statements),
       create: (data: Record<string, unknown>, actor: Actor) => {
         const { deal_id: dealId, ...rest } = data;
         const checked = checkFields('associated_contact', { deal_id: FLAT_FIELDS.deal_id }, dealId === undefined ? {} : { deal_id: dealId });
