@@ -87,17 +87,19 @@ describe('applications (OAuth clients) in Settings', () => {
     await box.waitFor({ state: 'detached' });
   });
 
-  it('removes an application after an inline confirmation', async () => {
+  it('removes an application after asking in the app\'s confirmation dialog', async () => {
     const row = apps.getByRole('listitem', { name: 'CRM add-on' });
+    const confirm = admin.getByRole('alertdialog', { name: 'Remove CRM add-on?' });
     // Cancel keeps it.
     await row.getByRole('button', { name: 'Remove CRM add-on' }).click();
-    await row.getByText('Remove CRM add-on?').waitFor();
-    await row.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.getByText('Its sign-ins and tokens stop working at once.').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
     await row.getByRole('button', { name: 'Remove CRM add-on' }).waitFor();
 
     await row.getByRole('button', { name: 'Remove CRM add-on' }).click();
     await screenshot(admin, '32-applications-confirm-remove');
-    await row.getByRole('button', { name: 'Yes' }).click();
+    await confirm.getByRole('button', { name: 'Remove' }).click();
     await row.waitFor({ state: 'detached' });
     await apps.getByRole('listitem', { name: 'Field app (iOS)' }).waitFor();
     await admin.reload();

@@ -54,7 +54,7 @@ function OAuthClientItem({ client, onRemove }: { client: OAuthClient; onRemove()
         <div className="muted">Redirect URI: <span className="uri">{client.redirect_uri}</span></div>
         <div className="muted">Client ID: <code className="token">{client.client_id}</code></div>
       </div>
-      <ConfirmDelete name={client.name} question={`Remove ${client.name}?`} verb="remove" onConfirm={onRemove} />
+      <ConfirmDelete name={client.name} question="Its sign-ins and tokens stop working at once." verb="remove" onConfirm={onRemove} />
     </li>
   );
 }
