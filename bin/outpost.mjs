@@ -1,15 +1,23 @@
 #!/usr/bin/env node
-// The `outpost` command. Runs the TypeScript engine through tsx's loader so
-// the CLI needs no build step; the desktop app bundles the same code.
-import { register } from 'tsx/esm/api';
+// The `outpost` command. Runs the JavaScript build of electron/engine/cli.ts in dist/cli/
+// (scripts/build-cli.mjs), which it makes first when it is missing or its sources changed: a start
+// compiles nothing, and after a change to the sources the next command is current without a step by hand.
+import { builtCli } from '../scripts/build-cli.mjs';
 
-register();
 // A reader that stops reading (`outpost seed | head -1`) closes the pipe, and the next write fails with EPIPE:
 // the command still finishes its work (a copy or a seed cut short would be worse) and its output goes nowhere,
 // instead of the process ending on an unhandled error with a stack trace.
 process.stdout.on('error', (err) => {
   if (err.code !== 'EPIPE') throw err;
 });
-const { main } = await import('../electron/engine/cli.ts');
+let entry;
+try {
+  entry = await builtCli();
+} catch (err) {
+  // esbuild has already printed a compile error, with file and line.
+  console.error(`outpost: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  process.exit(1);
+}
+const { main } = await import(entry);
 const code = await main(process.argv.slice(2));
 if (code !== 0) process.exit(code);
