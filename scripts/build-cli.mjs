@@ -23,8 +23,11 @@ const STAMP = join(ROOT, 'dist/cli.stamp');
 const ENTRY = join(OUT_DIR, 'cli.mjs');
 /** Files that shape the build besides the sources esbuild reads (which it lists itself). */
 const SETTINGS = ['scripts/build-cli.mjs', 'package.json', 'tsconfig.json'];
-/** Files of an earlier build are removed only once this old: a command started from it a moment ago may still be importing them. */
-const KEEP_OLD_CHUNKS_MS = 60 * 60_000;
+/**
+ * Files of an earlier build (and a crashed build's temporary files) are removed only once this old: a command
+ * started from that build a moment ago may still be importing them, and another build may be writing its own.
+ */
+const KEEP_OLD_FILES_MS = 60 * 60_000;
 
 /** Why the build must be made (again), or null when dist/cli/ is current. */
 export function cliStaleness() {
@@ -72,7 +75,7 @@ export async function buildCli() {
   const written = new Set(result.outputFiles.map((file) => file.path));
   for (const name of readdirSync(OUT_DIR)) {
     const path = join(OUT_DIR, name);
-    if (!written.has(path) && !name.endsWith('.tmp') && Date.now() - statSync(path).mtimeMs > KEEP_OLD_CHUNKS_MS) rmSync(path, { force: true });
+    if (!written.has(path) && Date.now() - statSync(path, { throwIfNoEntry: false })?.mtimeMs > KEEP_OLD_FILES_MS) rmSync(path, { force: true });
   }
   const inputs = [...Object.keys(result.metafile.inputs), ...SETTINGS].sort();
   const outputs = [...written].map((path) => relative(ROOT, path).split('\\').join('/')).sort();
