@@ -1,6 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { NO_ROUTE, routeLabel } from './routeLabel.js';
-
 import type { LogLevel } from './logLevels.js';
 
 export { LOG_LEVELS, type LogLevel } from './logLevels.js';
