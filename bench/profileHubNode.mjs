@@ -62,7 +62,9 @@ function outpost(...args) {
 function startProfiledNode(url) {
   const args = [...(CPU_ONLY ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir]), 'bin/outpost.mjs', 'serve', '--host', '127.0.0.1', '--port', '0',
     '--data-dir', join(work, 'node'), '--database-url', url, '--rate-limit', '1000000000', ...NODE_ARGS];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, OUTPOST_LOG_LEVEL: 'warn' } });
+  // From the TypeScript sources, so that the profiles name the source files (the build bundles them into chunks).
+  const env = { ...process.env, OUTPOST_LOG_LEVEL: 'warn', OUTPOST_FROM_SOURCES: '1' };
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
   return new Promise((resolveStart, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {

@@ -14,7 +14,9 @@
 //                     beside the SQLite hub, two nodes beside one (bench/postgresHub.mjs); skipped too without a PostgreSQL server
 //   BENCH_BULK        0 skips the bulk-edit line (bench/bulkEdits.mjs: BENCH_BULK_RECORDS, default 10000)
 //   BENCH_ONLY        bulk: seed, then only the bulk-edit line; postgres: seed, then only the PostgreSQL lines;
-//                     sync: seed, then only the sync and replica lines
+//                     sync: seed, then only the sync and replica lines; startup: seed, then only the start-up line
+//                     (BENCH_CONTACTS=1000 BENCH_ACTIVITIES=0 BENCH_ONLY=startup npm run bench: about a minute)
+//   BENCH_STARTS      starts of each server for the start-up line (default 7)
 // `npm run bench:million` (`node bench/run.mjs --preset million`): a company of a million contacts:
 // BENCH_CONTACTS=1000000 BENCH_ACTIVITIES=0 BENCH_POSTGRES=0 BENCH_REPORTS=0 unless set otherwise; every other
 // line as at the default size, the sync lines at a million records. About 6 minutes on the 2-core machine.
@@ -68,6 +70,11 @@ const ONLY_POSTGRES = process.env.BENCH_ONLY === 'postgres';
 // BENCH_ONLY=sync: only the sync lines (the devices' and the replica's first sync, the push, live sync), on the seeded data.
 const ONLY_SYNC = process.env.BENCH_ONLY === 'sync';
 const SYNC = process.env.BENCH_SYNC !== '0';
+// BENCH_ONLY=startup: only the line of the hub's start to its first answer from /health, on the seeded data.
+const ONLY_STARTUP = process.env.BENCH_ONLY === 'startup';
+// A hub restarted by its supervisor (or the desktop app opened by a rep) answers within about a second.
+const STARTUP_TARGET_SECONDS = 1.5;
+const STARTS = Math.max(1, Number(process.env.BENCH_STARTS || 7));
 // A device's first sync: 300 000 records within 15 s; with more (the million preset), at that rate.
 const SYNC_TARGET_SECONDS = 15;
 const SYNC_TARGET_RECORDS = 300_000;
@@ -279,6 +286,8 @@ if (ONLY_SYNC) {
   await syncBench();
   process.exit(0);
 }
+await startupLine();
+if (ONLY_STARTUP) process.exit(0);
 // Leads and deals for the palette search line, removed again before the sync lines.
 const searchCounts = { contacts, ...addSearchRecords(database) };
 
@@ -359,6 +368,40 @@ if (SYNC) await syncBench();
 if (process.env.BENCH_POSTGRES !== '0') await postgresLines();
 if (process.env.BENCH_CPU_PROF) console.log(`hub CPU profile written to ${resolve(process.env.BENCH_CPU_PROF)}`);
 process.exit(0);
+
+// ---- Start-up ----------------------------------------------------------------------------------
+
+/**
+ * From `node bin/outpost.mjs serve` started on the seeded data folder to the first 200 from /health, beside the
+ * bare server's start to its first answer (node, better-sqlite3 opening the same file, node:http): starts taken
+ * in turn, the median of each side. The `outpost` command runs its JavaScript build (dist/cli/), made before
+ * the first start if its sources changed, so no start here compiles anything.
+ */
+async function startupLine() {
+  // Builds the command first if its sources changed since its last build: a start measured here never includes one.
+  outpost('help');
+  const ours = [];
+  const bare = [];
+  for (let i = 0; i < STARTS; i++) {
+    let started = performance.now();
+    const hub = await startHub();
+    const health = await fetch(`${hub.base}/health`);
+    if (health.status !== 200) throw new Error(`GET /health answered ${health.status}, not 200`);
+    ours.push((performance.now() - started) / 1000);
+    await stop(hub.child);
+    started = performance.now();
+    const server = await startBare();
+    const first = await fetch(`${server.base}/contacts/1`);
+    if (first.status !== 200) throw new Error(`the bare server answered ${first.status}, not 200`);
+    bare.push((performance.now() - started) / 1000);
+    await stop(server.child);
+  }
+  const [seconds, bareSeconds] = [median(ours), median(bare)];
+  const spread = (values) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
+  console.log(`hub start to the first 200 from /health (existing data folder, ${contacts} contacts), median of ${STARTS} starts: outpost ${seconds.toFixed(2)} s   `
+    + `bare ${bareSeconds.toFixed(2)} s   ratio ${(seconds / bareSeconds).toFixed(1)}   ${(seconds / STARTUP_TARGET_SECONDS).toFixed(2)} of the target (≤ ${STARTUP_TARGET_SECONDS.toFixed(2)} s) ${seconds <= STARTUP_TARGET_SECONDS ? 'PASS' : 'MISS'}`);
+  console.log(`${INDENT}starts: outpost ${spread(ours)} s, bare ${spread(bare)} s (bare: node, better-sqlite3 opening the same file and node:http answering its first request)`);
+}
 
 // ---- PostgreSQL (the go/no-go of docs/design/postgres-hub.md) ----------------------------------
 

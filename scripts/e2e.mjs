@@ -19,7 +19,7 @@ function report(counts) {
   writeFileSync('.cache/e2e-report.json', JSON.stringify(counts));
 }
 
-/** A PostgreSQL cluster in a temp folder (the tests' helper, TypeScript, loaded through tsx as bin/outpost.mjs loads the CLI). */
+/** A PostgreSQL cluster in a temp folder (the tests' helper, TypeScript, loaded through tsx, a dev dependency). */
 async function throwawayCluster() {
   const { register } = await import('tsx/esm/api');
   register();

@@ -2,14 +2,15 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { openEngine, type Engine } from './engine.js';
+import type { Engine } from './engine.js';
 import { parseScope } from './auth/scopes.js';
 import { ApiProblem } from './problems.js';
-import { bootstrapAdmin } from './auth/firstAdmin.js';
-import { withRollbackJournal } from './db/rollbackJournal.js';
 import { DEFAULT_SCOPE } from '../../shared/oauth.js';
 import { ADDONS, COMMERCE_CHANGES, PLANS } from '../../shared/resources/account.js';
-import { LOG_LEVELS, type LogLevel } from './http/logging.js';
+import { LOG_LEVELS, type LogLevel } from './http/logLevels.js';
+
+// Each command loads what it needs when it runs (the engine, the HTTP stack, the demo-data generator): the
+// command line, `outpost help` and a mistyped option answer without loading the engine's packages.
 
 /**
  * Engine workers of a PostgreSQL hub node (http/engineWorkers.ts). Each mostly waits on the database, so a few
@@ -17,6 +18,7 @@ import { LOG_LEVELS, type LogLevel } from './http/logging.js';
  */
 const DEFAULT_WORKERS = 2;
 
+// Two folders up both from this file and from its build, dist/cli/cli.mjs (scripts/build-cli.mjs).
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const USAGE = `Usage: outpost <command> [--data-dir DIR] [--database-url postgres://…]
@@ -86,6 +88,7 @@ function databaseUrlOf(values: Options): string | undefined {
 }
 
 async function withEngine<T>(values: Options, run: (engine: Engine) => Promise<T> | T): Promise<T> {
+  const { openEngine } = await import('./engine.js');
   // The hub may be running on the same database: its scheduler runs sequences, not this command.
   const engine = openEngine({ dataDir: dataDirOf(values), databaseUrl: databaseUrlOf(values), runSequences: false });
   try {
@@ -109,7 +112,6 @@ async function serve(args: string[]): Promise<void> {
   if (databaseUrl !== undefined && upstream !== undefined) throw new UsageError('a replica (--upstream) keeps its data in SQLite: --database-url is for a hub');
   if (values.workers !== undefined && databaseUrl === undefined) throw new UsageError('--workers is for a hub on PostgreSQL (--database-url): on SQLite one engine answers in process');
   const workers = integer(values.workers ?? process.env.OUTPOST_WORKERS, 'workers', DEFAULT_WORKERS);
-  // Loaded on demand: the other commands start faster without the HTTP stack and the demo-data generator.
   const { normalizeSupportBaseUrl } = await import('./http/supportApi.js');
   const supportBaseUrl = typeof values['support-base-url'] === 'string' ? normalizeSupportBaseUrl(values['support-base-url']) ?? undefined : undefined;
   if (values['support-base-url'] !== undefined && supportBaseUrl === undefined) throw new UsageError('--support-base-url must be an http(s) URL such as https://crm.example.com');
@@ -403,8 +405,9 @@ async function seed(args: string[]): Promise<void> {
   const given = Object.fromEntries(SEED_OPTIONS.filter((name) => values[name] !== undefined)
     .map((name) => [name === 'text-messages' ? 'textMessages' : name, integer(values[name], name, 0)]));
   if (!Object.values(given).some((n) => n > 0)) throw new UsageError('seed needs --contacts N (or --leads, --deals, --orders, --calls, --visits, --tasks, --notes, --text-messages) of at least 1');
-  // Loaded on demand: the other commands start faster without the demo-data generator.
   const { seedDemoData } = await import('./seed/demoData.js');
+  const { bootstrapAdmin } = await import('./auth/firstAdmin.js');
+  const { withRollbackJournal } = await import('./db/rollbackJournal.js');
   await withEngine(values, async (engine) => {
     await bootstrapAdmin(engine, process.env, console.log);
     withRollbackJournal(engine.db, () => seedDemoData(engine, given, console.log));

@@ -6,8 +6,7 @@ import { createHttpApp, type HttpOptions } from './http/app.js';
 import { bootstrapAdmin } from './auth/firstAdmin.js';
 import { mkdirSync } from 'node:fs';
 import { lockDataDir } from './dataDirLock.js';
-import { Replica } from './replica/replica.js';
-import { keptCredentials, UpstreamCredentials } from './replica/upstream.js';
+import type { Replica } from './replica/replica.js';
 
 export interface HubOptions extends HttpOptions {
   dataDir: string;
@@ -50,7 +49,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
   let workers: EngineWorkers | undefined;
   try {
     engine = openEngine({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, replica: Boolean(options.upstream) });
-    const replica = options.upstream ? replicaOf(engine, options.upstream, (line) => console.warn(line)) : undefined;
+    const replica = options.upstream ? await replicaOf(engine, options.upstream, (line) => console.warn(line)) : undefined;
     if (!replica) await bootstrapAdmin(engine, options.env ?? process.env, options.print ?? console.log);
     workers = options.databaseUrl && options.workers ? EngineWorkers.start(options.workers, workerSettings(options, options.databaseUrl)) : undefined;
     const app = await createHttpApp(engine, { ...options, replica, serverFactory: workers && handingTo(workers) });
@@ -99,8 +98,13 @@ function answeredBy(workers: EngineWorkers, app: FastifyInstance): void {
   });
 }
 
-/** A replica of the upstream hub: people sign in with their hub account, checked by the hub. */
-function replicaOf(engine: Engine, upstream: { url: string; token?: string }, log: (line: string) => void): Replica {
+/**
+ * A replica of the upstream hub: people sign in with their hub account, checked by the hub. Its modules (and
+ * their HTTP client, undici) are loaded only here: a hub that is no replica starts without them.
+ */
+async function replicaOf(engine: Engine, upstream: { url: string; token?: string }, log: (line: string) => void): Promise<Replica> {
+  const { Replica } = await import('./replica/replica.js');
+  const { keptCredentials, UpstreamCredentials } = await import('./replica/upstream.js');
   // A token given on the command line is used as it is; otherwise the one kept since the last sign-in, if any.
   const credentials = upstream.token ? new UpstreamCredentials(upstream.url, upstream.token) : keptCredentials(engine.db, upstream.url);
   const replica = new Replica(engine, { hubUrl: upstream.url, credentials, log });

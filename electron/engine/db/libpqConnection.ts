@@ -66,7 +66,18 @@ const CONNECT_REFUSALS: [RegExp, string][] = [
 const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
 const requireHere = createRequire(here);
 /** Where `npm install` builds the binding (scripts/build-native.mjs); not in the desktop app, which has no PostgreSQL. */
-const ADDON = resolve(dirname(here), '../../../native/pqsync/build/Release/pqsync.node');
+const ADDON = resolve(projectRoot(dirname(here)), 'native/pqsync/build/Release/pqsync.node');
+
+/**
+ * The project's folder: the nearest one up with a package.json. This module runs from its source
+ * (electron/engine/db/) and from the command's build (dist/cli/), at different depths.
+ */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(resolve(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
 
 interface Binding {
   Connection: new () => NativeConnection;

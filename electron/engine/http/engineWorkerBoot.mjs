@@ -1,5 +1,5 @@
-// An engine worker's first module (http/engineWorkers.ts): the worker's program is TypeScript, so it registers
-// the loader the `outpost` command runs under (tsx, as bin/outpost.mjs does), then imports it.
+// An engine worker's first module when the engine runs from its TypeScript sources (the tests; the `outpost`
+// command runs a build, dist/cli/, whose workers need none): it registers tsx's loader, then imports the program.
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 

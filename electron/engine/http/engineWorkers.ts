@@ -79,9 +79,13 @@ class EngineWorker {
 
   constructor(settings: WorkerSettings, onAnswer: (worker: EngineWorker, answer: WorkerAnswer) => void, onExit: (worker: EngineWorker) => void) {
     const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
-    // The worker's program is TypeScript: engineWorkerBoot.mjs registers the loader, then imports engineWorker.ts.
-    this.thread = new Worker(new URL('./engineWorkerBoot.mjs', pathToFileURL(here)), {
-      workerData: { entry: pathToFileURL(here.replace(/engineWorkers\.(ts|js)$/, 'engineWorker.$1')).href, settings },
+    // Built (dist/cli/, scripts/build-cli.mjs), the worker's program is a module beside this one. Run from the
+    // TypeScript sources (the tests), it is TypeScript, which a worker thread cannot load by itself:
+    // engineWorkerBoot.mjs registers a loader (tsx, a dev dependency), then imports engineWorker.ts.
+    const fromSources = here.endsWith('.ts');
+    const program = new URL(fromSources ? './engineWorkerBoot.mjs' : './engineWorker.mjs', pathToFileURL(here));
+    this.thread = new Worker(program, {
+      workerData: { entry: fromSources ? pathToFileURL(here.replace(/engineWorkers\.ts$/, 'engineWorker.ts')).href : undefined, settings },
     });
     this.thread.on('message', (message: WorkerAnswer | { ready: true } | { closed: true }) => {
       if ('id' in message) onAnswer(this, message);

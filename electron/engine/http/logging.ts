@@ -1,8 +1,8 @@
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { NO_ROUTE, routeLabel } from './routeLabel.js';
+import type { LogLevel } from './logLevels.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from './logLevels.js';
 
 /**
  * How an app logs (`HttpOptions.logger`). Absent or false: not at all (tests,

@@ -19,6 +19,7 @@ import { editOf, pathsOf, valueAt, type Json } from '../sync/fieldPaths.js';
 import { updateLocally } from './localWrites.js';
 import type { Actor, LocalRecordService } from '../context.js';
 import { sqliteOf } from '../db/database.js';
+import { HubUnreachableError } from './hubUnreachable.js';
 
 export interface ReplicaOptions {
   /** The hub's base URL (`https://crm.example.com`). */
@@ -51,7 +52,7 @@ export type PushOutcome = 'done' | 'unreachable';
 export const HUB_LOST_GRACE_MS = 500;
 
 /** The hub could not be asked for something an operation needs (a discard, while offline). */
-export class HubUnreachableError extends Error {}
+export { HubUnreachableError };
 
 /**
  * Where a first sync's time went (ms): the pull's parts, then `finishingMs`,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { parseISO, isValid } from 'date-fns';
+// The two functions' own modules: date-fns's package root loads all of its hundreds of modules at every start.
+import { parseISO } from 'date-fns/parseISO';
+import { isValid } from 'date-fns/isValid';
 import { invalidParam } from '../problems.js';
 
 /** A query string as Fastify hands it over: repeated keys become arrays. */

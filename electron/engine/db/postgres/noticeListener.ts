@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /** How long a lost listening connection waits before it tries again (doubling up to the longest). */
 const RETRY_FIRST_MS = 200;
@@ -38,7 +38,10 @@ export class NoticeListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: `outpost-listen-${this.channel}`, connectionTimeoutMillis: 3_000 });
+    // Loaded here, not with the engine: a hub on SQLite never loads node-postgres.
+    const { default: driver } = await import('pg');
+    if (this.closed) return;
+    const client = new driver.Client({ connectionString: this.url, application_name: `outpost-listen-${this.channel}`, connectionTimeoutMillis: 3_000 });
     this.client = client;
     client.on('notification', () => this.onChange());
     client.on('error', () => this.lost());

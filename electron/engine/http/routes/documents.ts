@@ -3,7 +3,8 @@ import type { Engine } from '../../engine.js';
 import { actorOf } from '../auth.js';
 import { idParam, queryOf, requestUrl, sendPage, sendResource } from '../reply.js';
 import { invalidParam, notFound, problem } from '../../problems.js';
-import { HubUnreachableError, type Replica } from '../../replica/replica.js';
+import type { Replica } from '../../replica/replica.js';
+import { HubUnreachableError } from '../../replica/hubUnreachable.js';
 import { intParam, single } from '../../resources/params.js';
 import { MAX_DOCUMENT_BYTES } from '../../resources/documents.js';
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HubUnreachableError, type Replica } from '../../replica/replica.js';
+import type { Replica } from '../../replica/replica.js';
+import { HubUnreachableError } from '../../replica/hubUnreachable.js';
 import { dataOf, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 import { FieldErrors, invalidParam, problem } from '../../problems.js';
 import type { RawQuery } from '../../resources/params.js';
