@@ -3,11 +3,14 @@
 // (390 × 844), and of the open navigation drawer and dialogs: no serious or
 // critical violation. A failure lists each violation by screen, with the
 // rule, its impact, the elements (CSS selectors) and what to fix.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launch, signIn } from './browser.mjs';
+import { signIn, closeContexts, settled } from './browser.mjs';
 import { DESKTOP, PHONE, go, makeFixtures, removeFixtures, screens } from './screens.mjs';
+
+// Each audit stands alone (on the records beforeAll makes): the two long ones may run in two workers at once.
+test.describe.configure({ mode: 'parallel' });
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);
@@ -15,6 +18,7 @@ const BLOCKING = new Set(['serious', 'critical']);
 const SHOWN_NODES = 6;
 
 let browser;
+let seededHub;
 let page;
 let made;
 
@@ -55,32 +59,35 @@ function assertNone(found) {
     .map(([name, violations]) => `  ${name}\n${violations.map(describeViolation).join('\n')}`).join('\n')}`);
 }
 
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
   made = await makeFixtures(page);
 });
-after(async () => {
+test.afterAll(async () => {
   if (page && made) await removeFixtures(page, made);
-  await browser?.close();
+  await closeContexts(browser);
 });
 
-describe('accessibility (axe-core, WCAG 2.x A and AA)', () => {
-  it('finds no serious or critical violation on any screen on a laptop (1280 px)', async () => {
+test.describe('accessibility (axe-core, WCAG 2.x A and AA)', () => {
+  test('finds no serious or critical violation on any screen on a laptop (1280 px)', async () => {
+    test.slow(); // every screen, each audited: three times the usual time
     await auditAll(DESKTOP, 'desktop');
   });
 
-  it('finds none on a phone (390 px)', async () => {
+  test('finds none on a phone (390 px)', async () => {
+    test.slow();
     await auditAll(PHONE, 'phone');
   });
 
-  it('finds none in the open navigation drawer, the command palette or the new-task dialog', async () => {
+  test('finds none in the open navigation drawer, the command palette or the new-task dialog', async () => {
     const found = [];
     await page.setViewportSize(PHONE);
     await go(page, '/', 'Today');
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Leads' }).waitFor();
-    await page.waitForTimeout(300); // the drawer slides in
+    await settled(page); // the drawer slides in
     found.push(['phone-navigation-open', await audit()]);
     await page.keyboard.press('Escape');
 

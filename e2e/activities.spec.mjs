@@ -1,15 +1,20 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, screenshot, signIn } from './browser.mjs';
+import { screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 let admin;
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 /** Creates a contact through the UI and opens its page. */
 async function newContact(page, lastName) {
@@ -22,10 +27,10 @@ async function newContact(page, lastName) {
   return page.url();
 }
 
-describe('activities', () => {
+test.describe('activities', () => {
   let contactUrl;
 
-  it('adds a task to a contact and completes it on the Tasks screen', async () => {
+  test('adds a task to a contact and completes it on the Tasks screen', async () => {
     contactUrl = await newContact(admin, 'Timelined');
     await admin.getByRole('tab', { name: 'Task', exact: true }).click();
     await admin.getByLabel('Task', { exact: true }).fill('Send the signed contract');
@@ -44,7 +49,7 @@ describe('activities', () => {
     await screenshot(admin, '13-task-completed');
   });
 
-  it('adds a private note that another user cannot see', async () => {
+  test('adds a private note that another user cannot see', async () => {
     await admin.goto(contactUrl);
     await admin.getByLabel('Note', { exact: true }).fill('Budget approved, keep quiet until Friday');
     await admin.getByLabel('Private').check();
@@ -55,7 +60,7 @@ describe('activities', () => {
     await admin.getByText('Prefers morning calls').waitFor();
     await screenshot(admin, '14-notes');
 
-    const agent = await signIn(browser, 'agent');
+    const agent = await signIn(browser, seededHub, 'agent');
     await agent.goto(contactUrl);
     await agent.getByText('Prefers morning calls').waitFor();
     assert.equal(await agent.getByText('Budget approved, keep quiet until Friday').count(), 0);
@@ -63,7 +68,7 @@ describe('activities', () => {
     await agent.context().close();
   });
 
-  it('logs a call', async () => {
+  test('logs a call', async () => {
     await admin.goto(contactUrl);
     await admin.getByRole('tab', { name: 'Call', exact: true }).click();
     assert.equal(await admin.getByLabel('Phone number').inputValue(), '+1 720 555 0142');
@@ -82,7 +87,7 @@ describe('activities', () => {
     await screenshot(admin, '16-call-logged');
   });
 
-  it('records a visit', async () => {
+  test('records a visit', async () => {
     await admin.goto(contactUrl);
     await admin.getByRole('tab', { name: 'Visit', exact: true }).click();
     await admin.getByLabel('Visit summary').fill('Showed the spring catalogue');
@@ -91,7 +96,7 @@ describe('activities', () => {
     await admin.getByText('Showed the spring catalogue').waitFor();
   });
 
-  it('shows a reminder once its time has come', async () => {
+  test('shows a reminder once its time has come', async () => {
     await admin.goto(contactUrl);
     await admin.getByRole('tab', { name: 'Task', exact: true }).click();
     const local = (ms) => new Date(Date.now() + ms - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
@@ -107,7 +112,7 @@ describe('activities', () => {
     await admin.keyboard.press('Escape');
   });
 
-  it('attaches a document and downloads it', async () => {
+  test('attaches a document and downloads it', async () => {
     await admin.goto(contactUrl);
     await admin.getByLabel('Attach files').setInputFiles({ name: 'proposal.txt', mimeType: 'text/plain', buffer: Buffer.from('Proposal: 12 units at list price') });
     const link = admin.getByRole('link', { name: 'proposal.txt' });

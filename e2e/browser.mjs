@@ -1,32 +1,28 @@
-// Shared set-up for the e2e specs: Debian's Chromium driven by playwright-core,
-// a signed-in page, and screenshots in e2e/screenshots/.
-import { chromium } from 'playwright-core';
+// What the e2e specs do again and again: sign in on a page of its own, keep a screenshot of a screen
+// in e2e/screenshots/ (looked at when a screen changes), call the REST API as a page's user.
 import { mkdirSync } from 'node:fs';
 
-export const HUB = process.env.OUTPOST_E2E_URL ?? 'http://127.0.0.1:4100';
 const SCREENSHOTS = 'e2e/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
 
-export async function launch() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-}
-
-/** A signed-in page of its own (a fresh context, so two users can be signed in at once); `context` adds options (a time zone). */
-export async function signIn(browser, who = 'admin', context = {}) {
-  const agent = who === 'agent';
-  return signInAt(browser, HUB, {
-    email: agent ? process.env.OUTPOST_E2E_AGENT_EMAIL : process.env.OUTPOST_E2E_EMAIL,
-    password: agent ? process.env.OUTPOST_E2E_AGENT_PASSWORD : process.env.OUTPOST_E2E_PASSWORD,
-  }, context);
+/**
+ * A page of its own on the seeded hub (e2e/fixtures.mjs), signed in as its admin or its agent (a fresh
+ * context, so two users can be signed in at once); `context` adds options (a time zone, a locale).
+ */
+export async function signIn(browser, seededHub, who = 'admin', context = {}) {
+  return signInAt(browser, seededHub.url, who === 'agent' ? seededHub.agent : seededHub.admin, context);
 }
 
 /** The same, on any Outpost server (a replica, say), with the given account. */
-export async function signInAt(browser, url, { email, password }, options = {}) {
+export async function signInAt(browser, url, account, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, ...options });
   const page = await context.newPage();
+  await signInOn(page, url, account);
+  return page;
+}
+
+/** Signs in on a page the spec made itself (one with a fake clock, say), and opens the contacts. */
+export async function signInOn(page, url, { email, password }) {
   await page.goto(url);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
@@ -35,7 +31,6 @@ export async function signInAt(browser, url, { email, password }, options = {}) 
   await page.getByRole('heading', { name: 'Today', exact: true }).waitFor();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
   await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
-  return page;
 }
 
 export const screenshot = (page, name) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
@@ -49,4 +44,27 @@ export function pageApi(page, method, path, data) {
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };
   }, { method, path, data });
+}
+
+/** Closes every page a spec opened (their contexts): the worker's browser goes on to the next spec. */
+export async function closeContexts(browser) {
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+}
+
+/**
+ * Waits until the page's transitions and finite animations have finished (a drawer sliding in or out after a
+ * resize or a click), so a screenshot or a measurement sees the screen at rest. Asking for the animations
+ * brings the styles up to date first, so one that a resize has just started is among them.
+ */
+export async function settled(page) {
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+    .map((animation) => animation.finished.catch(() => undefined))));
+}
+
+/** Waits until nothing on the screen is still loading (no "Loading…", nothing marked busy) and nothing moves. */
+export async function atRest(page) {
+  await page.getByText('Loading…', { exact: true }).first().waitFor({ state: 'detached' });
+  await page.locator('[aria-busy=true]').first().waitFor({ state: 'detached' });
+  await settled(page);
 }

@@ -1,14 +1,19 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, screenshot, signIn, pageApi } from './browser.mjs';
+import { screenshot, signIn, pageApi, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 let page;
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 function api(method, path, data) {
   return pageApi(page, method, path, data);
@@ -69,10 +74,10 @@ async function desktopPage(token) {
 
 const emit = (target, event, payload) => target.evaluate(([e, p]) => window.emitBridgeEvent(e, p), [event, payload]);
 
-describe('the command palette and keyboard shortcuts', () => {
+test.describe('the command palette and keyboard shortcuts', () => {
   const made = {};
 
-  before(async () => {
+  test.beforeAll(async () => {
     const org = await api('POST', '/v2/contacts', { is_organization: true, name: 'Quillfeather Supply' });
     const person = await api('POST', '/v2/contacts', {
       first_name: 'Ysolde', last_name: 'Marchetti', email: 'ysolde.m@quillfeather.test', phone: '+1 (415) 867-5309', contact_id: org.body.data.id,
@@ -83,7 +88,7 @@ describe('the command palette and keyboard shortcuts', () => {
     Object.assign(made, { org: org.body.data, person: person.body.data, lead: lead.body.data, deal: deal.body.data });
   });
 
-  it('opens with Ctrl+K, offers the commands with their shortcuts, and closes with Escape, focus back where it was', async () => {
+  test('opens with Ctrl+K, offers the commands with their shortcuts, and closes with Escape, focus back where it was', async () => {
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     await page.getByRole('heading', { name: 'Tasks' }).waitFor();
     await page.getByRole('link', { name: 'Tasks', exact: true }).focus();
@@ -101,7 +106,7 @@ describe('the command palette and keyboard shortcuts', () => {
     assert.equal(await page.getByRole('link', { name: 'Tasks', exact: true }).evaluate((el) => el === document.activeElement), true);
   });
 
-  it('finds a contact by name, by email and by phone digits, grouped by type', async () => {
+  test('finds a contact by name, by email and by phone digits, grouped by type', async () => {
     await search('ysol mar');
     await firstOptionIs('Ysolde Marchetti');
     await palette().getByRole('group', { name: 'Contacts' }).waitFor();
@@ -117,7 +122,7 @@ describe('the command palette and keyboard shortcuts', () => {
     await palette().waitFor({ state: 'detached' });
   });
 
-  it('finds a lead and a deal, moves with the arrow keys and opens the chosen record with Enter', async () => {
+  test('finds a lead and a deal, moves with the arrow keys and opens the chosen record with Enter', async () => {
     await search('thaddeus');
     await firstOptionIs('Thaddeus Okonkwo');
     await palette().getByRole('group', { name: 'Leads' }).waitFor();
@@ -140,7 +145,7 @@ describe('the command palette and keyboard shortcuts', () => {
     await page.waitForURL(`**/leads/${made.lead.id}`);
   });
 
-  it('runs "New task" from the palette: a task for the record on the page, added to its timeline', async () => {
+  test('runs "New task" from the palette: a task for the record on the page, added to its timeline', async () => {
     await page.goto(`${new URL(page.url()).origin}/contacts/${made.person.id}`);
     await page.getByRole('heading', { name: 'Ysolde Marchetti' }).waitFor();
     await search('new ta');
@@ -159,7 +164,7 @@ describe('the command palette and keyboard shortcuts', () => {
     assert.deepEqual(tasks.body.items.map((i) => i.data.content), ['Send Ysolde the spring catalogue']);
   });
 
-  it('creates with the shortcuts: Alt+Shift+C opens the new-contact form, Alt+Shift+N a note (asking for its record off a record page)', async () => {
+  test('creates with the shortcuts: Alt+Shift+C opens the new-contact form, Alt+Shift+N a note (asking for its record off a record page)', async () => {
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     await page.getByRole('heading', { name: 'Tasks' }).waitFor();
     await page.locator('body').click({ position: { x: 600, y: 5 } });
@@ -186,7 +191,7 @@ describe('the command palette and keyboard shortcuts', () => {
     assert.deepEqual(notes.body.items.map((i) => i.data.content), ['Met at the Brightwater open day']);
   });
 
-  it('follows the desktop shell: menu commands and deep links (bridge events), never to another origin', async () => {
+  test('follows the desktop shell: menu commands and deep links (bridge events), never to another origin', async () => {
     const { access } = await page.evaluate(() => JSON.parse(sessionStorage.getItem('outpost.tokens')));
     const desktop = await desktopPage(access);
     await desktop.getByRole('button', { name: /Search…/ }).waitFor();
@@ -217,7 +222,7 @@ describe('the command palette and keyboard shortcuts', () => {
     await desktop.context().close();
   });
 
-  it('opens a record from the sidebar button too', async () => {
+  test('opens a record from the sidebar button too', async () => {
     await page.getByRole('button', { name: /Search…/ }).click();
     await input().fill('ysolde');
     await firstOptionIs('Ysolde Marchetti');

@@ -1,6 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, screenshot, signIn, pageApi } from './browser.mjs';
+import { screenshot, signIn, pageApi, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 // Products, a deal's order and the account switches. The admin keeps the
 // catalog and the settings; the agent builds the order. Other specs share the
@@ -8,21 +11,23 @@ import { launch, screenshot, signIn, pageApi } from './browser.mjs';
 // test fail half way).
 
 let browser;
+let seededHub;
 let admin;
 let agent;
 let initialAccount;
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
-  agent = await signIn(browser, 'agent');
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
+  agent = await signIn(browser, seededHub, 'agent');
   initialAccount = (await api(admin, 'GET', '/v2/accounts/self')).body.data;
 });
-after(async () => {
+test.afterAll(async () => {
   if (initialAccount && admin) {
     const { plan, addons, commerce_changes } = initialAccount;
     await api(admin, 'PUT', '/v2/accounts/self', { plan, addons, commerce_changes });
   }
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** The REST API as the page's signed-in user (its token is in the tab's sessionStorage). */
@@ -46,13 +51,13 @@ async function saveAccount(change) {
   return card;
 }
 
-describe('products, orders and line items', () => {
+test.describe('products, orders and line items', () => {
   let espressoId;
   let grinderId;
   let dealId;
   let orderId;
 
-  it('lets an admin add a product with two prices, showing the API\'s errors by their fields', async () => {
+  test('lets an admin add a product with two prices, showing the API\'s errors by their fields', async () => {
     const grinder = await api(admin, 'POST', '/v2/products', {
       name: 'Burr Grinder', sku: 'BG-2', max_discount: 10, prices: [{ amount: '49.99', currency: 'USD' }],
     });
@@ -94,7 +99,7 @@ describe('products, orders and line items', () => {
     await screenshot(admin, '81-products-admin');
   });
 
-  it('filters the catalog by SKU, and an admin deletes a product', async () => {
+  test('filters the catalog by SKU, and an admin deletes a product', async () => {
     const kettle = await api(admin, 'POST', '/v2/products', { name: 'Old Kettle', sku: 'OK-0', prices: [{ amount: '15', currency: 'USD' }] });
     assert.equal(kettle.status, 200);
     await admin.reload();
@@ -123,7 +128,7 @@ describe('products, orders and line items', () => {
     await admin.getByRole('row', { name: 'Espresso Machine' }).waitFor();
   });
 
-  it('shows an agent the catalog read only, without costs', async () => {
+  test('shows an agent the catalog read only, without costs', async () => {
     await open(agent, 'Products');
     const row = agent.getByRole('row', { name: 'Espresso Machine' });
     await row.getByText('$1,200.50').waitFor();
@@ -137,7 +142,7 @@ describe('products, orders and line items', () => {
     await screenshot(agent, '82-products-agent');
   });
 
-  it('builds an order on a deal: two line items, a discount and exact totals', async () => {
+  test('builds an order on a deal: two line items, a discount and exact totals', async () => {
     const stage = (await api(agent, 'GET', '/v2/stages?per_page=100')).body.items[0].data;
     const contact = await api(agent, 'POST', '/v2/contacts', { first_name: 'Olga', last_name: 'Orderly' });
     const deal = await api(agent, 'POST', '/v2/deals', { name: 'Café Fit-out', value: '2500', currency: 'USD', contact_id: contact.body.data.id, stage_id: stage.id });
@@ -192,7 +197,7 @@ describe('products, orders and line items', () => {
     ]);
   });
 
-  it('removes a line item and the totals follow', async () => {
+  test('removes a line item and the totals follow', async () => {
     const panel = agent.getByRole('region', { name: 'Order' });
     await panel.getByRole('button', { name: 'Remove line item Burr Grinder' }).click();
     await panel.getByRole('row', { name: 'Burr Grinder' }).waitFor({ state: 'detached' });
@@ -204,7 +209,7 @@ describe('products, orders and line items', () => {
     assert.equal((await api(agent, 'GET', `/v2/orders/${orderId}/line_items`)).body.items.length, 1);
   });
 
-  it('when an admin turns changes off, the order is read only and refusals show the API\'s message', async () => {
+  test('when an admin turns changes off, the order is read only and refusals show the API\'s message', async () => {
     await saveAccount((card) => card.getByLabel('Allow changes to products, orders and line items').uncheck());
     await screenshot(admin, '84-settings-changes-off');
     assert.equal((await api(admin, 'GET', '/v2/accounts/self')).body.data.commerce_changes, 'disabled');
@@ -235,7 +240,7 @@ describe('products, orders and line items', () => {
     assert.equal(await admin.getByRole('button', { name: 'Edit Espresso Machine' }).count(), 0);
   });
 
-  it('on a plan without products, shows the API\'s refusal naming the plan', async () => {
+  test('on a plan without products, shows the API\'s refusal naming the plan', async () => {
     await saveAccount((card) => card.getByLabel('Plan', { exact: true }).selectOption('professional'));
     const refused = await api(admin, 'GET', '/v2/products');
     assert.equal(refused.status, 403);
@@ -249,7 +254,7 @@ describe('products, orders and line items', () => {
     await agent.getByRole('region', { name: 'Order' }).getByRole('alert').filter({ hasText: messageOf(refused) }).waitFor();
   });
 
-  it('turns everything back on from Settings, leaving the account as it was', async () => {
+  test('turns everything back on from Settings, leaving the account as it was', async () => {
     await saveAccount(async (card) => {
       await card.getByLabel('Plan', { exact: true }).selectOption(initialAccount.plan);
       await card.getByLabel('Allow changes to products, orders and line items').check();

@@ -1,25 +1,30 @@
 // An edit form sends only the fields changed in it, so two clients
 // editing different fields of one record both keep their change (a form that
 // sent every field would put back the other's field with the value it loaded).
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { HUB, launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 /** The browser whose edit form is open while the other client saves. */
 let pageA;
 /** The other client: a second signed-in browser context (its own tab and token). */
 let pageB;
-before(async () => {
-  browser = await launch();
-  pageA = await signIn(browser);
-  pageB = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  pageA = await signIn(browser, seededHub);
+  pageB = await signIn(browser, seededHub);
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 /** Opens a record's edit form and waits until the record is loaded into it. */
 async function openEditForm(page, path, heading, loadedField, loadedValue) {
-  await page.goto(`${HUB}${path}/edit`);
+  await page.goto(`${seededHub.url}${path}/edit`);
   await page.getByRole('heading', { name: heading }).waitFor();
   await page.waitForFunction(([label, value]) => {
     const field = [...document.querySelectorAll('label')].find((l) => l.textContent.trim().startsWith(label))?.querySelector('input');
@@ -34,8 +39,8 @@ async function saveAndCapturePut(page, path) {
   return (await put).postDataJSON();
 }
 
-describe('editing different fields of one record at once', () => {
-  it('keeps the email another browser saved while this one changes the phone of a contact', async () => {
+test.describe('editing different fields of one record at once', () => {
+  test('keeps the email another browser saved while this one changes the phone of a contact', async () => {
     const created = await pageApi(pageA, 'POST', '/v2/contacts', {
       first_name: 'Robin', last_name: 'Concurrent', email: 'robin@old.test', phone: '+1 555 0100', title: 'Buyer',
     });
@@ -62,7 +67,7 @@ describe('editing different fields of one record at once', () => {
     assert.equal(saved.title, 'Buyer');
   });
 
-  it('keeps the value another client PUT while this browser renames a deal', async () => {
+  test('keeps the value another client PUT while this browser renames a deal', async () => {
     const contact = await pageApi(pageA, 'POST', '/v2/contacts', { last_name: 'Dealside' });
     const created = await pageApi(pageA, 'POST', '/v2/deals', { name: 'Harbor Expansion', value: '1000', contact_id: contact.body.data.id });
     assert.equal(created.status, 200);
@@ -84,12 +89,12 @@ describe('editing different fields of one record at once', () => {
     assert.equal(saved.name, 'Harbor Expansion Phase 2');
   });
 
-  it('keeps the subject another client PUT while this browser rewrites an email template', async () => {
+  test('keeps the subject another client PUT while this browser rewrites an email template', async () => {
     const created = await pageApi(pageA, 'POST', '/v2/email_templates', { name: 'Concurrent follow-up', subject: 'Old subject', body: 'Old body' });
     assert.equal(created.status, 200);
     const id = created.body.data.id;
 
-    await pageA.goto(`${HUB}/sequences`);
+    await pageA.goto(`${seededHub.url}/sequences`);
     await pageA.getByRole('button', { name: 'Edit template Concurrent follow-up' }).click();
     const form = pageA.getByRole('form', { name: 'Edit template Concurrent follow-up' });
 
@@ -107,7 +112,7 @@ describe('editing different fields of one record at once', () => {
     assert.equal(saved.body, 'New body');
   });
 
-  it('saves an unchanged form without a request and opens the record', async () => {
+  test('saves an unchanged form without a request and opens the record', async () => {
     const created = await pageApi(pageA, 'POST', '/v2/contacts', { last_name: 'Untouched', email: 'untouched@example.test' });
     const id = created.body.data.id;
     const before = (await pageApi(pageA, 'GET', `/v2/contacts/${id}`)).body.data;

@@ -7,7 +7,7 @@
 // proxy written here, which the spec switches off to cut the link and on
 // again to heal it. The suite's main hub is only used to check that a plain
 // hub shows no conflicts and never asks for them.
-import { after, before, describe, it } from 'node:test';
+import { expect, test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hubClient, ownHubDatabase, serveHub, serveReplica, stopAll, syncToken, syncUntil } from './ownHub.mjs';
-import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
+import { pageApi, screenshot, signInAt, closeContexts, signInOn, settled } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 const ADMIN = { email: 'conflict-admin@example.com', password: 'conflict-e2e-password' };
@@ -70,6 +73,7 @@ async function switchableLink(hubPort) {
 }
 
 let browser;
+let seededHub;
 let hubDir;
 let replicaDir;
 let hub;
@@ -86,10 +90,12 @@ const tokenOf = (email) => syncToken(hubDir, email, hubDatabase.args);
 /** The hub's database: its data folder's SQLite file, or in the suite's PostgreSQL run a database of its own there. */
 let hubDatabase;
 
-before(async () => {
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
   hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-conflict-hub-'));
   replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-conflict-replica-'));
-  hubDatabase = await ownHubDatabase('conflicts');
+  hubDatabase = await ownHubDatabase('conflicts', seededHub.postgresCluster);
   console.log(`conflicts spec: its own hub runs on ${hubDatabase.args.length > 0 ? 'PostgreSQL' : 'SQLite'}`);
   hub = await serveHub(0, hubDir, ADMIN, hubDatabase.args);
   execFileSync(process.execPath, [CLI, 'users', 'add', '--email', COLLEAGUE.email, '--name', COLLEAGUE.name, '--role', 'admin', '--password', COLLEAGUE.password, '--data-dir', hubDir, ...hubDatabase.args], { stdio: 'ignore' });
@@ -97,11 +103,10 @@ before(async () => {
   colleagueToken = tokenOf(COLLEAGUE.email);
   link = await switchableLink(new URL(hub.url).port);
   replica = await serveReplica(link.url, adminToken, replicaDir);
-  browser = await launch();
 });
 
-after(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
+  await closeContexts(browser);
   await link?.close();
   await stopAll();
   await hubDatabase?.drop();
@@ -122,11 +127,11 @@ function sidewaysOverflow(page) {
  */
 async function bothWidths(page, name, below = null) {
   await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(300);
+  await settled(page);
   assert.deepEqual(await sidewaysOverflow(page), { page: 0, screen: 0 }, `${name} at 1280 px scrolls sideways`);
   await screenshot(page, name);
   await page.setViewportSize(PHONE);
-  await page.waitForTimeout(300);
+  await settled(page);
   assert.deepEqual(await sidewaysOverflow(page), { page: 0, screen: 0 }, `${name} at 390 px scrolls sideways`);
   await screenshot(page, `${name}-phone`);
   if (below) {
@@ -136,23 +141,27 @@ async function bothWidths(page, name, below = null) {
   await page.setViewportSize(DESKTOP);
 }
 
-describe('the main hub', () => {
-  it('shows no conflict panel on a record page and never asks for conflicts', async () => {
-    const page = await signIn(browser);
+test.describe('the main hub', () => {
+  test('shows no conflict panel on a record page and never asks for conflicts', async ({ page }) => {
+    const asked = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v2/replica/conflicts')) asked.push(request.url());
+    });
+    // A fake clock, run ahead once the record is open: whatever the page would ask later, it has asked by then.
+    await page.clock.install();
+    await signInOn(page, seededHub.url, seededHub.admin);
     const contact = page.getByTestId('contact-scroller').getByRole('link').first();
     await contact.waitFor(WAIT);
     await contact.click();
     await page.getByRole('link', { name: 'Edit' }).waitFor(WAIT);
-    await page.waitForTimeout(2500);
+    await page.clock.runFor(10_000);
     assert.equal(await page.getByRole('region', { name: PANEL }).count(), 0);
     assert.equal(await page.getByRole('link', { name: /conflict/ }).count(), 0);
-    const asked = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/v2/replica/conflicts')).length);
-    assert.equal(asked, 0, 'a plain hub is never asked for conflicts');
-    await page.context().close();
+    assert.deepEqual(asked, [], 'a plain hub is never asked for conflicts');
   });
 });
 
-describe('a replica whose link to the hub is cut', () => {
+test.describe('a replica whose link to the hub is cut', () => {
   let page;
   let status;
 
@@ -161,11 +170,7 @@ describe('a replica whose link to the hub is cut', () => {
     const made = await hubApi('POST', '/v2/contacts', data, adminToken);
     assert.equal(made.status, 200);
     const id = made.body.data.id;
-    const deadline = Date.now() + 20_000;
-    while ((await pageApi(page, 'GET', `/v2/contacts/${id}`)).status !== 200) {
-      assert.ok(Date.now() < deadline, 'the contact reached the replica');
-      await page.waitForTimeout(200);
-    }
+    await expect.poll(async () => (await pageApi(page, 'GET', `/v2/contacts/${id}`)).status, { message: 'the contact reached the replica', ...WAIT }).toBe(200);
     return id;
   }
 
@@ -189,14 +194,14 @@ describe('a replica whose link to the hub is cut', () => {
   const detail = (value) => page.getByLabel('Details', { exact: true }).getByRole('definition').filter({ hasText: value });
   const panel = () => page.getByRole('region', { name: PANEL });
 
-  before(async () => {
+  test.beforeAll(async () => {
     page = await signInAt(browser, replica.url, ADMIN);
     status = page.getByRole('status', { name: 'Sync status' });
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
   });
-  after(() => page?.context().close());
+  test.afterAll(() => page?.context().close());
 
-  it('shows the title changed on both sides on the contact page, and keeps mine', async () => {
+  test('shows the title changed on both sides on the contact page, and keeps mine', async () => {
     const id = await contactOnBoth({ first_name: 'Cleo', last_name: 'Conflict', title: 'Buyer', email: 'cleo@example.com' });
     await cutLink();
     // The rep, offline, retitles the contact in the edit form…
@@ -231,7 +236,7 @@ describe('a replica whose link to the hub is cut', () => {
     await screenshot(page, '61-conflict-kept-mine');
   });
 
-  it('takes another value for one field (a refused one said by its input) and keeps the hub\'s for another', async () => {
+  test('takes another value for one field (a refused one said by its input) and keeps the hub\'s for another', async () => {
     const id = await contactOnBoth({ first_name: 'Milo', last_name: 'Moreau', title: 'Clerk', email: 'milo@old.example.com' });
     await cutLink();
     // A long address without a space: it wraps in the panel, on a phone too.
@@ -272,17 +277,14 @@ describe('a replica whose link to the hub is cut', () => {
     await detail('milo@hub.example.com').waitFor(WAIT);
   });
 
-  it('shows conflicts on a lead\'s and a deal\'s pages in their forms\' words', async () => {
+  test('shows conflicts on a lead\'s and a deal\'s pages in their forms\' words', async () => {
     const address = (city) => ({ line1: '1 Rue Haute', city, postal_code: '69001', state: null, country: 'FR' });
     const lead = (await hubApi('POST', '/v2/leads', { first_name: 'Lea', last_name: 'Lead', address: address('Lyon') }, adminToken)).body.data;
     const buyer = (await hubApi('POST', '/v2/contacts', { first_name: 'Dan', last_name: 'Dealer' }, adminToken)).body.data;
     const deal = (await hubApi('POST', '/v2/deals', { name: 'Fleet renewal', contact_id: buyer.id, value: '1200', estimated_close_date: '2027-01-15' }, adminToken)).body.data;
     assert.ok(lead?.id && deal?.id, 'the hub made the lead and the deal');
-    const deadline = Date.now() + 20_000;
-    while ((await pageApi(page, 'GET', `/v2/deals/${deal.id}`)).status !== 200 || (await pageApi(page, 'GET', `/v2/leads/${lead.id}`)).status !== 200) {
-      assert.ok(Date.now() < deadline, 'the lead and the deal reached the replica');
-      await page.waitForTimeout(200);
-    }
+    const onReplica = async () => [(await pageApi(page, 'GET', `/v2/deals/${deal.id}`)).status, (await pageApi(page, 'GET', `/v2/leads/${lead.id}`)).status];
+    await expect.poll(onReplica, { message: 'the lead and the deal reached the replica', ...WAIT }).toEqual([200, 200]);
     await cutLink();
     assert.equal((await pageApi(page, 'PUT', `/v2/leads/${lead.id}`, { address: address('Villeurbanne') })).status, 200);
     assert.equal((await pageApi(page, 'PUT', `/v2/deals/${deal.id}`, { name: 'Fleet renewal, 40 vans', value: '1500', estimated_close_date: '2027-02-01' })).status, 200);
@@ -316,7 +318,7 @@ describe('a replica whose link to the hub is cut', () => {
     assert.equal((await hubApi('GET', `/v2/leads/${lead.id}`)).body.data.address.city, 'Marseille');
   });
 
-  it('lists a conflict and a change to a contact deleted on the hub in Sync issues, and recreates the contact', async () => {
+  test('lists a conflict and a change to a contact deleted on the hub in Sync issues, and recreates the contact', async () => {
     const doraId = await contactOnBoth({ first_name: 'Dora', last_name: 'Deleted', title: 'Owner', email: 'dora@example.com' });
     const theoId = await contactOnBoth({ first_name: 'Theo', last_name: 'Twice', title: 'T0' });
     await cutLink();

@@ -1,12 +1,17 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { HUB, launch, screenshot, signIn } from './browser.mjs';
+import { screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
-before(async () => {
-  browser = await launch();
+let seededHub;
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 /** Waits until the list shows exactly one row, the one with this text (not the loading row). */
 function waitForOnlyRow(page, text) {
@@ -16,16 +21,16 @@ function waitForOnlyRow(page, text) {
   }, text);
 }
 
-describe('signing in', () => {
-  it('refuses a wrong password and lets the right one in', async () => {
+test.describe('signing in', () => {
+  test('refuses a wrong password and lets the right one in', async () => {
     const page = await browser.newPage();
-    await page.goto(HUB);
-    await page.getByLabel('Email').fill(process.env.OUTPOST_E2E_EMAIL);
+    await page.goto(seededHub.url);
+    await page.getByLabel('Email').fill(seededHub.admin.email);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
     await screenshot(page, '01-sign-in-error');
-    await page.getByLabel('Password').fill(process.env.OUTPOST_E2E_PASSWORD);
+    await page.getByLabel('Password').fill(seededHub.admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Today', exact: true }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/');
@@ -36,14 +41,14 @@ describe('signing in', () => {
   });
 });
 
-describe('contacts', () => {
+test.describe('contacts', () => {
   let page;
-  before(async () => {
-    page = await signIn(browser);
+  test.beforeAll(async () => {
+    page = await signIn(browser, seededHub);
   });
-  after(() => page?.close());
+  test.afterAll(() => page?.close());
 
-  it('creates an organization, then a person in it', async () => {
+  test('creates an organization, then a person in it', async () => {
     await page.getByRole('link', { name: 'New contact' }).click();
     await page.getByRole('radio', { name: 'Organization' }).check();
     await page.getByLabel('Name *').fill('Zephyr Outfitters');
@@ -73,7 +78,7 @@ describe('contacts', () => {
     await screenshot(page, '05-organization-page');
   });
 
-  it('edits the person', async () => {
+  test('edits the person', async () => {
     await page.getByRole('link', { name: 'Quinn Marlowe' }).click();
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.getByLabel('Title').fill('Head of Purchasing');
@@ -82,7 +87,7 @@ describe('contacts', () => {
     await screenshot(page, '06-person-edited');
   });
 
-  it('shows the API field error next to the field', async () => {
+  test('shows the API field error next to the field', async () => {
     await page.getByRole('link', { name: 'Contacts' }).click();
     await page.getByRole('link', { name: 'New contact' }).click();
     await page.getByLabel('First name').fill('Nameless');
@@ -97,7 +102,7 @@ describe('contacts', () => {
     await screenshot(page, '07-validation-error');
   });
 
-  it('searches as you type and filters the list', async () => {
+  test('searches as you type and filters the list', async () => {
     await page.getByRole('link', { name: 'Contacts' }).click();
     const rows = page.getByTestId('contact-scroller').getByRole('row');
     await rows.first().waitFor();
@@ -119,7 +124,7 @@ describe('contacts', () => {
     await screenshot(page, '10-sorted-desc');
   });
 
-  it('scrolls through pages of the virtualised list', async () => {
+  test('scrolls through pages of the virtualised list', async () => {
     await page.getByLabel('Kind').selectOption('all');
     const scroller = page.getByTestId('contact-scroller');
     await scroller.getByRole('row').first().waitFor();

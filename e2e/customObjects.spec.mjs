@@ -1,6 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, screenshot, signIn, pageApi } from './browser.mjs';
+import { screenshot, signIn, pageApi, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 // Custom objects: the admin defines an object and its fields under Settings,
 // the agent works with its records from the navigation. Other specs share the
@@ -8,21 +11,23 @@ import { launch, screenshot, signIn, pageApi } from './browser.mjs';
 // were (in `after` too, should a test fail half way).
 
 let browser;
+let seededHub;
 let admin;
 let agent;
 let initialPlan;
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
-  agent = await signIn(browser, 'agent');
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
+  agent = await signIn(browser, seededHub, 'agent');
   initialPlan = (await pageApi(admin, 'GET', '/v2/accounts/self')).body.data.plan;
 });
-after(async () => {
+test.afterAll(async () => {
   if (admin) {
     for (const key of ['vehicle', 'spare_1', 'spare_2', 'spare_3']) await support(admin, 'DELETE', `/api/v2/custom_objects/${key}`);
     if (initialPlan) await pageApi(admin, 'PUT', '/v2/accounts/self', { plan: initialPlan });
   }
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /**
@@ -68,11 +73,11 @@ async function addField(fields, { title, key, type, fill }) {
   await fields.getByRole('row', { name: title }).waitFor();
 }
 
-describe('custom objects', () => {
+test.describe('custom objects', () => {
   let contactId;
   let agentId;
 
-  it('lets an admin define an object, with the interface\'s errors by the form\'s fields', async () => {
+  test('lets an admin define an object, with the interface\'s errors by the form\'s fields', async () => {
     await openAdmin(admin);
     await admin.getByRole('button', { name: 'New object' }).click();
     const form = admin.getByRole('form', { name: 'New custom object' });
@@ -103,7 +108,7 @@ describe('custom objects', () => {
     assert.equal((await pageApi(admin, 'GET', OBJECT)).body.custom_object.description, 'Company cars, vans and buses');
   });
 
-  it('adds a text, a drop-down, a pattern field and lookups to a contact, a user and a record of the object', async () => {
+  test('adds a text, a drop-down, a pattern field and lookups to a contact, a user and a record of the object', async () => {
     const fields = admin.getByRole('region', { name: 'Fields' });
     await fields.getByRole('row', { name: 'Name', exact: true }).waitFor();
     await addField(fields, { title: 'Model', key: 'model', type: 'text' });
@@ -150,7 +155,7 @@ describe('custom objects', () => {
     assert.deepEqual(own.slice(3).map((f) => f.relationship_target_type), ['sell:contact', 'zen:user', 'zen:custom_object:vehicle']);
   });
 
-  it('shows the plan\'s limit on objects next to the form', async () => {
+  test('shows the plan\'s limit on objects next to the form', async () => {
     assert.equal((await pageApi(admin, 'PUT', '/v2/accounts/self', { plan: 'starter' })).status, 200);
     const existing = (await pageApi(admin, 'GET', '/api/v2/custom_objects')).body.custom_objects.length;
     for (let i = existing + 1; i <= 3; i++) {
@@ -175,7 +180,7 @@ describe('custom objects', () => {
     assert.equal((await pageApi(admin, 'PUT', '/v2/accounts/self', { plan: initialPlan })).status, 200);
   });
 
-  it('lets the agent create a record through the form, showing a bad value\'s error by its field', async () => {
+  test('lets the agent create a record through the form, showing a bad value\'s error by its field', async () => {
     const contact = await pageApi(agent, 'POST', '/v2/contacts', { first_name: 'Vera', last_name: 'Wheeler' });
     assert.equal(contact.status, 200);
     contactId = contact.body.data.id;
@@ -217,7 +222,7 @@ describe('custom objects', () => {
     assert.equal(saved.created_by_user_id, agentId);
   });
 
-  it('lets the agent edit the record: the form starts from its values, and a cleared field is cleared', async () => {
+  test('lets the agent edit the record: the form starts from its values, and a cleared field is cleared', async () => {
     const truck = await support(agent, 'POST', `${OBJECT}/records`, { custom_object_record: { name: 'Tow truck' } });
     assert.equal(truck.status, 201);
     await agent.getByRole('link', { name: 'Edit Van 1' }).click();
@@ -247,7 +252,7 @@ describe('custom objects', () => {
     assert.equal(edited.updated_by_user_id, agentId);
   });
 
-  it('pages through the records with the cursors and searches them', async () => {
+  test('pages through the records with the cursors and searches them', async () => {
     for (let i = 1; i <= 26; i++) {
       const made = await support(agent, 'POST', `${OBJECT}/records`, { custom_object_record: { name: `Bus ${String(i).padStart(2, '0')}`, custom_object_fields: { model: 'Citaro' } } });
       assert.equal(made.status, 201);
@@ -274,7 +279,7 @@ describe('custom objects', () => {
     await agent.getByText('1–25 of 28').waitFor();
   });
 
-  it('shows the agent the definitions read only', async () => {
+  test('shows the agent the definitions read only', async () => {
     await openAdmin(agent);
     await agent.getByRole('note').filter({ hasText: 'Only administrators define objects' }).waitFor();
     assert.equal(await agent.getByRole('button', { name: 'New object' }).count(), 0);
@@ -292,7 +297,7 @@ describe('custom objects', () => {
     assert.equal(refused.body.error, 'Forbidden');
   });
 
-  it('deletes a record after asking', async () => {
+  test('deletes a record after asking', async () => {
     await agent.getByRole('link', { name: 'Open Vehicles' }).click();
     await agent.getByRole('button', { name: 'Delete Bus 01' }).click();
     const confirm = agent.getByRole('alertdialog', { name: 'Delete Bus 01?' });
@@ -304,7 +309,7 @@ describe('custom objects', () => {
     assert.equal((await records(agent)).some((r) => r.name === 'Bus 01'), false);
   });
 
-  it('lets the admin delete a field and then the object, after asking', async () => {
+  test('lets the admin delete a field and then the object, after asking', async () => {
     await openAdmin(admin);
     await admin.getByRole('row', { name: 'Vehicle' }).getByRole('link', { name: 'Vehicle', exact: true }).click();
     const fields = admin.getByRole('region', { name: 'Fields' });

@@ -1,15 +1,20 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launch, screenshot, signIn, pageApi } from './browser.mjs';
+import { screenshot, signIn, pageApi, closeContexts, settled } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 let page;
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 /** The REST API as the signed-in user of the page (its token is in the tab's sessionStorage). */
 function api(method, path, data) {
@@ -19,28 +24,28 @@ function api(method, path, data) {
 const column = (name) => page.getByRole('region', { name, exact: true });
 const card = (name) => page.getByRole('listitem', { name, exact: true });
 
-describe('deals', () => {
+test.describe('deals', () => {
   let stages;
   let contactId;
   let dealId;
   let createdStageChange;
   const stageId = (name) => stages.find((s) => s.name === name).id;
 
-  before(async () => {
+  test.beforeAll(async () => {
     stages = (await api('GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
     const contact = await api('POST', '/v2/contacts', { first_name: 'Dana', last_name: 'Dealmaker' });
     assert.equal(contact.status, 200);
     contactId = contact.body.data.id;
   });
 
-  it('shows the default pipeline as a board of its stages', async () => {
+  test('shows the default pipeline as a board of its stages', async () => {
     await page.getByRole('link', { name: 'Deals', exact: true }).click();
     await page.getByRole('heading', { name: 'Deals' }).waitFor();
     for (const name of ['Incoming', 'Qualified', 'Quote', 'Closure', 'Won', 'Lost']) await column(name).getByRole('heading', { name }).waitFor();
     assert.equal(await page.getByLabel('Pipeline').locator('option:checked').textContent(), 'Sales Pipeline');
   });
 
-  it('creates a deal with a value, a contact and a stage', async () => {
+  test('creates a deal with a value, a contact and a stage', async () => {
     await page.getByRole('link', { name: 'New deal', exact: true }).click();
     await page.getByRole('heading', { name: 'New deal' }).waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
@@ -66,7 +71,7 @@ describe('deals', () => {
     await screenshot(page, '71-deal-page');
   });
 
-  it('moves the deal to another stage by drag and drop', async () => {
+  test('moves the deal to another stage by drag and drop', async () => {
     await page.getByRole('link', { name: 'Deals', exact: true }).click();
     const incoming = column('Incoming');
     await incoming.getByRole('listitem', { name: 'Boardwalk Renewal' }).waitFor();
@@ -89,7 +94,7 @@ describe('deals', () => {
     await screenshot(page, '73-dragged-to-qualified');
   });
 
-  it('moves the deal with the card\'s Move menu, from the keyboard', async () => {
+  test('moves the deal with the card\'s Move menu, from the keyboard', async () => {
     const move = card('Boardwalk Renewal').getByRole('button', { name: 'Move Boardwalk Renewal to stage' });
     await move.focus();
     await page.keyboard.press('Enter');
@@ -108,7 +113,7 @@ describe('deals', () => {
     await screenshot(page, '74-moved-to-quote');
   });
 
-  it('sums a column\'s values exactly (0.1 + 0.2 is 0.30, not a float sum)', async () => {
+  test('sums a column\'s values exactly (0.1 + 0.2 is 0.30, not a float sum)', async () => {
     for (const value of ['0.1', '0.2']) {
       const created = await api('POST', '/v2/deals', { name: `Tiny ${value}`, value, currency: 'USD', contact_id: contactId, stage_id: stageId('Closure') });
       assert.equal(created.status, 200);
@@ -124,7 +129,7 @@ describe('deals', () => {
     assert.equal(await closure.locator('.deal-total').textContent(), expected);
   });
 
-  it('moves the deal from its own page', async () => {
+  test('moves the deal from its own page', async () => {
     await card('Boardwalk Renewal').getByRole('link', { name: 'Boardwalk Renewal' }).click();
     await page.getByRole('heading', { name: 'Boardwalk Renewal' }).waitFor();
     await page.getByLabel('Stage').selectOption({ label: 'Closure' });
@@ -132,7 +137,7 @@ describe('deals', () => {
     assert.equal((await api('GET', `/v2/deals/${dealId}`)).body.data.stage_id, stageId('Closure'));
   });
 
-  it('adds and removes a tag', async () => {
+  test('adds and removes a tag', async () => {
     const tags = page.getByRole('region', { name: 'Tags' });
     await tags.getByLabel('New tag').fill('e2e-renewal');
     await tags.getByRole('button', { name: 'Add tag' }).click();
@@ -145,7 +150,7 @@ describe('deals', () => {
     assert.deepEqual((await api('GET', `/v2/deals/${dealId}`)).body.data.tags, []);
   });
 
-  it('adds a collaborator', async () => {
+  test('adds a collaborator', async () => {
     const panel = page.getByRole('region', { name: 'Collaborators' });
     await panel.getByRole('combobox', { name: /^Collaborator/ }).selectOption({ label: 'Agent Smith' });
     await panel.getByRole('button', { name: 'Add collaborator' }).click();
@@ -156,7 +161,7 @@ describe('deals', () => {
     await screenshot(page, '76-deal-collaborator');
   });
 
-  it('associates a contact with a role and removes it', async () => {
+  test('associates a contact with a role and removes it', async () => {
     const panel = page.getByRole('region', { name: 'Associated contacts' });
     await panel.getByLabel('Contact to add').fill('Dealmaker');
     await panel.getByRole('listbox').getByRole('button', { name: /Dana Dealmaker/ }).click();
@@ -174,7 +179,7 @@ describe('deals', () => {
     assert.equal((await api('GET', `/v2/deals/${dealId}/associated_contacts`)).body.items.length, 0);
   });
 
-  it('keeps the deal\'s activity on its timeline', async () => {
+  test('keeps the deal\'s activity on its timeline', async () => {
     await page.getByLabel('Note', { exact: true }).fill('Renewal terms sent for review');
     await page.getByRole('button', { name: 'Add note' }).click();
     await page.getByRole('region', { name: 'Timeline' }).getByText('Renewal terms sent for review').waitFor();
@@ -208,7 +213,7 @@ async function convertedText(amounts, currency, rates) {
   }, { total, currency, originals });
 }
 
-describe('money in one currency', () => {
+test.describe('money in one currency', () => {
   let stages;
   let account;
   let rates;
@@ -222,7 +227,7 @@ describe('money in one currency', () => {
     }
   };
 
-  before(async () => {
+  test.beforeAll(async () => {
     stages = (await api('GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
     account = (await api('GET', '/v2/accounts/self')).body.data;
     rates = Object.fromEntries((await api('GET', '/v2/exchange_rates')).body.items.map((i) => [i.data.currency, i.data.rate]));
@@ -231,7 +236,7 @@ describe('money in one currency', () => {
     await column('Incoming').getByRole('heading', { name: 'Incoming' }).waitFor();
   });
 
-  it('totals a column of several currencies in the account\'s currency, the originals on a closer look', async () => {
+  test('totals a column of several currencies in the account\'s currency, the originals on a closer look', async () => {
     const open = stages.filter((s) => s.pipeline_id === stages[0].pipeline_id && ['incoming', 'in_progress'].includes(s.category));
     let mixed;
     for (const stage of open) {
@@ -255,7 +260,7 @@ describe('money in one currency', () => {
     await total.locator('summary').click();
   });
 
-  it('leaves a currency without a rate out of a total, and says so next to it', async () => {
+  test('leaves a currency without a rate out of a total, and says so next to it', async () => {
     assert.equal(rates.CHF, undefined, 'the demo has no rate for CHF');
     const contactId = (await api('GET', '/v2/contacts?per_page=1')).body.items[0].data.id;
     const chf = (await api('POST', '/v2/deals', { name: 'Zurich pilot', value: '1200', currency: 'CHF', contact_id: contactId, stage_id: stageId('Incoming') })).body.data;
@@ -273,7 +278,7 @@ describe('money in one currency', () => {
     }
   });
 
-  it('shows won, lost and unqualified readable in a strip, with their counts and totals, their deals on demand', async () => {
+  test('shows won, lost and unqualified readable in a strip, with their counts and totals, their deals on demand', async () => {
     await page.reload();
     for (const name of ['Won', 'Lost', 'Unqualified']) {
       const deals = await dealsIn(name);
@@ -295,7 +300,7 @@ describe('money in one currency', () => {
     await won.getByRole('button', { name: 'Hide deals' }).click();
   });
 
-  it('names each card by its visible name (axe finds no accessible-name mismatch on the board)', async () => {
+  test('names each card by its visible name (axe finds no accessible-name mismatch on the board)', async () => {
     await column('Won').getByRole('button', { name: 'Show deals' }).click();
     const results = await new AxeBuilder({ page }).include('.closed-strip').include('.board')
       .withRules(['label-content-name-mismatch', 'color-contrast', 'aria-allowed-attr', 'aria-prohibited-attr', 'button-name', 'link-name', 'nested-interactive', 'list', 'listitem'])
@@ -309,11 +314,11 @@ describe('money in one currency', () => {
     await column('Won').getByRole('button', { name: 'Hide deals' }).click();
   });
 
-  it('keeps every amount on the board whole: no amount breaks across lines, at 1280 and 390 px', async () => {
+  test('keeps every amount on the board whole: no amount breaks across lines, at 1280 and 390 px', async () => {
     for (const [width, height] of [[1280, 800], [390, 844]]) {
       await page.setViewportSize({ width, height });
       await column('Incoming').locator('.deal-card').first().waitFor();
-      await page.waitForTimeout(400); // the navigation drawer slides out of sight at phone width
+      await settled(page); // the navigation drawer slides out of sight at phone width
       const broken = await page.locator('.deal-card .money, .deal-total .money').evaluateAll((els) => els
         .filter((el) => el.getClientRects().length > 1 || el.getBoundingClientRect().height > parseFloat(getComputedStyle(el).lineHeight || '20') * 1.5)
         .map((el) => el.textContent));
@@ -323,7 +328,7 @@ describe('money in one currency', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  it('shows Home\'s pipeline in the account\'s currency, its currencies on a closer look', async () => {
+  test('shows Home\'s pipeline in the account\'s currency, its currencies on a closer look', async () => {
     const me = (await api('GET', '/v2/users/self')).body.data;
     const summary = (await api('GET', `/v2/deals/summary?owner_id=${me.id}`)).body.data.stages;
     const openIds = new Set(stages.filter((s) => ['incoming', 'in_progress'].includes(s.category) && s.pipeline_id === stages[0].pipeline_id).map((s) => s.id));
@@ -340,12 +345,12 @@ describe('money in one currency', () => {
     await screenshot(page, 'money-home-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await foot.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(400); // the navigation drawer slides out of sight at phone width
+    await settled(page); // the navigation drawer slides out of sight at phone width
     await screenshot(page, 'money-home-390');
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  it('takes a deal\'s currency from the ISO 4217 list only: the form has no "XYZ", the API answers 422', async () => {
+  test('takes a deal\'s currency from the ISO 4217 list only: the form has no "XYZ", the API answers 422', async () => {
     await page.goto(new URL('/deals/new', page.url()).toString());
     const currency = page.getByLabel('Currency', { exact: true });
     await currency.waitFor();

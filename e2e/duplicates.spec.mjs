@@ -1,12 +1,16 @@
 // Duplicates: the Duplicates screen lists likely duplicates with the
 // reason, the merge view takes a field from the other record and lands on the
 // survivor with the other's activity; the create form warns of a match.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 let page;
 /** The group card whose heading says why and what is shared ("Same email 0-mira…"). */
 const groupOf = (heading) => page.locator('.duplicate-group').filter({ has: page.getByRole('heading', { name: heading }) });
@@ -29,17 +33,18 @@ async function created(path, data) {
   return answer.body.data.id;
 }
 
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
-describe('duplicates', () => {
+test.describe('duplicates', () => {
   let survivor;
   let other;
 
-  it('lists contacts sharing an email on the Duplicates screen, reached from the Contacts screen, saying why', async () => {
+  test('lists contacts sharing an email on the Duplicates screen, reached from the Contacts screen, saying why', async () => {
     survivor = await created('/v2/contacts', { first_name: 'Mira', last_name: 'Merge', email: EMAIL, title: 'Buyer' });
     other = await created('/v2/contacts', { first_name: 'Mira', last_name: 'Merge', email: EMAIL.toUpperCase(), title: 'Head buyer', phone: '+1 475 462 0767' });
     await created('/v2/notes', { resource_type: 'contact', resource_id: other, content: 'Asked for the autumn catalogue' });
@@ -52,7 +57,7 @@ describe('duplicates', () => {
     assert.deepEqual(await violations(), []);
   });
 
-  it('merges with a field picked from the other record and lands on the survivor, which shows the moved note', async () => {
+  test('merges with a field picked from the other record and lands on the survivor, which shows the moved note', async () => {
     await groupOf(`Same email ${EMAIL}`).getByRole('link', { name: /^Merge/ }).click();
     await page.getByRole('heading', { name: 'Merge contacts' }).waitFor();
     const title = page.getByRole('group', { name: 'Title' });
@@ -74,7 +79,7 @@ describe('duplicates', () => {
     assert.equal((await pageApi(page, 'GET', `/v2/contacts/${other}`)).status, 404);
   });
 
-  it('warns on the new contact form as a matching email is typed, with a link to the existing contact', async () => {
+  test('warns on the new contact form as a matching email is typed, with a link to the existing contact', async () => {
     await page.goto(new URL('/contacts/new', page.url()).toString());
     await page.getByRole('heading', { name: 'New contact' }).waitFor();
     await page.getByLabel('Email').fill(EMAIL);
@@ -87,7 +92,7 @@ describe('duplicates', () => {
     await page.waitForURL(`**/contacts/${survivor}`);
   });
 
-  it('warns on the new lead form too', async () => {
+  test('warns on the new lead form too', async () => {
     await created('/v2/leads', { first_name: 'Lena', last_name: 'Lead', email: '0-lena@merge.test' });
     await page.goto(new URL('/leads/new', page.url()).toString());
     await page.getByRole('heading', { name: 'New lead' }).waitFor();
@@ -95,7 +100,7 @@ describe('duplicates', () => {
     await page.getByRole('status').filter({ hasText: 'A lead with this email exists' }).waitFor();
   });
 
-  it('fits a phone: the groups and the merge view at 390 px', async () => {
+  test('fits a phone: the groups and the merge view at 390 px', async () => {
     const a = await created('/v2/leads', { first_name: 'Pia', last_name: 'Phone', organization_name: 'Small Screens', mobile: '+44 20 7946 0018' });
     const b = await created('/v2/leads', { first_name: 'Pia', last_name: 'Phone', organization_name: 'Small screens', phone: '020 7946 0018', email: '0-pia@merge.test' });
     await page.setViewportSize(PHONE);

@@ -3,11 +3,15 @@
 // compared as numbers and addresses chosen part by part; an email or phone
 // that cannot be one is not a link; a custom field named with an apostrophe;
 // a field's error gone once it is fixed; the reports fitting a phone.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { HUB, launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 let page;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -22,7 +26,7 @@ async function created(path, data) {
 }
 
 async function visit(path, heading) {
-  await page.goto(`${HUB}${path}`);
+  await page.goto(`${seededHub.url}${path}`);
   await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
 }
 
@@ -32,17 +36,18 @@ const settled = () => page.waitForFunction(() => document.getAnimations().every(
 /** How far the page scrolls sideways (0 when it fits). */
 const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser, 'admin', { locale: 'en-US' });
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub, 'admin', { locale: 'en-US' });
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
-describe('duplicates and merging', () => {
+test.describe('duplicates and merging', () => {
   let survivor;
   let other;
 
-  it('shows both records’ phone numbers on the Duplicates card in one international format, at 1280 and 390 px', async () => {
+  test('shows both records’ phone numbers on the Duplicates card in one international format, at 1280 and 390 px', async () => {
     survivor = await created('/v2/contacts', {
       first_name: 'Hour', last_name: `First ${RUN}`, email: EMAIL, phone: '(312) 847-2066', title: 'Buyer',
       address: { line1: '1 Main St', city: 'Chicago', postal_code: null, state: 'IL', country: 'US' },
@@ -68,7 +73,7 @@ describe('duplicates and merging', () => {
     await page.setViewportSize(DESKTOP);
   });
 
-  it('says empty and same in words, takes the two spellings of one number as the same, and chooses an address part by part', async () => {
+  test('says empty and same in words, takes the two spellings of one number as the same, and chooses an address part by part', async () => {
     await page.locator('.duplicate-group').filter({ hasText: EMAIL }).getByRole('link', { name: /^Merge/ }).click();
     await page.getByRole('heading', { name: 'Merge contacts' }).waitFor();
     // The same on both: the phone (two spellings), the email, the city; nothing to choose there.
@@ -105,8 +110,8 @@ describe('duplicates and merging', () => {
   });
 });
 
-describe('contact points', () => {
-  it('shows an email or a phone that cannot be one as plain text, and a real one as a link', async () => {
+test.describe('contact points', () => {
+  test('shows an email or a phone that cannot be one as plain text, and a real one as a link', async () => {
     const id = await created('/v2/contacts', { first_name: 'Plain', last_name: `Text ${RUN}`, email: 'bob@', phone: 'call me', mobile: '+44 7700 900123' });
     await visit(`/contacts/${id}`, `Plain Text ${RUN}`);
     const main = page.locator('main');
@@ -120,8 +125,8 @@ describe('contact points', () => {
   });
 });
 
-describe('custom fields form', () => {
-  it('says what is wrong in words, drops the error once the name is typed, and takes a name with an apostrophe', async () => {
+test.describe('custom fields form', () => {
+  test('says what is wrong in words, drops the error once the name is typed, and takes a name with an apostrophe', async () => {
     await visit('/settings/fields', 'Custom fields');
     const form = page.getByRole('form', { name: 'New contact field' });
     const name = form.getByRole('textbox', { name: 'Field name' });
@@ -158,8 +163,8 @@ describe('custom fields form', () => {
   });
 });
 
-describe('reports on a phone', () => {
-  it('scroll their tables inside their cards: the page is never wider than 390 px', async () => {
+test.describe('reports on a phone', () => {
+  test('scroll their tables inside their cards: the page is never wider than 390 px', async () => {
     await page.setViewportSize(PHONE);
     await settled();
     await visit('/reports', 'Reports');

@@ -4,9 +4,12 @@
 // Save, quick picks for dates, a task linked to a record from the Tasks screen,
 // multi-select custom fields as checkboxes, and, on a phone, a failed save that
 // scrolls to and focuses its first error.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const PHONE = { width: 390, height: 844 };
 const MARK = `Frm${Date.now().toString(36)}`;
@@ -14,6 +17,7 @@ const MARK = `Frm${Date.now().toString(36)}`;
 const API_WORDING = /content can't be blank|remind_at|due_date|must be a decimal number|"1000\.25"|last_name|is required/;
 
 let browser;
+let seededHub;
 let page;
 let contact;
 let multiField;
@@ -45,9 +49,10 @@ async function formText(locator) {
   return (await locator.innerText()).replace(/\s+/g, ' ');
 }
 
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser, 'admin', { locale: 'en-US' });
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub, 'admin', { locale: 'en-US' });
   contact = (await api('POST', '/v2/contacts', { first_name: 'Fiona', last_name: `Formfield ${MARK}`, email: `fiona.${MARK.toLowerCase()}@example.com` })).body.data;
   const field = await api('POST', '/v2/contact/custom_fields', { name: `Interests ${MARK}`, type: 'multi_select_list', choices: [{ name: 'Boats' }, { name: 'Bikes' }, { name: 'Cars' }] });
   assert.ok(field.status < 300, JSON.stringify(field.body));
@@ -55,14 +60,14 @@ before(async () => {
   dealNumberField = (await api('POST', '/v2/deal/custom_fields', { name: `Fleet ${MARK}`, type: 'number' })).body.data;
 });
 
-after(async () => {
+test.afterAll(async () => {
   if (multiField) await api('DELETE', `/v2/contact/custom_fields/${multiField.id}`);
   if (dealNumberField) await api('DELETE', `/v2/deal/custom_fields/${dealNumberField.id}`);
-  await browser?.close();
+  await closeContexts(browser);
 });
 
-describe('forms in a rep’s words', () => {
-  it('asks for the note in words, where the API says "content can\'t be blank."', async () => {
+test.describe('forms in a rep’s words', () => {
+  test('asks for the note in words, where the API says "content can\'t be blank."', async () => {
     await page.goto(new URL(`/contacts/${contact.id}`, page.url()).href);
     const form = page.getByRole('form', { name: 'New note' });
     await form.getByRole('button', { name: 'Add note' }).click();
@@ -77,7 +82,7 @@ describe('forms in a rep’s words', () => {
     assert.equal(await page.locator(`[id="${describedBy}"]`).innerText(), 'Write the note before saving.', 'the error describes the field');
   });
 
-  it('explains a reminder after the due date before Save, and in the same words after', async () => {
+  test('explains a reminder after the due date before Save, and in the same words after', async () => {
     await page.getByRole('tab', { name: 'Task', exact: true }).click();
     const form = page.getByRole('form', { name: 'New task' });
     await form.getByLabel('Task', { exact: true }).fill(`Call back ${MARK}`);
@@ -99,7 +104,7 @@ describe('forms in a rep’s words', () => {
     await page.getByText(`Call back ${MARK}`).first().waitFor();
   });
 
-  it('fills dates with quick picks', async () => {
+  test('fills dates with quick picks', async () => {
     await page.getByRole('tab', { name: 'Task', exact: true }).click();
     const form = page.getByRole('form', { name: 'New task' });
     await form.getByLabel('Due', { exact: true }).fill('');
@@ -121,7 +126,7 @@ describe('forms in a rep’s words', () => {
     assert.equal(await page.getByLabel('Expected close date', { exact: true }).inputValue(), dayOf(nextWeek));
   });
 
-  it('takes a deal value as people type it, and asks for a number in words where the API says "must be a decimal number"', async () => {
+  test('takes a deal value as people type it, and asks for a number in words where the API says "must be a decimal number"', async () => {
     await page.getByLabel('Name *').fill(`Harbour fit-out ${MARK}`);
     await page.getByLabel('Contact *', { exact: true }).fill('Formfield');
     await page.getByRole('listbox', { name: 'Contact suggestions' }).getByRole('button', { name: new RegExp(MARK) }).click();
@@ -150,8 +155,8 @@ describe('forms in a rep’s words', () => {
     assert.equal(deal.custom_fields[`Fleet ${MARK}`], 1250.5);
   });
 
-  it('reads amounts the German way in a German browser', async () => {
-    const german = await signIn(browser, 'admin', { locale: 'de-DE' });
+  test('reads amounts the German way in a German browser', async () => {
+    const german = await signIn(browser, seededHub, 'admin', { locale: 'de-DE' });
     await german.goto(new URL('/deals/new', german.url()).href);
     await german.getByLabel('Name *').fill(`Werft ${MARK}`);
     await german.getByLabel('Contact *', { exact: true }).fill('Formfield');
@@ -164,7 +169,7 @@ describe('forms in a rep’s words', () => {
     await german.context().close();
   });
 
-  it('warns about an email that does not look like one, and saves it all the same', async () => {
+  test('warns about an email that does not look like one, and saves it all the same', async () => {
     await page.goto(new URL('/contacts/new', page.url()).href);
     await page.getByLabel('Last name *').fill(`Warned ${MARK}`);
     const email = page.getByLabel('Email', { exact: true });
@@ -191,7 +196,7 @@ describe('forms in a rep’s words', () => {
     assert.equal(saved.website, 'example');
   });
 
-  it('saves at the first press of Save straight from a field with a warning (the warning moves nothing from under the press)', async () => {
+  test('saves at the first press of Save straight from a field with a warning (the warning moves nothing from under the press)', async () => {
     await page.goto(new URL('/contacts/new', page.url()).href);
     await page.getByLabel('Last name *').fill(`Hasty ${MARK}`);
     await page.getByLabel('Phone', { exact: true }).fill('555');
@@ -199,7 +204,7 @@ describe('forms in a rep’s words', () => {
     await page.getByRole('heading', { name: `Hasty ${MARK}` }).waitFor();
   });
 
-  it('shows a multi-select custom field as checkboxes, and saves what is ticked', async () => {
+  test('shows a multi-select custom field as checkboxes, and saves what is ticked', async () => {
     await page.goto(new URL(`/contacts/${contact.id}/edit`, page.url()).href);
     const group = page.getByRole('group', { name: `Interests ${MARK}` });
     await group.waitFor();
@@ -215,9 +220,9 @@ describe('forms in a rep’s words', () => {
   });
 });
 
-describe('a custom object’s record form', () => {
+test.describe('a custom object’s record form', () => {
   const key = `boat_${MARK.toLowerCase()}`;
-  before(async () => {
+  test.beforeAll(async () => {
     const made = await support('POST', '/api/v2/custom_objects', { custom_object: { key, title: 'Boat', title_pluralized: 'Boats' } });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     const fields = [
@@ -231,7 +236,7 @@ describe('a custom object’s record form', () => {
     }
   });
 
-  it('takes a price as people type it, dates by quick pick and extras as checkboxes; a refusal in words', async () => {
+  test('takes a price as people type it, dates by quick pick and extras as checkboxes; a refusal in words', async () => {
     await page.goto(new URL(`/objects/${key}/new`, page.url()).href);
     const form = page.getByRole('form', { name: 'New Boat' });
     await form.waitFor();
@@ -255,8 +260,8 @@ describe('a custom object’s record form', () => {
   });
 });
 
-describe('a task made on the Tasks screen', () => {
-  it('is linked to the contact picked, and shows on that contact’s page', async () => {
+test.describe('a task made on the Tasks screen', () => {
+  test('is linked to the contact picked, and shows on that contact’s page', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks' }).click();
     await page.getByRole('heading', { name: 'Tasks', exact: true }).waitFor();
     const form = page.getByRole('form', { name: 'New task' });
@@ -276,15 +281,15 @@ describe('a task made on the Tasks screen', () => {
   });
 });
 
-describe('on a phone', () => {
+test.describe('on a phone', () => {
   let phone;
-  before(async () => {
-    phone = await signIn(browser, 'admin', { locale: 'en-US' });
+  test.beforeAll(async () => {
+    phone = await signIn(browser, seededHub, 'admin', { locale: 'en-US' });
     await phone.setViewportSize(PHONE);
   });
-  after(() => phone.context().close());
+  test.afterAll(() => phone.context().close());
 
-  it('scrolls a failed save to its first error and focuses it', async () => {
+  test('scrolls a failed save to its first error and focuses it', async () => {
     await phone.goto(new URL('/contacts/new', phone.url()).href);
     await phone.getByRole('heading', { name: 'New contact' }).waitFor();
     await phone.getByLabel('Email', { exact: true }).fill(`nobody.${MARK.toLowerCase()}@example.com`);
@@ -307,7 +312,7 @@ describe('on a phone', () => {
     await screenshot(phone, 'forms-06-phone-first-error');
   });
 
-  it('shows the task form with its quick picks and record picker at a phone’s width', async () => {
+  test('shows the task form with its quick picks and record picker at a phone’s width', async () => {
     await phone.goto(new URL('/tasks', phone.url()).href);
     const form = phone.getByRole('form', { name: 'New task' });
     await form.waitFor();
@@ -319,7 +324,7 @@ describe('on a phone', () => {
     await screenshot(phone, 'forms-07-phone-task-form');
   });
 
-  it('shows the lead, call and object record forms at a phone’s width, as at a desktop’s', async () => {
+  test('shows the lead, call and object record forms at a phone’s width, as at a desktop’s', async () => {
     for (const [p, size] of [[phone, 'phone'], [page, 'desktop']]) {
       await p.goto(new URL('/leads/new', p.url()).href);
       await p.getByRole('heading', { name: 'New lead' }).waitFor();
@@ -353,7 +358,7 @@ describe('on a phone', () => {
     }
   });
 
-  it('shows the deal form at a phone’s width', async () => {
+  test('shows the deal form at a phone’s width', async () => {
     await phone.goto(new URL('/deals/new', phone.url()).href);
     await phone.getByRole('heading', { name: 'New deal' }).waitFor();
     await phone.getByLabel('Value', { exact: true }).fill('abc');

@@ -1,8 +1,11 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { launch, screenshot, signIn, pageApi } from './browser.mjs';
+import { screenshot, signIn, pageApi, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 // Import and export through the UI: a CSV import with a bad row, a vCard
 // round trip, the CSV export of a filtered list, the tasks' calendar export
@@ -13,12 +16,14 @@ const RUN = Date.now().toString(36);
 const MARK = `ie${RUN}`;
 
 let browser;
+let seededHub;
 let page;
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 const api = pageApi;
 const items = async (path) => {
@@ -40,7 +45,7 @@ async function download(button) {
 
 const fileOf = (name, mimeType, text) => ({ name, mimeType, buffer: Buffer.from(text, 'utf8') });
 
-describe('CSV import', () => {
+test.describe('CSV import', () => {
   // Row 2 has no last name: a person needs one, so that row is refused.
   const csv = [
     'Given name,Surname,E-mail,Phone',
@@ -49,7 +54,7 @@ describe('CSV import', () => {
     `Omar,Csv${MARK},omar.${MARK}@import.test,+1 555 0103`,
   ].join('\r\n');
 
-  it('says so when the file is empty, and checks every row against the mapping', async () => {
+  test('says so when the file is empty, and checks every row against the mapping', async () => {
     await open('Contacts', 'Contacts');
     await page.getByRole('link', { name: 'Import CSV' }).click();
     await page.getByRole('heading', { name: 'Import contacts from CSV' }).waitFor();
@@ -76,7 +81,7 @@ describe('CSV import', () => {
     await screenshot(page, '120-csv-import-preview');
   });
 
-  it('imports nothing while a row is bad, then the valid rows when asked', async () => {
+  test('imports nothing while a row is bad, then the valid rows when asked', async () => {
     const check = page.getByRole('region', { name: 'Check and import' });
     await check.getByRole('button', { name: 'Import 3 contacts' }).click();
     await check.getByRole('alert').filter({ hasText: 'Nothing was imported: 1 row has problems.' }).waitFor();
@@ -99,8 +104,8 @@ describe('CSV import', () => {
   });
 });
 
-describe('CSV import of leads', () => {
-  it('imports leads with the mapping the engine suggests from the column names', async () => {
+test.describe('CSV import of leads', () => {
+  test('imports leads with the mapping the engine suggests from the column names', async () => {
     await open('Leads', 'Leads');
     await page.getByRole('link', { name: 'Import CSV' }).click();
     await page.getByRole('heading', { name: 'Import leads from CSV' }).waitFor();
@@ -116,7 +121,7 @@ describe('CSV import of leads', () => {
   });
 });
 
-describe('vCard round trip', () => {
+test.describe('vCard round trip', () => {
   const tag = `vcf-${MARK}`;
   const person = {
     first_name: 'Zoë', last_name: `Müller${MARK}`, title: 'Head of Purchasing', email: `zoe.${MARK}@vcard.test`,
@@ -133,7 +138,7 @@ describe('vCard round trip', () => {
   let originals;
   let vcf;
 
-  it('exports the contacts the list shows as a vCard file', async () => {
+  test('exports the contacts the list shows as a vCard file', async () => {
     for (const data of [person, organization]) assert.equal((await api(page, 'POST', '/v2/contacts', data)).status, 200);
     originals = (await items(`/v2/contacts?tag=${tag}&sort_by=name`)).map(comparable);
     assert.equal(originals.length, 2);
@@ -149,7 +154,7 @@ describe('vCard round trip', () => {
     assert.match(vcf.text, new RegExp(`Müller${MARK}`));
   });
 
-  it('imports the file back after the contacts were deleted, with the same fields', async () => {
+  test('imports the file back after the contacts were deleted, with the same fields', async () => {
     for (const { id } of await items(`/v2/contacts?tag=${tag}`)) assert.equal((await api(page, 'DELETE', `/v2/contacts/${id}`)).status, 204);
     assert.deepEqual(await items(`/v2/contacts?tag=${tag}`), []);
 
@@ -168,15 +173,15 @@ describe('vCard round trip', () => {
     assert.deepEqual(back, originals);
   });
 
-  it('refuses a file that is not vCard before sending it', async () => {
+  test('refuses a file that is not vCard before sending it', async () => {
     await page.getByRole('button', { name: 'Import another file' }).click();
     await page.getByLabel('vCard file').setInputFiles(fileOf('notes.vcf', 'text/vcard', 'just some notes'));
     await page.getByRole('alert').filter({ hasText: /not a valid vCard/ }).waitFor();
   });
 });
 
-describe('CSV export of a list view', () => {
-  it('exports the leads the filters show, in their sort order, guarding formulas', async () => {
+test.describe('CSV export of a list view', () => {
+  test('exports the leads the filters show, in their sort order, guarding formulas', async () => {
     const tag = `csv-${MARK}`;
     const leads = [
       { first_name: 'Bea', last_name: `Beta${MARK}`, organization_name: '=HYPERLINK("http://evil.test")', status: 'New', tags: [tag] },
@@ -201,13 +206,13 @@ describe('CSV export of a list view', () => {
   });
 });
 
-describe('Export CSV on every list view', () => {
+test.describe('Export CSV on every list view', () => {
   const VIEWS = [
     ['Contacts', 'contacts.csv'], ['Deals', 'deals.csv'], ['Tasks', 'tasks.csv'], ['Products', 'products.csv'],
     ['Sequences', 'sequences.csv'], ['Enrollments', 'sequence_enrollments.csv'],
   ];
 
-  it('downloads what each view shows, its filters and sort accepted by the export', async () => {
+  test('downloads what each view shows, its filters and sort accepted by the export', async () => {
     for (const [view, name] of VIEWS) {
       await open(view, view);
       const file = await download(page.getByRole('button', { name: 'Export CSV' }));
@@ -220,11 +225,11 @@ describe('Export CSV on every list view', () => {
   });
 });
 
-describe('tasks as a calendar', () => {
+test.describe('tasks as a calendar', () => {
   let me;
   const content = `Call back ${MARK}`;
 
-  it('exports the tasks as an .ics file', async () => {
+  test('exports the tasks as an .ics file', async () => {
     me = (await api(page, 'GET', '/v2/users/self')).body.data;
     const due = new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString();
     const task = await api(page, 'POST', '/v2/tasks', { content, due_date: due, owner_id: me.id });
@@ -239,7 +244,7 @@ describe('tasks as a calendar', () => {
     assert.match(file.text, new RegExp(`UID:task-${task.body.data.id}@`));
   });
 
-  it('turns the calendar feed on, shows its URL once, replaces it and turns it off', async () => {
+  test('turns the calendar feed on, shows its URL once, replaces it and turns it off', async () => {
     await open('Settings', 'Settings');
     const card = page.getByRole('region', { name: 'Calendar feed', exact: true });
     await card.scrollIntoViewIfNeeded();

@@ -1,14 +1,19 @@
-import { after, before, describe, it } from 'node:test';
+import { test, until } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, screenshot, signIn } from './browser.mjs';
+import { screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 let page;
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 /** The REST API as the signed-in user of the page (its token is in the tab's sessionStorage). */
 function api(method, path) {
@@ -19,19 +24,11 @@ function api(method, path) {
   }, { method, path });
 }
 
-/** Asks again, a tenth of a second apart, until the check holds (at most 10 s). */
-async function until(check) {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail('the condition never held');
-}
 
-describe('leads', () => {
+test.describe('leads', () => {
   let leadId;
 
-  it('refuses a lead without a last name or an organization name, inline', async () => {
+  test('refuses a lead without a last name or an organization name, inline', async () => {
     await page.getByRole('link', { name: 'Leads', exact: true }).click();
     await page.getByRole('heading', { name: 'Leads' }).waitFor();
     await page.getByRole('link', { name: 'New lead' }).click();
@@ -45,7 +42,7 @@ describe('leads', () => {
     await screenshot(page, '60-lead-validation-error');
   });
 
-  it('creates a lead and tags it', async () => {
+  test('creates a lead and tags it', async () => {
     await page.getByLabel('Last name').fill('Lovelace');
     await page.getByLabel('Organization name').fill('Analytical Engines');
     await page.getByLabel('Email').fill('ada@engines.test');
@@ -66,7 +63,7 @@ describe('leads', () => {
     await screenshot(page, '61-lead-page');
   });
 
-  it('finds the lead in the list', async () => {
+  test('finds the lead in the list', async () => {
     await page.getByRole('link', { name: 'Leads', exact: true }).click();
     await page.getByLabel('Search leads').fill('lovelace');
     const table = page.getByRole('table', { name: 'Leads' });
@@ -78,7 +75,7 @@ describe('leads', () => {
     await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
   });
 
-  it('converts the lead with a deal and lands on the new contact', async () => {
+  test('converts the lead with a deal and lands on the new contact', async () => {
     await page.getByRole('button', { name: 'Convert' }).click();
     const dialog = page.getByRole('dialog', { name: 'Convert Ada Lovelace' });
     await dialog.waitFor();
@@ -117,7 +114,7 @@ describe('leads', () => {
     await screenshot(page, '64-converted-contact');
   });
 
-  it('opens the deal made from the lead', async () => {
+  test('opens the deal made from the lead', async () => {
     await page.getByRole('region', { name: 'Lead conversion' }).getByText('Deal:').getByRole('link').click();
     // The deal belongs to the organization, with the person associated with it.
     await page.getByRole('heading', { name: 'Analytical Engines – Ada Lovelace', exact: true }).waitFor();

@@ -2,18 +2,22 @@
 // board's Move menu, a drag and bulk "Move to stage" — at 1280 and 390 px;
 // converting a lead asks for the deal's name and value; the board keeps its
 // stages in pipeline order on a phone.
-import { after, before, describe, it } from 'node:test';
+import { test, until } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, hubClient, ownHubDatabase, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
-import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
+import { pageApi, screenshot, signIn, signInAt, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const RUN = Date.now().toString(36);
 const WIDTHS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
 
 let browser;
+let seededHub;
 let page;
 let stages;
 let lost;
@@ -21,9 +25,10 @@ let incoming;
 let contactId;
 let reasons;
 
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
   stages = (await api('GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
   // The stages of the seeded Sales Pipeline (the board's first).
   const pipelineId = stages.find((s) => s.name === 'Incoming').pipeline_id;
@@ -34,7 +39,7 @@ before(async () => {
   assert.ok(reasons.length > 0, 'the seeded account keeps loss reasons');
   contactId = (await created('/v2/contacts', { first_name: 'Lorna', last_name: `Lostwell ${RUN}` })).id;
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 function api(method, path, data) {
   return pageApi(page, method, path, data);
@@ -56,14 +61,6 @@ async function go(path, heading) {
   await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
 }
 
-/** Polls the API until `check` holds (a move is saved after the dialog closes). */
-async function until(check, what) {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await page.waitForTimeout(100);
-  }
-  assert.fail(`${what} did not happen`);
-}
 
 const reasonDialog = (question) => page.getByRole('dialog', { name: question });
 
@@ -88,10 +85,10 @@ async function assertLost(id, reason, what) {
 }
 
 for (const size of WIDTHS) {
-  describe(`losing a deal at ${size.width} px`, () => {
-    before(() => page.setViewportSize(size));
+  test.describe(`losing a deal at ${size.width} px`, () => {
+    test.beforeAll(() => page.setViewportSize(size));
 
-    it("asks why on the deal's page; Cancel keeps the stage, confirming moves it with the reason", async () => {
+    test("asks why on the deal's page; Cancel keeps the stage, confirming moves it with the reason", async () => {
       const deal = await newDeal(`Page loss ${size.width}`);
       await go(`/deals/${deal.id}`, deal.name);
       const stage = page.getByRole('combobox', { name: /^Stage\b/ });
@@ -114,7 +111,7 @@ for (const size of WIDTHS) {
       await page.waitForFunction((id) => document.querySelector('.stage-move select')?.value === String(id), lost.id);
     });
 
-    it("asks why from a card's Move menu; Escape leaves the card in its column", async () => {
+    test("asks why from a card's Move menu; Escape leaves the card in its column", async () => {
       const deal = await newDeal(`Menu loss ${size.width}`);
       await go('/deals', 'Deals');
       const card = page.getByRole('region', { name: 'Incoming', exact: true }).getByRole('listitem', { name: deal.name, exact: true });
@@ -137,7 +134,7 @@ for (const size of WIDTHS) {
       await page.getByRole('status').filter({ hasText: `Moved ${deal.name} to ${lost.name}.` }).waitFor();
     });
 
-    it('asks why when a card is dropped on Lost; Cancel puts the card back', async () => {
+    test('asks why when a card is dropped on Lost; Cancel puts the card back', async () => {
       const deal = await newDeal(`Drag loss ${size.width}`);
       await go('/deals', 'Deals');
       const incomingColumn = page.getByRole('region', { name: 'Incoming', exact: true });
@@ -157,7 +154,7 @@ for (const size of WIDTHS) {
       await card.waitFor({ state: 'detached' });
     });
 
-    it('asks once for all the deals of a bulk Move to stage', async () => {
+    test('asks once for all the deals of a bulk Move to stage', async () => {
       const tag = `lost-bulk-${size.width}-${RUN}`;
       const deals = await Promise.all(['One', 'Two'].map((n) => created('/v2/deals', {
         name: `Bulk loss ${n} ${size.width} ${RUN}`, contact_id: contactId, value: '700', stage_id: incoming.id, tags: [tag],
@@ -186,7 +183,7 @@ for (const size of WIDTHS) {
       for (const deal of deals) await assertLost(deal.id, reason, 'confirmed in bulk');
     });
 
-    it("converts a lead into the deal named and valued in the dialog, the person among the deal's contacts", async () => {
+    test("converts a lead into the deal named and valued in the dialog, the person among the deal's contacts", async () => {
       const first = `Conny${size.width}`;
       const last = `Convertwell ${RUN}`;
       const organization = `Convert Works ${size.width} ${RUN}`;
@@ -228,8 +225,8 @@ for (const size of WIDTHS) {
   });
 }
 
-describe('the board on a phone', () => {
-  it('shows the stages in their pipeline order, open and closed alike', async () => {
+test.describe('the board on a phone', () => {
+  test('shows the stages in their pipeline order, open and closed alike', async () => {
     await page.setViewportSize(WIDTHS[1]);
     await go('/deals', 'Deals');
     await page.getByRole('region', { name: stages.at(-1).name, exact: true }).waitFor();
@@ -253,7 +250,7 @@ describe('the board on a phone', () => {
  * account keeps no reasons, and with one, the question and the move work
  * offline on the replica and reach the hub together.
  */
-describe('without reasons, and on a replica offline', () => {
+test.describe('without reasons, and on a replica offline', () => {
   const ADMIN = { email: 'lost-admin@example.com', password: 'lost-e2e-password' };
   const WAIT = { timeout: 20_000 };
   let hubDir;
@@ -278,10 +275,10 @@ describe('without reasons, and on a replica offline', () => {
     return answer.body.data;
   }
 
-  before(async () => {
+  test.beforeAll(async () => {
     hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-lost-hub-'));
     replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-lost-replica-'));
-    hubDatabase = await ownHubDatabase('lost');
+    hubDatabase = await ownHubDatabase('lost', seededHub.postgresCluster);
     hubPort = await freePort();
     hub = await startHub();
     token = syncToken(hubDir, ADMIN.email, hubDatabase.args);
@@ -289,13 +286,13 @@ describe('without reasons, and on a replica offline', () => {
     ownStages = (await hubApi('GET', '/v2/stages?per_page=100')).body.items.map((i) => i.data);
     contact = (await hubApi('POST', '/v2/contacts', { last_name: 'Offline Buyer' })).body.data;
   });
-  after(async () => {
+  test.afterAll(async () => {
     await stopAll();
     await hubDatabase?.drop();
     for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('moves a deal to Lost without asking when the account keeps no reasons', async () => {
+  test('moves a deal to Lost without asking when the account keeps no reasons', async () => {
     // A new account starts with a few reasons: an admin may remove them all.
     for (const item of (await hubApi('GET', '/v2/loss_reasons?per_page=100')).body.items) {
       assert.equal((await hubApi('DELETE', `/v2/loss_reasons/${item.data.id}`)).status, 204);
@@ -317,7 +314,7 @@ describe('without reasons, and on a replica offline', () => {
     }
   });
 
-  it('asks on the replica while the hub is away, and the hub gets the move with its reason', async () => {
+  test('asks on the replica while the hub is away, and the hub gets the move with its reason', async () => {
     const reason = (await hubApi('POST', '/v2/loss_reasons', { name: `Budget cut ${RUN}` })).body.data;
     const deal = await hubDeal(`Offline loss ${RUN}`);
     const replicaPage = await signInAt(browser, replica.url, ADMIN);

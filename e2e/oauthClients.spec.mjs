@@ -1,14 +1,19 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, screenshot, signIn } from './browser.mjs';
+import { screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 let admin;
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 /** Opens Settings through the navigation and waits for the screen. */
 async function openSettings(page) {
@@ -21,11 +26,11 @@ async function detail(scope, label) {
   return (await scope.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]').textContent()).trim();
 }
 
-describe('applications (OAuth clients) in Settings', () => {
+test.describe('applications (OAuth clients) in Settings', () => {
   let apps;
   let clientId;
 
-  it('adds a confidential application after fixing its redirect URI, and shows the secret once', async () => {
+  test('adds a confidential application after fixing its redirect URI, and shows the secret once', async () => {
     await openSettings(admin);
     apps = admin.getByRole('region', { name: 'Applications' });
     await apps.getByText('No applications are registered.').waitFor();
@@ -71,7 +76,7 @@ describe('applications (OAuth clients) in Settings', () => {
     assert.ok(!(await admin.content()).includes(secret));
   });
 
-  it('adds a public application, which has no secret', async () => {
+  test('adds a public application, which has no secret', async () => {
     await apps.getByLabel('Name', { exact: true }).fill('Field app (iOS)');
     await apps.getByLabel('Redirect URI').fill('http://127.0.0.1/oauth/callback');
     await apps.getByLabel('Public client (no secret; PKCE)').check();
@@ -87,7 +92,7 @@ describe('applications (OAuth clients) in Settings', () => {
     await box.waitFor({ state: 'detached' });
   });
 
-  it('removes an application after asking in the app\'s confirmation dialog', async () => {
+  test('removes an application after asking in the app\'s confirmation dialog', async () => {
     const row = apps.getByRole('listitem', { name: 'CRM add-on' });
     const confirm = admin.getByRole('alertdialog', { name: 'Remove CRM add-on?' });
     // Cancel keeps it.
@@ -109,8 +114,8 @@ describe('applications (OAuth clients) in Settings', () => {
     await screenshot(admin, '33-applications-removed');
   });
 
-  it('is not shown to an agent', async () => {
-    const agent = await signIn(browser, 'agent');
+  test('is not shown to an agent', async () => {
+    const agent = await signIn(browser, seededHub, 'agent');
     await openSettings(agent);
     await agent.locator('[aria-label=You]').getByText('Agent', { exact: true }).waitFor();
     assert.equal(await agent.getByRole('region', { name: 'Applications' }).count(), 0);

@@ -5,13 +5,17 @@
 // The installed desktop app's redirect, `outpost://oauth/callback`, is not a
 // web page: Chromium hands it to the OS (here there is no handler, so the
 // navigation is aborted), and the attempt is what the test observes.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { HUB, launch, screenshot } from './browser.mjs';
+import { screenshot, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 let browser;
+let seededHub;
 let callback;
 let client;
 
@@ -25,35 +29,36 @@ function startCallbackServer() {
 }
 
 async function adminToken() {
-  const response = await fetch(`${HUB}/oauth2/token`, {
+  const response = await fetch(`${seededHub.url}/oauth2/token`, {
     method: 'POST',
     headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: process.env.OUTPOST_E2E_EMAIL, password: process.env.OUTPOST_E2E_PASSWORD }),
+    body: new URLSearchParams({ grant_type: 'password', username: seededHub.admin.email, password: seededHub.admin.password }),
   });
   return (await response.json()).access_token;
 }
 
 const redirectUri = () => `http://127.0.0.1:${callback.port}/callback`;
-const authorizeUrl = (state) => `${HUB}/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri(), state, scope: 'read profile' })}`;
+const authorizeUrl = (state) => `${seededHub.url}/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri(), state, scope: 'read profile' })}`;
 
-before(async () => {
-  browser = await launch();
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
   callback = await startCallbackServer();
   // Registered by the admin, with a loopback redirect URI (any port may be used, RFC 8252).
-  const response = await fetch(`${HUB}/v2/oauth_clients`, {
+  const response = await fetch(`${seededHub.url}/v2/oauth_clients`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${await adminToken()}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ data: { name: 'E2E Add-on', redirect_uri: 'http://127.0.0.1/callback' } }),
   });
   client = (await response.json()).data;
 });
-after(async () => {
-  await browser?.close();
+test.afterAll(async () => {
+  await closeContexts(browser);
   callback?.server.close();
 });
 
-describe('OAuth consent page', () => {
-  it('signs in and allows an application with JavaScript off; the code it gets buys a working token', async () => {
+test.describe('OAuth consent page', () => {
+  test('signs in and allows an application with JavaScript off; the code it gets buys a working token', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 900, height: 760 } });
     const page = await context.newPage();
     await page.goto(authorizeUrl('e2e-state-1'));
@@ -62,14 +67,14 @@ describe('OAuth consent page', () => {
     await screenshot(page, '40-oauth-consent');
 
     // A wrong password first: the page asks again and says why; nothing is sent to the application.
-    await page.getByLabel('Email').fill(process.env.OUTPOST_E2E_EMAIL);
+    await page.getByLabel('Email').fill(seededHub.admin.email);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
-    assert.ok(page.url().startsWith(`${HUB}/oauth2/authorize`));
+    assert.ok(page.url().startsWith(`${seededHub.url}/oauth2/authorize`));
     await screenshot(page, '41-oauth-consent-wrong-password');
 
-    await page.getByLabel('Password').fill(process.env.OUTPOST_E2E_PASSWORD);
+    await page.getByLabel('Password').fill(seededHub.admin.password);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((url) => url.href.startsWith(redirectUri()));
     await page.getByRole('heading', { name: 'Back in the add-on' }).waitFor();
@@ -80,7 +85,7 @@ describe('OAuth consent page', () => {
     await screenshot(page, '42-oauth-back-in-application');
 
     // The application exchanges the code (client authenticated with Basic) and calls the API.
-    const exchange = await fetch(`${HUB}/oauth2/token`, {
+    const exchange = await fetch(`${seededHub.url}/oauth2/token`, {
       method: 'POST',
       headers: { Authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: back.origin + back.pathname }),
@@ -88,12 +93,12 @@ describe('OAuth consent page', () => {
     const tokens = await exchange.json();
     assert.equal(exchange.status, 200, JSON.stringify(tokens));
     assert.equal(tokens.scope, 'read profile');
-    const self = await fetch(`${HUB}/v2/users/self`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
-    assert.equal((await self.json()).data.email, process.env.OUTPOST_E2E_EMAIL);
+    const self = await fetch(`${seededHub.url}/v2/users/self`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    assert.equal((await self.json()).data.email, seededHub.admin.email);
     await context.close();
   });
 
-  it('sends the user back with access_denied when they deny', async () => {
+  test('sends the user back with access_denied when they deny', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(authorizeUrl('e2e-state-2'));
@@ -106,19 +111,19 @@ describe('OAuth consent page', () => {
     await context.close();
   });
 
-  it('sends the desktop app back through its outpost: link, which the page\'s policy admits, and the code buys tokens', async () => {
+  test('sends the desktop app back through its outpost: link, which the page\'s policy admits, and the code buys tokens', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const blocked = [];
     page.on('console', (message) => message.text().includes('Content Security Policy') && blocked.push(message.text()));
     const verifier = randomBytes(32).toString('base64url');
     const appRedirect = 'outpost://oauth/callback';
-    await page.goto(`${HUB}/oauth2/authorize?${new URLSearchParams({
+    await page.goto(`${seededHub.url}/oauth2/authorize?${new URLSearchParams({
       response_type: 'code', client_id: 'outpost-app', redirect_uri: appRedirect, scope: 'read write profile sync', state: 'e2e-app-1',
       code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
     })}`);
-    await page.getByLabel('Email').fill(process.env.OUTPOST_E2E_EMAIL);
-    await page.getByLabel('Password').fill(process.env.OUTPOST_E2E_PASSWORD);
+    await page.getByLabel('Email').fill(seededHub.admin.email);
+    await page.getByLabel('Password').fill(seededHub.admin.password);
     // Were `outpost:` missing from form-action, Chromium would block the form post (its redirect is checked too) and never try the link.
     const [handedOver] = await Promise.all([
       page.waitForEvent('request', (request) => request.url().startsWith(`${appRedirect}?`)),
@@ -127,7 +132,7 @@ describe('OAuth consent page', () => {
     assert.deepEqual(blocked, []);
     const back = new URL(handedOver.url());
     assert.equal(back.searchParams.get('state'), 'e2e-app-1');
-    const exchange = await fetch(`${HUB}/oauth2/token`, {
+    const exchange = await fetch(`${seededHub.url}/oauth2/token`, {
       method: 'POST',
       headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: appRedirect, code_verifier: verifier }),
@@ -138,14 +143,14 @@ describe('OAuth consent page', () => {
     await context.close();
   });
 
-  it('shows an error page, and stays on the hub, for a redirect URI that is not registered', async () => {
+  test('shows an error page, and stays on the hub, for a redirect URI that is not registered', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const url = authorizeUrl('e2e-state-3').replace(encodeURIComponent(redirectUri()), encodeURIComponent('https://attacker.example/cb'));
     const response = await page.goto(url);
     assert.equal(response.status(), 400);
     await page.getByRole('heading', { name: 'This sign-in request is not valid' }).waitFor();
-    assert.ok(page.url().startsWith(HUB));
+    assert.ok(page.url().startsWith(seededHub.url));
     await screenshot(page, '43-oauth-bad-redirect');
     await context.close();
   });

@@ -1,7 +1,7 @@
-// A spec's own hub (and replica): `outpost serve` as a child process, stopped again after the spec,
-// and where the hub keeps its data. In the suite's PostgreSQL run (scripts/e2e.mjs with
-// OUTPOST_E2E_POSTGRES=1 passes its throwaway cluster as OUTPOST_E2E_POSTGRES_CLUSTER), a fresh database
-// of that cluster, so the spec's hub runs on PostgreSQL too; otherwise its data folder's SQLite file.
+// Hubs (and replicas) of the suite's own: `outpost serve` as a child process, stopped again after the spec,
+// and where the hub keeps its data. In a PostgreSQL project (playwright.config.mjs) the worker's throwaway
+// cluster (the `postgresCluster` fixture, e2e/fixtures.mjs) holds a fresh database for each, so a spec's own
+// hub runs on PostgreSQL too; otherwise its data folder's SQLite file.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -12,14 +12,20 @@ const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 
 const running = new Set();
 
-/** `outpost serve …` as a child process; resolves with it and its URL once it listens. */
-export function serve(args, env = {}) {
+/**
+ * `outpost serve …` as a child process; resolves with it and its URL once it listens. `stopAll()` stops it
+ * unless `tracked` is false (the worker's seeded hub, which outlives every spec).
+ */
+export function serve(args, env = {}, { tracked = true } = {}) {
   const child = spawn(process.execPath, [CLI, 'serve', ...args, '--rate-limit', '0'], {
-    env: { ...process.env, ...env },
+    // Warnings only: a JSON line per request would bury the test output.
+    env: { OUTPOST_LOG_LEVEL: 'warn', ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.add(child);
-  child.on('exit', () => running.delete(child));
+  if (tracked) {
+    running.add(child);
+    child.on('exit', () => running.delete(child));
+  }
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`outpost serve did not start: ${output}`)), 30_000);
@@ -56,13 +62,15 @@ export async function stopAll() {
 
 let made = 0;
 
-/** `outpost` arguments naming the database of a spec's own hub (none on SQLite), and how to drop it. */
-export async function ownHubDatabase(name) {
-  const cluster = process.env.OUTPOST_E2E_POSTGRES_CLUSTER;
+/**
+ * `outpost` arguments naming the database of a hub (none on SQLite: `cluster` null), and how to drop it.
+ * `cluster`: the worker's PostgreSQL cluster, `seededHub.postgresCluster` in a spec.
+ */
+export async function ownHubDatabase(name, cluster) {
   if (!cluster) return { args: [], drop: async () => {} };
   const database = `e2e_${name}_${process.pid}_${++made}`;
   const admin = async (sql) => {
-    const client = new pg.Client({ connectionString: cluster });
+    const client = new pg.Client({ connectionString: cluster.url });
     await client.connect();
     try {
       await client.query(sql);
@@ -71,7 +79,7 @@ export async function ownHubDatabase(name) {
     }
   };
   await admin(`CREATE DATABASE ${database}`);
-  const url = new URL(cluster);
+  const url = new URL(cluster.url);
   url.pathname = `/${database}`;
   return { args: ['--database-url', url.toString()], drop: () => admin(`DROP DATABASE ${database} WITH (FORCE)`) };
 }
@@ -88,11 +96,11 @@ export function freePort() {
   });
 }
 
-/** A spec's own hub on `port` (0: any), keeping its data in `dir` (and `databaseArgs`' database), with `admin` as its first admin. */
-export function serveHub(port, dir, admin, databaseArgs = []) {
+/** A hub on `port` (0: any), keeping its data in `dir` (and `databaseArgs`' database), with `admin` as its first admin. */
+export function serveHub(port, dir, admin, databaseArgs = [], options = {}) {
   return serve(['--port', String(port), '--data-dir', dir, ...databaseArgs], {
     OUTPOST_ADMIN_EMAIL: admin.email, OUTPOST_ADMIN_PASSWORD: admin.password,
-  });
+  }, options);
 }
 
 /** A personal token of the hub's user `email` with the scopes a replica needs (`sync`), made by the CLI. */

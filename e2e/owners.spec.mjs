@@ -1,6 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { test, until } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 /**
  * Owners everywhere: the contacts, leads and deals lists name each record's
@@ -16,6 +19,7 @@ const MARK = `Owl${Date.now().toString(36)}`;
 const TAG = MARK.toLowerCase();
 
 let browser;
+let seededHub;
 let page;
 let me;
 let agentId;
@@ -24,14 +28,6 @@ const contacts = {};
 const leads = {};
 const deals = {};
 
-/** Asks again, a tenth of a second apart, until the check holds (at most 10 s). */
-async function until(check, what) {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`never: ${what}`);
-}
 
 async function created(path, data) {
   const answer = await pageApi(page, 'POST', path, data);
@@ -82,9 +78,10 @@ async function apiTotal(query) {
 
 const totalText = () => page.getByRole('search').locator('.list-total').innerText();
 
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
   me = (await pageApi(page, 'GET', '/v2/users/self')).body.data;
   agentId = (await pageApi(page, 'GET', '/v2/users?per_page=100')).body.items.map((i) => i.data).find((u) => u.name === 'Agent Smith').id;
   currency = (await pageApi(page, 'GET', '/v2/accounts/self')).body.data.currency;
@@ -97,10 +94,10 @@ before(async () => {
   deals.Bea = await created('/v2/deals', { name: `Bea ${MARK} deal`, contact_id: contacts.Bea, value: '300', currency, tags: [TAG], owner_id: agentId });
   deals.Cyd = await created('/v2/deals', { name: `Cyd ${MARK} deal`, contact_id: contacts.Ada, value: '49.25', currency, tags: [TAG] });
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
-describe('owners on the lists', () => {
-  it('shows the contacts\' owners by name and narrows the list to "Me" or a teammate', async () => {
+test.describe('owners on the lists', () => {
+  test('shows the contacts\' owners by name and narrows the list to "Me" or a teammate', async () => {
     await page.setViewportSize(DESKTOP);
     await go('/contacts', 'Contacts');
     await page.getByLabel('Search contacts').fill(MARK);
@@ -119,7 +116,7 @@ describe('owners on the lists', () => {
     await expectRows('Contacts', ['Ada', 'Bea']);
   });
 
-  it('keeps the owner on a phone\'s contact cards, and filters there', async () => {
+  test('keeps the owner on a phone\'s contact cards, and filters there', async () => {
     await page.setViewportSize(PHONE);
     await expectRows('Contacts', ['Ada', 'Bea']);
     const bea = rowsOf('Contacts').filter({ hasText: 'Bea' });
@@ -139,7 +136,7 @@ describe('owners on the lists', () => {
     await page.setViewportSize(DESKTOP);
   });
 
-  it('shows the leads\' owners and filters them, at both widths', async () => {
+  test('shows the leads\' owners and filters them, at both widths', async () => {
     await page.setViewportSize(DESKTOP);
     await go('/leads', 'Leads');
     await page.getByLabel('Search leads').fill(MARK);
@@ -160,9 +157,9 @@ describe('owners on the lists', () => {
   });
 });
 
-describe('the deals list', () => {
+test.describe('the deals list', () => {
 
-  it('shows each deal\'s organization, contact and owner, and the total of what is listed', async () => {
+  test('shows each deal\'s organization, contact and owner, and the total of what is listed', async () => {
     await page.setViewportSize(DESKTOP);
     await go('/deals/list', 'Deals');
     await page.getByLabel('Tag', { exact: true }).fill(TAG);
@@ -184,7 +181,7 @@ describe('the deals list', () => {
     await until(async () => (await totalText()).includes(mine), `my total reads ${mine}`);
   });
 
-  it('keeps the columns and the total on a phone', async () => {
+  test('keeps the columns and the total on a phone', async () => {
     await page.setViewportSize(PHONE);
     await showFilters();
     await page.getByLabel('Owner', { exact: true }).selectOption({ label: 'Agent Smith' });
@@ -200,8 +197,8 @@ describe('the deals list', () => {
   });
 });
 
-describe('smart lists keep the owner', () => {
-  it('saves the contacts filtered by owner and reopens them filtered', async () => {
+test.describe('smart lists keep the owner', () => {
+  test('saves the contacts filtered by owner and reopens them filtered', async () => {
     await page.setViewportSize(DESKTOP);
     await go('/contacts', 'Contacts');
     await page.getByLabel('Search contacts').fill(MARK);
@@ -230,7 +227,7 @@ describe('smart lists keep the owner', () => {
     await expectRows('Contacts', ['Bea']);
   });
 
-  it('saves deals filtered by owner and reopens them filtered', async () => {
+  test('saves deals filtered by owner and reopens them filtered', async () => {
     await go('/deals/list', 'Deals');
     await page.getByLabel('Tag', { exact: true }).fill(TAG);
     await page.getByLabel('Owner', { exact: true }).selectOption({ label: 'Me' });
@@ -250,7 +247,7 @@ describe('smart lists keep the owner', () => {
   });
 });
 
-describe('a record page\'s owner', () => {
+test.describe('a record page\'s owner', () => {
   const pages = [
     { kind: 'contact', path: () => `/contacts/${contacts.Ada}`, heading: `Ada ${MARK}`, api: () => `/v2/contacts/${contacts.Ada}` },
     { kind: 'lead', path: () => `/leads/${leads.Ada}`, heading: `Ada ${MARK}`, api: () => `/v2/leads/${leads.Ada}` },
@@ -258,7 +255,7 @@ describe('a record page\'s owner', () => {
   ];
 
   for (const [i, record] of pages.entries()) {
-    it(`shows a ${record.kind}'s owner and gives the ${record.kind} to a teammate`, async () => {
+    test(`shows a ${record.kind}'s owner and gives the ${record.kind} to a teammate`, async () => {
       const phone = i === 1;
       await page.setViewportSize(phone ? PHONE : DESKTOP);
       await go(record.path(), record.heading);
@@ -281,7 +278,7 @@ describe('a record page\'s owner', () => {
     });
   }
 
-  it('shows the owner on the phone\'s record page too', async () => {
+  test('shows the owner on the phone\'s record page too', async () => {
     await page.setViewportSize(PHONE);
     await go(`/deals/${deals.Bea}`, `Bea ${MARK} deal`);
     const details = page.getByRole('region', { name: 'Details' });

@@ -4,7 +4,7 @@
 // down is an ordinary edit: saved here at once, waiting, then on the hub.
 // The spec runs a hub of its own (stopped and started again on the same port
 // to play "offline").
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, hubClient, ownHubDatabase, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
-import { launch, pageApi, screenshot, signInAt } from './browser.mjs';
+import { pageApi, screenshot, signInAt, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 const ADMIN = { email: 'owners-admin@example.com', password: 'owners-e2e-password' };
@@ -22,6 +25,7 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 let browser;
+let seededHub;
 let hubDir;
 let replicaDir;
 let hubDatabase;
@@ -51,10 +55,12 @@ async function go(path, heading) {
 
 const olga = () => page.getByRole('table', { name: 'Contacts' }).getByRole('row').filter({ hasText: 'Olga Ownerswap' });
 
-before(async () => {
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
   hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-owners-hub-'));
   replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-owners-replica-'));
-  hubDatabase = await ownHubDatabase('owners');
+  hubDatabase = await ownHubDatabase('owners', seededHub.postgresCluster);
   hubPort = await freePort();
   hub = await startHub();
   execFileSync(process.execPath, [CLI, 'users', 'add', '--email', REP.email, '--name', REP.name, '--role', 'agent', '--password', REP.password, '--data-dir', hubDir, ...hubDatabase.args], { stdio: 'ignore' });
@@ -67,21 +73,20 @@ before(async () => {
     assert.equal(made.status, 200, JSON.stringify(made.body));
   }
   replica = await serveReplica(hub.url, token, replicaDir);
-  browser = await launch();
   page = await signInAt(browser, replica.url, ADMIN);
   status = page.getByRole('status', { name: 'Sync status' });
   me = (await pageApi(page, 'GET', '/v2/users/self')).body.data;
 });
 
-after(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
+  await closeContexts(browser);
   await stopAll();
   await hubDatabase?.drop();
   for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('owners on a replica', () => {
-  it('names the owner and filters by owner from the replica\'s copy', async () => {
+test.describe('owners on a replica', () => {
+  test('names the owner and filters by owner from the replica\'s copy', async () => {
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
     await page.getByLabel('Search contacts').fill('Ownerswap');
     await olga().getByRole('cell', { name: me.name, exact: true }).waitFor(WAIT);
@@ -91,7 +96,7 @@ describe('owners on a replica', () => {
     await olga().waitFor(WAIT);
   });
 
-  it('totals the deals listed from the replica\'s copy', async () => {
+  test('totals the deals listed from the replica\'s copy', async () => {
     await go('/deals/list', 'Deals');
     await page.getByLabel('Tag', { exact: true }).fill('swapped');
     const total = page.getByRole('search').locator('.list-total');
@@ -102,7 +107,7 @@ describe('owners on a replica', () => {
     await screenshot(page, '490-owners-replica-deals');
   });
 
-  it('gives a contact to a teammate while the hub is down, and the hub has it once back', async () => {
+  test('gives a contact to a teammate while the hub is down, and the hub has it once back', async () => {
     await stop(hub.child);
     await go(`/contacts/${contactId}`, 'Olga Ownerswap');
     const details = page.getByRole('region', { name: 'Details' });

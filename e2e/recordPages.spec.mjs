@@ -1,7 +1,10 @@
 // Record pages laid out for selling, and lists that cut nothing off.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts, atRest } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const WIDE = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -11,6 +14,7 @@ const LONG_NAME = `Wolfeschlegelsteinhausenbergerdorff${RUN}${'x'.repeat(200)}`.
 const LONG_EMAIL = `purchasing.department.for.the.whole.northern.region.${RUN}@an-extremely-long-company-domain-name-for-wrapping.example`;
 
 let browser;
+let seededHub;
 let page;
 const made = {};
 const api = (method, path, data) => pageApi(page, method, path, data);
@@ -28,7 +32,7 @@ async function go(path, heading) {
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
   await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
-  await page.waitForTimeout(700);
+  await atRest(page);
 }
 
 /** How far the page, and the screen inside the shell, scroll sideways: 0 when everything fits. */
@@ -53,9 +57,10 @@ function clippedCells(selector) {
     .map((cell) => `${cell.getAttribute('data-label') ?? cell.tagName}: ${cell.textContent.slice(0, 60)}`), selector);
 }
 
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
   made.outcome = (await api('GET', '/v2/call_outcomes?per_page=100')).body.items[0].data;
   made.organization = await create('/v2/contacts', { is_organization: true, name: `Harlow Hardware ${RUN}` });
   made.contact = await create('/v2/contacts', {
@@ -72,17 +77,17 @@ before(async () => {
   made.lead = await create('/v2/leads', { first_name: 'Jane', last_name: `Doe ${RUN}`, organization_name: `Bernhard LLC ${RUN}`, email: LONG_EMAIL, phone: '720 555 0101' });
   made.deal = await create('/v2/deals', { name: `Spring order ${RUN}`, contact_id: made.organization.id, value: '12500' });
 });
-after(async () => {
+test.afterAll(async () => {
   await page?.setViewportSize(WIDE);
-  await browser?.close();
+  await closeContexts(browser);
 });
 
-describe('record pages for selling', () => {
+test.describe('record pages for selling', () => {
   const contactName = () => `Quinn Harlow ${RUN}`;
   const timeline = () => page.getByRole('region', { name: 'Timeline' });
   const callEntry = () => timeline().getByRole('listitem').filter({ hasText: 'Went through the spring order' });
 
-  it('puts the composer and the timeline above the fold at 1280×800, the details beside them', async () => {
+  test('puts the composer and the timeline above the fold at 1280×800, the details beside them', async () => {
     await page.setViewportSize(WIDE);
     await go(`/contacts/${made.contact.id}`, contactName());
     const tabs = await box(page.getByRole('tablist', { name: 'Add to the timeline' }));
@@ -98,18 +103,18 @@ describe('record pages for selling', () => {
     await screenshot(page, 'record-contact-1280');
   });
 
-  it("shows a logged call's outcome and duration in the timeline", async () => {
+  test("shows a logged call's outcome and duration in the timeline", async () => {
     const text = await callEntry().innerText();
     assert.match(text, new RegExp(`Outgoing call · ${made.outcome.name} · 4 min 30 s`));
     assert.equal(await callEntry().getByRole('link', { name: '+1 303 555 0147' }).getAttribute('href'), 'tel:+13035550147');
   });
 
-  it('shows the address in its country\'s order', async () => {
+  test('shows the address in its country\'s order', async () => {
     const details = page.getByRole('region', { name: 'Details' });
     await details.getByText('Hyannis, MA 02601', { exact: true }).waitFor();
   });
 
-  it('keeps the composer near the top on a phone and folds the panels, each with its count', async () => {
+  test('keeps the composer near the top on a phone and folds the panels, each with its count', async () => {
     await page.setViewportSize(PHONE);
     await go(`/contacts/${made.contact.id}`, contactName());
     const tabs = await box(page.getByRole('tablist', { name: 'Add to the timeline' }));
@@ -130,7 +135,7 @@ describe('record pages for selling', () => {
   });
 
   for (const size of [PHONE, WIDE]) {
-    it(`keeps Edit and Delete on screen beside a 200-character name without spaces at ${size.width} px`, async () => {
+    test(`keeps Edit and Delete on screen beside a 200-character name without spaces at ${size.width} px`, async () => {
       await page.setViewportSize(size);
       await go(`/contacts/${made.long.id}`, LONG_NAME);
       for (const control of [page.getByRole('link', { name: 'Edit', exact: true }), page.getByRole('button', { name: 'Delete', exact: true })]) {
@@ -145,7 +150,7 @@ describe('record pages for selling', () => {
     });
   }
 
-  it('lays out lead and deal pages the same way, at both widths', async () => {
+  test('lays out lead and deal pages the same way, at both widths', async () => {
     for (const size of [WIDE, PHONE]) {
       await page.setViewportSize(size);
       await go(`/leads/${made.lead.id}`, `Jane Doe ${RUN}`);
@@ -163,7 +168,7 @@ describe('record pages for selling', () => {
     await page.setViewportSize(WIDE);
   });
 
-  it("lists the deal made from a converted lead, by its useful name, on the person's page", async () => {
+  test("lists the deal made from a converted lead, by its useful name, on the person's page", async () => {
     await go(`/leads/${made.lead.id}`, `Jane Doe ${RUN}`);
     await page.getByRole('button', { name: 'Convert' }).click();
     const dialog = page.getByRole('dialog', { name: `Convert Jane Doe ${RUN}` });
@@ -182,8 +187,8 @@ describe('record pages for selling', () => {
   });
 });
 
-describe('lists', () => {
-  it('cuts no column off in the contacts list at 1280 px, even a 200-character name', async () => {
+test.describe('lists', () => {
+  test('cuts no column off in the contacts list at 1280 px, even a 200-character name', async () => {
     await page.setViewportSize(WIDE);
     await go('/contacts', 'Contacts');
     await screenshot(page, 'list-contacts-1280');
@@ -195,7 +200,7 @@ describe('lists', () => {
     await screenshot(page, 'list-contacts-long-1280');
   });
 
-  it('cuts no column off in the leads list at 1280 px, with its widest emails', async () => {
+  test('cuts no column off in the leads list at 1280 px, with its widest emails', async () => {
     await go('/leads', 'Leads');
     const table = page.getByRole('table', { name: 'Leads' });
     await table.locator('tbody tr').first().waitFor();
@@ -210,7 +215,7 @@ describe('lists', () => {
     await screenshot(page, 'list-leads-1280');
   });
 
-  it('shows the lists as cards on a phone without scrolling sideways', async () => {
+  test('shows the lists as cards on a phone without scrolling sideways', async () => {
     await page.setViewportSize(PHONE);
     await go('/contacts', 'Contacts');
     assert.deepEqual(await sidewaysOverflow(), { page: 0, screen: 0 });

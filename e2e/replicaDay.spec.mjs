@@ -3,7 +3,7 @@
 // correct and delete activities, hand the contact to a colleague, mark a deal lost with its
 // reason. Each is an ordinary edit: queued while offline, on the hub once it is back.
 // The spec runs a hub of its own (stopped and started again on the same port to play "offline").
-import { after, before, describe, it } from 'node:test';
+import { expect, test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
-import { launch, pageApi, screenshot, signInAt } from './browser.mjs';
+import { pageApi, screenshot, signInAt, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 const ADMIN = { email: 'day-admin@example.com', password: 'replica-day-password' };
@@ -49,7 +52,8 @@ function localAt(days, hours, minutes) {
 
 const seeded = {};
 
-before(async () => {
+test.beforeAll(async ({ browser: workerBrowser }) => {
+  browser = workerBrowser;
   hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-day-hub-'));
   replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-day-replica-'));
   hubPort = await freePort();
@@ -73,16 +77,15 @@ before(async () => {
   seeded.colleague = (await hubApi('GET', '/v2/users?per_page=100')).body.items.map((i) => i.data).find((u) => u.email === COLLEAGUE.email);
 
   replica = await serveReplica(hub.url, token, replicaDir);
-  browser = await launch();
 });
 
-after(async () => {
-  await browser?.close().catch(() => undefined);
+test.afterAll(async () => {
+  await closeContexts(browser);
   await stopAll();
   for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a rep\'s day on a replica, offline', () => {
+test.describe('a rep\'s day on a replica, offline', () => {
   let page;
   let status;
 
@@ -92,22 +95,18 @@ describe('a rep\'s day on a replica, offline', () => {
   };
   const timeline = () => page.getByRole('region', { name: 'Timeline' });
 
-  before(async () => {
+  test.beforeAll(async () => {
     page = await signInAt(browser, replica.url, ADMIN);
     status = page.getByRole('status', { name: 'Sync status' });
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
     // The seeded records reached the replica.
-    const deadline = Date.now() + 20_000;
-    while ((await pageApi(page, 'GET', `/v2/deals/${seeded.deal.id}`)).status !== 200) {
-      assert.ok(Date.now() < deadline, 'the seeded records reached the replica');
-      await page.waitForTimeout(200);
-    }
+    await expect.poll(async () => (await pageApi(page, 'GET', `/v2/deals/${seeded.deal.id}`)).status, { message: 'the seeded records reached the replica', ...WAIT }).toBe(200);
     await stop(hub.child);
     await status.filter({ hasText: 'Offline' }).waitFor(WAIT);
   });
-  after(() => page?.context().close());
+  test.afterAll(() => page?.context().close());
 
-  it('finds the contact from its local data by the digits and the part of a name a rep types', async () => {
+  test('finds the contact from its local data by the digits and the part of a name a rep types', async () => {
     const palette = async (text) => {
       await page.keyboard.press('Control+K');
       const dialog = page.getByRole('dialog', { name: /command/i });
@@ -125,7 +124,7 @@ describe('a rep\'s day on a replica, offline', () => {
     await screenshot(page, 'day-replica-found-by-digits');
   });
 
-  it('reschedules the overdue task to tomorrow, keeping its time of day, at phone width', async () => {
+  test('reschedules the overdue task to tomorrow, keeping its time of day, at phone width', async () => {
     await page.setViewportSize(PHONE);
     try {
       await openContact();
@@ -133,18 +132,14 @@ describe('a rep\'s day on a replica, offline', () => {
       await task.getByRole('button', { name: 'Reschedule' }).click();
       await page.getByRole('menuitem', { name: 'Tomorrow' }).click();
       const wanted = localAt(1, 14, 30);
-      const deadline = Date.now() + 10_000;
-      while ((await pageApi(page, 'GET', `/v2/tasks/${seeded.task.id}`)).body.data.due_date !== wanted) {
-        assert.ok(Date.now() < deadline, 'the replica has the task due tomorrow at 14:30');
-        await page.waitForTimeout(200);
-      }
+      await expect.poll(async () => (await pageApi(page, 'GET', `/v2/tasks/${seeded.task.id}`)).body.data.due_date, { message: 'the replica has the task due tomorrow at 14:30' }).toBe(wanted);
       await screenshot(page, 'day-replica-rescheduled-phone');
     } finally {
       await page.setViewportSize(DESKTOP);
     }
   });
 
-  it('corrects the note in place and stays on the page', async () => {
+  test('corrects the note in place and stays on the page', async () => {
     await openContact();
     await timeline().getByRole('button', { name: 'Edit note' }).click();
     const form = timeline().getByRole('form', { name: 'Edit the note' });
@@ -154,7 +149,7 @@ describe('a rep\'s day on a replica, offline', () => {
     assert.match(new URL(page.url()).pathname, new RegExp(`/contacts/${seeded.contact.id}$`));
   });
 
-  it('deletes the call after asking once in the app\'s dialog', async () => {
+  test('deletes the call after asking once in the app\'s dialog', async () => {
     page.once('dialog', () => assert.fail('the browser\'s own confirm box was used'));
     await timeline().getByRole('button', { name: 'Delete call' }).click();
     const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));
@@ -162,16 +157,12 @@ describe('a rep\'s day on a replica, offline', () => {
     await timeline().getByText('Left a voicemail').waitFor({ state: 'detached', ...WAIT });
   });
 
-  it('hands the contact to a colleague', async () => {
+  test('hands the contact to a colleague', async () => {
     await page.getByLabel('Owner').selectOption({ label: COLLEAGUE.name });
-    const deadline = Date.now() + 10_000;
-    while ((await pageApi(page, 'GET', `/v2/contacts/${seeded.contact.id}`)).body.data.owner_id !== seeded.colleague.id) {
-      assert.ok(Date.now() < deadline, 'the replica has the new owner');
-      await page.waitForTimeout(200);
-    }
+    await expect.poll(async () => (await pageApi(page, 'GET', `/v2/contacts/${seeded.contact.id}`)).body.data.owner_id, { message: 'the replica has the new owner' }).toBe(seeded.colleague.id);
   });
 
-  it('marks the deal lost only with a reason', async () => {
+  test('marks the deal lost only with a reason', async () => {
     await page.goto(`${replica.url}/deals/${seeded.deal.id}`);
     await page.getByRole('heading', { name: 'Paloma fleet renewal' }).waitFor(WAIT);
     await page.getByLabel('Stage').selectOption({ label: seeded.lost.name });
@@ -179,19 +170,13 @@ describe('a rep\'s day on a replica, offline', () => {
     await dialog.getByLabel('Reason').selectOption({ label: seeded.reasons[0].name });
     await screenshot(page, 'day-replica-lost-reason');
     await dialog.getByRole('button', { name: `Move to ${seeded.lost.name}` }).click();
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+    await expect.poll(async () => {
       const deal = (await pageApi(page, 'GET', `/v2/deals/${seeded.deal.id}`)).body.data;
-      if (deal.stage_id === seeded.lost.id) {
-        assert.equal(deal.loss_reason_id, seeded.reasons[0].id);
-        break;
-      }
-      assert.ok(Date.now() < deadline, 'the replica has the deal lost with its reason');
-      await page.waitForTimeout(200);
-    }
+      return { stage_id: deal.stage_id, loss_reason_id: deal.loss_reason_id };
+    }, { message: 'the replica has the deal lost with its reason' }).toEqual({ stage_id: seeded.lost.id, loss_reason_id: seeded.reasons[0].id });
   });
 
-  it('sends every change to the hub once it is back', async () => {
+  test('sends every change to the hub once it is back', async () => {
     await status.filter({ hasText: /pending/ }).waitFor(WAIT);
     await screenshot(page, 'day-replica-offline-pending');
     hub = await startHub();

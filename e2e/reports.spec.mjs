@@ -5,11 +5,14 @@
 // of every report at desktop and phone width (reports-desktop-*.png,
 // reports-phone-*.png). Other specs share the hub: the account's plan, changed
 // here to see the products report refused, is put back as it was.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { HUB, launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const PHONE = { width: 390, height: 844 };
 const SMALL_PHONE = { width: 360, height: 740 };
@@ -17,6 +20,7 @@ const DESKTOP = { width: 1280, height: 800 };
 const REPORTS = ['pipeline', 'won_lost', 'loss_reasons', 'activities', 'lead_conversion', 'product_sales'];
 
 let browser;
+let seededHub;
 let admin;
 let agent;
 
@@ -31,18 +35,19 @@ async function openReports(page) {
     document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
   // A full load of /reports: the hub serves the UI at that path, and the listener above is in place before any chart draws.
-  await page.goto(`${HUB}/reports`);
+  await page.goto(`${seededHub.url}/reports`);
   await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
   page.violations = async () => [...violations, ...(await page.evaluate(() => window.__cspViolations))];
   return page;
 }
 
-before(async () => {
-  browser = await launch();
-  admin = await openReports(await signIn(browser));
-  agent = await openReports(await signIn(browser, 'agent'));
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await openReports(await signIn(browser, seededHub));
+  agent = await openReports(await signIn(browser, seededHub, 'agent'));
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 const pad = (n) => String(n).padStart(2, '0');
 const day = (d) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -162,15 +167,15 @@ async function expectReports(page, { owner, pipelineId, chosenPipeline, period, 
 const filter = (page, label) => page.getByRole('group', { name: 'Report filters' }).getByLabel(label, { exact: true });
 const pick = (page, label, option) => filter(page, label).selectOption(option);
 
-describe('Reports (admin)', () => {
+test.describe('Reports (admin)', () => {
   let pipelineId;
   let agentId;
 
-  it('shows every report with the numbers the API answers, for the whole team over the last 12 months', async () => {
+  test('shows every report with the numbers the API answers, for the whole team over the last 12 months', async () => {
     const pipelines = (await pageApi(admin, 'GET', '/v2/pipelines')).body.items.map((i) => i.data).sort((a, b) => a.id - b.id);
     pipelineId = pipelines[0].id;
     const users = (await pageApi(admin, 'GET', '/v2/users')).body.items.map((i) => i.data);
-    agentId = users.find((u) => u.email === process.env.OUTPOST_E2E_AGENT_EMAIL).id;
+    agentId = users.find((u) => u.email === seededHub.agent.email).id;
     const answers = await expectReports(admin, { pipelineId, period: range(11) });
     // The seeded hub has something in every report: no report is checked against an empty table only.
     for (const name of REPORTS) assert.ok(answers[name].length > 0, `${name} has rows`);
@@ -184,7 +189,7 @@ describe('Reports (admin)', () => {
     assert.equal(foot[1], (await formatted(admin, [[['count', open.reduce((n, r) => n + r.deals_count, 0)]]]))[0][0]);
   });
 
-  it('shows the forecast as one amount in the account\'s currency, the currencies it was made of on a closer look', async () => {
+  test('shows the forecast as one amount in the account\'s currency, the currencies it was made of on a closer look', async () => {
     const { currency } = (await pageApi(admin, 'GET', '/v2/accounts/self')).body.data;
     const rates = Object.fromEntries((await pageApi(admin, 'GET', '/v2/exchange_rates')).body.items.map((i) => [i.data.currency, i.data.rate]));
     const open = (await rowsOf(admin, 'pipeline', { pipeline_id: pipelineId })).filter((r) => ['incoming', 'in_progress'].includes(r.category));
@@ -209,7 +214,7 @@ describe('Reports (admin)', () => {
     await headline.locator('summary').click();
   });
 
-  it('offers the whole team and each user, and follows the owner, pipeline, period and interval chosen', async () => {
+  test('offers the whole team and each user, and follows the owner, pipeline, period and interval chosen', async () => {
     const owners = await filter(admin, 'Owner').locator('option').allInnerTexts();
     assert.equal(owners[0], 'Whole team');
     assert.ok(owners.includes('Agent Smith'), owners.join());
@@ -245,7 +250,7 @@ describe('Reports (admin)', () => {
     await expectReports(admin, { pipelineId, period: range(11) });
   });
 
-  it('downloads a report as CSV, for the filters shown', async () => {
+  test('downloads a report as CSV, for the filters shown', async () => {
     for (const [label, option] of [['Owner', 'Whole team'], ['Pipeline', 'All pipelines'], ['Period', 'Last 12 months'], ['Group by', 'Month']]) await pick(admin, label, { label: option });
     const rows = await rowsOf(admin, 'won_lost', { ...range(11), interval: 'month' });
     const [file] = await Promise.all([admin.waitForEvent('download'), section(admin, 'won_lost').getByRole('button', { name: 'Export CSV' }).click()]);
@@ -256,7 +261,7 @@ describe('Reports (admin)', () => {
       rows.reduce((n, r) => n + r.won_count, 0), 'the won column adds up to the deals won');
   });
 
-  it('shows the products report refused, in words, on a plan without products', async () => {
+  test('shows the products report refused, in words, on a plan without products', async () => {
     const account = (await pageApi(admin, 'GET', '/v2/accounts/self')).body.data;
     const refusal = await pageApi(admin, 'PUT', '/v2/accounts/self', { plan: 'starter' });
     assert.equal(refusal.status, 200, JSON.stringify(refusal.body));
@@ -277,8 +282,8 @@ describe('Reports (admin)', () => {
   });
 });
 
-describe('Reports (agent)', () => {
-  it('has no owner to choose, and shows the agent their own numbers', async () => {
+test.describe('Reports (agent)', () => {
+  test('has no owner to choose, and shows the agent their own numbers', async () => {
     const group = agent.getByRole('group', { name: 'Report filters' });
     assert.equal(await group.getByLabel('Owner', { exact: true }).count(), 0);
     await group.getByText('My data', { exact: true }).waitFor();
@@ -289,15 +294,15 @@ describe('Reports (agent)', () => {
   });
 });
 
-describe('Reports on screen', () => {
-  it('draws every chart without a Content-Security-Policy violation', async () => {
+test.describe('Reports on screen', () => {
+  test('draws every chart without a Content-Security-Policy violation', async () => {
     for (const page of [admin, agent]) {
       for (const name of REPORTS) await section(page, name).locator('.recharts-surface').first().waitFor();
       assert.deepEqual(await page.violations(), []);
     }
   });
 
-  it('fits a phone without sideways scrolling; screenshots of every report at both widths', async () => {
+  test('fits a phone without sideways scrolling; screenshots of every report at both widths', async () => {
     for (const [size, viewport] of [['desktop', DESKTOP], ['small-phone', SMALL_PHONE], ['phone', PHONE]]) {
       await admin.setViewportSize(viewport);
       for (const name of REPORTS) {

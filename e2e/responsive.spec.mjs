@@ -4,12 +4,16 @@
 // say how many records they have in all. Screenshots of every screen at both
 // widths: e2e/screenshots/phone-*.png and desktop-*.png. The screens and the
 // records they show: e2e/screens.mjs.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { HUB, launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts, settled } from './browser.mjs';
 import { DESKTOP, PHONE, SMALL_PHONE, go as goTo, makeFixtures, removeFixtures, screens } from './screens.mjs';
 
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
+
 let browser;
+let seededHub;
 let page;
 /** The records the record screens show, found or made in `before` (e2e/screens.mjs). */
 let made;
@@ -39,21 +43,22 @@ async function visitAll(size, prefix, only = null) {
   }
 }
 
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub);
   made = await makeFixtures(page);
 });
-after(async () => {
+test.afterAll(async () => {
   if (page && made) await removeFixtures(page, made);
-  await browser?.close();
+  await closeContexts(browser);
 });
 
-describe('phones and small laptops', () => {
+test.describe('phones and small laptops', () => {
   const menu = () => page.getByRole('button', { name: 'Menu' });
   const nav = () => page.getByRole('navigation', { name: 'Main' });
 
-  it('opens the navigation from the menu button on a phone, with the user and sync status in it', async () => {
+  test('opens the navigation from the menu button on a phone, with the user and sync status in it', async () => {
     await page.setViewportSize(PHONE);
     await go('/', 'Today');
     assert.equal(await nav().getByRole('link', { name: 'Leads' }).isVisible(), false, 'the navigation is shut');
@@ -62,7 +67,7 @@ describe('phones and small laptops', () => {
     await nav().getByRole('link', { name: 'Leads' }).waitFor();
     await nav().getByRole('button', { name: 'Sign out' }).waitFor();
     await nav().getByText('Administrator').waitFor();
-    await page.waitForTimeout(300); // the drawer slides in
+    await settled(page); // the drawer slides in
     await screenshot(page, 'phone-navigation-open');
 
     await page.keyboard.press('Escape');
@@ -78,15 +83,16 @@ describe('phones and small laptops', () => {
     assert.equal(await nav().getByRole('link', { name: 'Leads' }).isVisible(), false, 'and it stays shut on the next screen');
   });
 
-  it('fits every screen on a phone (390 px) without scrolling sideways', async () => {
+  test('fits every screen on a phone (390 px) without scrolling sideways', async () => {
+    test.slow(); // every screen, each measured and screenshot: three times the usual time
     await visitAll(PHONE, 'phone');
   });
 
-  it('fits the narrowest phones (360 px) too', async () => {
+  test('fits the narrowest phones (360 px) too', async () => {
     await visitAll(SMALL_PHONE, 'phone360', ['contacts', 'contact', 'deals', 'deal', 'lead-new', 'products', 'object-records']);
   });
 
-  it('keeps the deals board scrolling inside itself, with a visible hint', async () => {
+  test('keeps the deals board scrolling inside itself, with a visible hint', async () => {
     await page.setViewportSize(PHONE);
     await go('/deals', 'Deals');
     const board = page.locator('.board');
@@ -99,7 +105,8 @@ describe('phones and small laptops', () => {
     await screenshot(page, 'phone-deals-scrolled');
   });
 
-  it('shows every screen on a laptop (1280 px), the whole deals board included', async () => {
+  test('shows every screen on a laptop (1280 px), the whole deals board included', async () => {
+    test.slow(); // every screen, each measured and screenshot: three times the usual time
     await visitAll(DESKTOP, 'desktop');
     await go('/deals', 'Deals');
     for (const stage of ['Incoming', 'Won', 'Lost']) assert.ok(await page.getByRole('region', { name: stage, exact: true }).isVisible(), `${stage} is on screen`);
@@ -107,20 +114,20 @@ describe('phones and small laptops', () => {
   });
 });
 
-describe('not found and list totals', () => {
-  it('shows a not-found page for an address the app has no screen for', async () => {
+test.describe('not found and list totals', () => {
+  test('shows a not-found page for an address the app has no screen for', async () => {
     await page.setViewportSize(DESKTOP);
-    await page.goto(`${HUB}/contacts/not-a-contact`);
+    await page.goto(`${seededHub.url}/contacts/not-a-contact`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     // An address outside every screen's: the hub answers 404 with the app, which says the same.
-    const answer = await page.goto(`${HUB}/somewhere/else`);
+    const answer = await page.goto(`${seededHub.url}/somewhere/else`);
     assert.equal(answer.status(), 404);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await page.getByRole('link', { name: 'Go to Today' }).click();
     await page.getByRole('heading', { name: 'Today', exact: true }).waitFor();
   });
 
-  it('says how many records a list has in all', async () => {
+  test('says how many records a list has in all', async () => {
     const total = (await api('GET', '/v2/contacts?per_page=1&count=true')).body.meta.total_count;
     assert.ok(total >= 500, `the seeded contacts (${total})`);
     await go('/contacts', 'Contacts');
@@ -135,8 +142,8 @@ describe('not found and list totals', () => {
   });
 });
 
-describe('words people use', () => {
-  it('names the field by its label in a validation message, shown once', async () => {
+test.describe('words people use', () => {
+  test('names the field by its label in a validation message, shown once', async () => {
     await page.setViewportSize(DESKTOP);
     await go('/contacts/new', 'New contact');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -149,7 +156,7 @@ describe('words people use', () => {
     await screenshot(page, 'desktop-contact-new-error');
   });
 
-  it('finds notes with a search, each linking its record', async () => {
+  test('finds notes with a search, each linking its record', async () => {
     const [note] = await items('/v2/notes?sort_by=created_at:desc&per_page=1');
     const word = note.content.split(/\s+/).find((w) => /^[A-Za-z]{5,}$/.test(w));
     await go('/notes', 'Notes');

@@ -5,7 +5,7 @@
 // Other specs share the hub: the account's plan and add-ons are set so every
 // screen has something to show, and put back as they were afterwards, as is
 // the custom object made here.
-import { pageApi } from './browser.mjs';
+import { atRest, pageApi } from './browser.mjs';
 
 export const PHONE = { width: 390, height: 844 };
 export const SMALL_PHONE = { width: 360, height: 740 };
@@ -114,5 +114,5 @@ export async function go(page, path, heading) {
   }, path);
   await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
   // Panels, names and counts arrive after the heading.
-  await page.waitForTimeout(700);
+  await atRest(page);
 }

@@ -1,6 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { launch, screenshot, signIn, pageApi } from './browser.mjs';
+import { screenshot, signIn, pageApi, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 // Email templates, sequences and enrollments. The admin writes a template and
 // a sequence (a task step, then an email step), enrolls a contact from its
@@ -10,18 +13,20 @@ import { launch, screenshot, signIn, pageApi } from './browser.mjs';
 // account's add-ons are put back as they were found.
 
 let browser;
+let seededHub;
 let admin;
 let agent;
 let initialAddons;
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
-  agent = await signIn(browser, 'agent');
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
+  agent = await signIn(browser, seededHub, 'agent');
   initialAddons = (await api(admin, 'GET', '/v2/accounts/self')).body.data.addons;
 });
-after(async () => {
+test.afterAll(async () => {
   if (initialAddons && admin) await api(admin, 'PUT', '/v2/accounts/self', { addons: initialAddons });
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** The REST API as the page's signed-in user (its token is in the tab's sessionStorage). */
@@ -40,13 +45,13 @@ const RUN = Date.now().toString(36);
 const TEMPLATE = `Intro ${RUN}`;
 const SEQUENCE = `Welcome ${RUN}`;
 
-describe('sequences, email templates and enrollments', () => {
+test.describe('sequences, email templates and enrollments', () => {
   let templateId;
   let sequenceId;
   let contactId;
   let enrollmentId;
 
-  it('lets an admin write an email template, showing the API\'s errors by their fields', async () => {
+  test('lets an admin write an email template, showing the API\'s errors by their fields', async () => {
     await open(admin, 'Sequences');
     await admin.getByRole('button', { name: 'New template' }).click();
     const form = admin.getByRole('form', { name: 'New email template' });
@@ -66,7 +71,7 @@ describe('sequences, email templates and enrollments', () => {
     assert.equal(templates[0].subject, 'Hello {{contact.first_name}}');
   });
 
-  it('lets an admin build a sequence of a task step and an email step', async () => {
+  test('lets an admin build a sequence of a task step and an email step', async () => {
     await admin.getByRole('link', { name: 'New sequence' }).click();
     const form = admin.getByRole('form', { name: 'New sequence' });
     await form.getByLabel('Name', { exact: true }).fill(SEQUENCE);
@@ -95,7 +100,7 @@ describe('sequences, email templates and enrollments', () => {
     ]);
   });
 
-  it('shows an agent sequences and templates read only', async () => {
+  test('shows an agent sequences and templates read only', async () => {
     await open(agent, 'Sequences');
     await agent.getByRole('row', { name: SEQUENCE }).waitFor();
     await agent.getByRole('listitem', { name: TEMPLATE }).waitFor();
@@ -111,7 +116,7 @@ describe('sequences, email templates and enrollments', () => {
     assert.equal((await api(agent, 'PUT', `/v2/sequences/${sequenceId}`, { name: 'Hacked' })).status, 403);
   });
 
-  it('enrolls a contact from its page; the enrollment page shows the first action scheduled', async () => {
+  test('enrolls a contact from its page; the enrollment page shows the first action scheduled', async () => {
     const contact = await api(admin, 'POST', '/v2/contacts', { first_name: 'Sally', last_name: 'Sequence', email: 'sally@example.com' });
     assert.equal(contact.status, 200);
     contactId = contact.body.data.id;
@@ -143,7 +148,7 @@ describe('sequences, email templates and enrollments', () => {
     await screenshot(admin, '94-enrollment-scheduled');
   });
 
-  it('lists the enrollment on the Enrollments screen, filtered by state', async () => {
+  test('lists the enrollment on the Enrollments screen, filtered by state', async () => {
     await open(admin, 'Enrollments');
     const row = admin.getByRole('row', { name: `Sally Sequence in ${SEQUENCE}` });
     await row.waitFor();
@@ -156,7 +161,7 @@ describe('sequences, email templates and enrollments', () => {
     await admin.getByRole('listitem', { name: 'Step 1' }).waitFor();
   });
 
-  it('finishes the enrollment by hand: finished, reason manual, pending steps cancelled', async () => {
+  test('finishes the enrollment by hand: finished, reason manual, pending steps cancelled', async () => {
     await admin.getByRole('button', { name: 'Finish' }).click();
     await admin.getByRole('alertdialog', { name: 'Finish this enrollment?' }).getByRole('button', { name: 'Finish' }).click();
     await admin.locator('.badge').filter({ hasText: 'finished · manual' }).waitFor();
@@ -176,7 +181,7 @@ describe('sequences, email templates and enrollments', () => {
     await admin.getByRole('row', { name: `Sally Sequence in ${SEQUENCE}` }).getByText('finished · manual').waitFor();
   });
 
-  it('shows a blocked email step with its failure reason, and resumes the enrollment', async () => {
+  test('shows a blocked email step with its failure reason, and resumes the enrollment', async () => {
     // No SMTP on the e2e hub: an email due at once blocks with sendout_disabled on the scheduler's next tick.
     const sequence = await api(admin, 'POST', '/v2/sequences', {
       name: `Email now ${RUN}`, steps: [{ delay_from_previous_step: 0, delay_from_previous_step_unit: 'hours', action_type: 'automated_email', action_properties: { email_template_id: templateId, is_reply: false } }],
@@ -204,7 +209,7 @@ describe('sequences, email templates and enrollments', () => {
     await admin.getByRole('button', { name: /^(Finish|Resume)$/ }).waitFor();
   });
 
-  it('without the outbound sequences add-on, shows the API\'s refusal on the contact\'s page', async () => {
+  test('without the outbound sequences add-on, shows the API\'s refusal on the contact\'s page', async () => {
     assert.equal((await api(admin, 'PUT', '/v2/accounts/self', { addons: [] })).status, 200);
     const refused = await api(admin, 'POST', '/v2/sequence_enrollments', { sequence_id: sequenceId, resource_type: 'contact', resource_id: contactId });
     assert.equal(refused.status, 403);

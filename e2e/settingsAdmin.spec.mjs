@@ -1,6 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { HUB, launch, pageApi as api, screenshot, signIn } from './browser.mjs';
+import { pageApi as api, screenshot, signIn, closeContexts, settled } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 // Settings' administration screens: pipelines and stages, sources
 // and reasons, custom fields, as an admin and as an agent, and the warning a
@@ -16,18 +19,20 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
 let browser;
+let seededHub;
 let admin;
 let agent;
 let smtpConfigured;
 const made = { pipelines: [], leadSources: [], lossReasons: [], contactFields: [], sequences: [], templates: [] };
 
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
-  agent = await signIn(browser, 'agent');
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
+  agent = await signIn(browser, seededHub, 'agent');
   smtpConfigured = (await api(admin, 'GET', '/v2/accounts/self')).body.data.smtp_configured;
 });
-after(async () => {
+test.afterAll(async () => {
   if (admin) {
     for (const id of made.sequences) await api(admin, 'DELETE', `/v2/sequences/${id}`);
     for (const id of made.templates) await api(admin, 'DELETE', `/v2/email_templates/${id}`);
@@ -36,12 +41,12 @@ after(async () => {
     for (const id of made.lossReasons) await api(admin, 'DELETE', `/v2/loss_reasons/${id}`);
     for (const id of made.contactFields) await api(admin, 'DELETE', `/v2/contact/custom_fields/${id}`);
   }
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** Opens a screen by its path, as a link or a bookmark would, and waits for its heading. */
 async function visit(page, path, heading) {
-  await page.goto(`${HUB}${path}`);
+  await page.goto(`${seededHub.url}${path}`);
   await page.getByRole('heading', { name: heading, exact: true }).waitFor();
 }
 
@@ -70,8 +75,8 @@ async function shoot(page, path, heading, name) {
 const focusedLabel = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
 const idByName = async (page, path, name) => (await api(page, 'GET', `${path}?name=${encodeURIComponent(name)}`)).body.items[0]?.data.id;
 
-describe('pipelines and stages', () => {
-  it('lets an admin add a pipeline and its stages, reorder them with the keyboard and set a likelihood', async () => {
+test.describe('pipelines and stages', () => {
+  test('lets an admin add a pipeline and its stages, reorder them with the keyboard and set a likelihood', async () => {
     await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
     await admin.getByRole('region', { name: 'Administration' }).scrollIntoViewIfNeeded();
     await screenshot(admin, 'admin-desktop-settings');
@@ -127,7 +132,7 @@ describe('pipelines and stages', () => {
     await shoot(admin, '/settings/pipelines', 'Pipelines and stages', 'pipelines');
   });
 
-  it('shows the new order on the deals board', async () => {
+  test('shows the new order on the deals board', async () => {
     await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Deals', exact: true }).click();
     await admin.getByLabel('Pipeline').selectOption({ label: PIPELINE });
     await admin.locator('.board-column[aria-label="Pilot"]').waitFor();
@@ -135,7 +140,7 @@ describe('pipelines and stages', () => {
     assert.deepEqual(columns, ['Talking', 'Review', 'Pilot']);
   });
 
-  it('says why a stage holding deals cannot be deleted', async () => {
+  test('says why a stage holding deals cannot be deleted', async () => {
     const stage = (await api(admin, 'GET', `/v2/stages?pipeline_id=${made.pipelines[0]}&name=Pilot`)).body.items[0].data.id;
     const contact = (await api(admin, 'GET', '/v2/contacts?per_page=1')).body.items[0].data.id;
     const deal = (await api(admin, 'POST', '/v2/deals', { name: `Pilot deal ${RUN}`, contact_id: contact, stage_id: stage })).body.data.id;
@@ -156,8 +161,8 @@ describe('pipelines and stages', () => {
   });
 });
 
-describe('sources and reasons', () => {
-  it('adds, renames and deletes a lead source and a loss reason; the lead form offers the source', async () => {
+test.describe('sources and reasons', () => {
+  test('adds, renames and deletes a lead source and a loss reason; the lead form offers the source', async () => {
     await visit(admin, '/settings/lists', 'Sources and reasons');
     const sources = admin.getByRole('region', { name: 'Lead sources' });
     await sources.getByRole('textbox', { name: 'New lead source' }).fill(`${SOURCE} draft`);
@@ -201,8 +206,8 @@ describe('sources and reasons', () => {
   });
 });
 
-describe('custom fields', () => {
-  it('adds a dropdown to contacts, which the contact form then shows, and deletes it', async () => {
+test.describe('custom fields', () => {
+  test('adds a dropdown to contacts, which the contact form then shows, and deletes it', async () => {
     await visit(admin, '/settings/fields', 'Custom fields');
     await admin.getByRole('tab', { name: 'Contacts' }).waitFor();
     const form = admin.getByRole('form', { name: 'New contact field' });
@@ -230,15 +235,15 @@ describe('custom fields', () => {
     assert.ok(!left.includes(FIELD));
   });
 
-  it('shows the lead and deal tabs too', async () => {
+  test('shows the lead and deal tabs too', async () => {
     await admin.getByRole('tab', { name: 'Deals' }).click();
     await admin.getByRole('form', { name: 'New deal field' }).waitFor();
     assert.equal(await admin.getByRole('tab', { name: 'Deals' }).getAttribute('aria-selected'), 'true');
   });
 });
 
-describe('as an agent', () => {
-  it('shows no Administration card and the screens read only', async () => {
+test.describe('as an agent', () => {
+  test('shows no Administration card and the screens read only', async () => {
     await visit(agent, '/settings', 'Settings');
     await agent.getByRole('region', { name: 'Custom objects' }).waitFor();
     assert.equal(await agent.getByRole('region', { name: 'Administration' }).count(), 0);
@@ -253,13 +258,10 @@ describe('as an agent', () => {
   });
 });
 
-describe('sequences without a mail server', () => {
-  it('warn on the sequence, in its form and when enrolling a record', async (t) => {
-    if (smtpConfigured !== false) {
-      // GET never shows the SMTP URL, so a configured one could not be put back: leave it alone.
-      t.skip('this hub has a mail server set up');
-      return;
-    }
+test.describe('sequences without a mail server', () => {
+  test('warn on the sequence, in its form and when enrolling a record', async () => {
+    // GET never shows the SMTP URL, so a configured one could not be put back: leave it alone.
+    test.skip(smtpConfigured !== false, 'this hub has a mail server set up');
     const template = (await api(admin, 'POST', '/v2/email_templates', { name: `Hello ${RUN}`, subject: 'Hello', body: 'Hi there' })).body.data.id;
     made.templates.push(template);
     const sequence = (await api(admin, 'POST', '/v2/sequences', {
@@ -276,7 +278,7 @@ describe('sequences without a mail server', () => {
     await warning(admin).waitFor();
 
     const contact = (await api(admin, 'GET', '/v2/contacts?per_page=1&is_organization=false')).body.items[0].data;
-    await admin.goto(`${HUB}/contacts/${contact.id}`);
+    await admin.goto(`${seededHub.url}/contacts/${contact.id}`);
     await admin.getByRole('heading', { name: contact.name, exact: true }).waitFor();
     const enrolling = admin.getByRole('region', { name: 'Sequences' });
     await enrolling.getByLabel('Enroll in a sequence').selectOption({ label: `Mailer ${RUN}` });
@@ -293,11 +295,11 @@ describe('sequences without a mail server', () => {
   });
 });
 
-describe('Exchange rates', () => {
+test.describe('Exchange rates', () => {
   const card = (page) => page.getByRole('region', { name: 'Exchange rates' });
   let before;
 
-  it('lets an admin add, change and remove a rate in Settings, each with when it was set, and the board converts with it', async () => {
+  test('lets an admin add, change and remove a rate in Settings, each with when it was set, and the board converts with it', async () => {
     before = (await api(admin, 'GET', '/v2/exchange_rates')).body.items.map((i) => i.data);
     const { currency } = (await api(admin, 'GET', '/v2/accounts/self')).body.data;
     assert.ok(!before.some((r) => r.currency === 'CHF'), 'no CHF rate yet');
@@ -352,13 +354,13 @@ describe('Exchange rates', () => {
 
     await admin.setViewportSize(PHONE);
     await card(admin).scrollIntoViewIfNeeded();
-    await admin.waitForTimeout(400); // the navigation drawer slides out of sight at phone width
+    await settled(admin); // the navigation drawer slides out of sight at phone width
     await screenshot(admin, 'settings-exchange-rates-390');
     assert.equal(await scrollsSideways(admin), false);
     await admin.setViewportSize(DESKTOP);
   });
 
-  it('shows agents the rates read only, and the API refuses their changes with 403', async () => {
+  test('shows agents the rates read only, and the API refuses their changes with 403', async () => {
     await visit(agent, '/settings', 'Settings');
     const rates = card(agent);
     await rates.getByRole('heading', { name: 'Exchange rates' }).waitFor();
@@ -371,7 +373,7 @@ describe('Exchange rates', () => {
     await screenshot(agent, 'settings-exchange-rates-agent');
   });
 
-  it('sets the account currency from the ISO 4217 list, saying the rates go with a change', async () => {
+  test('sets the account currency from the ISO 4217 list, saying the rates go with a change', async () => {
     await visit(admin, '/settings', 'Settings');
     const form = admin.getByRole('form', { name: 'Account currency' });
     const select = form.getByLabel('Account currency', { exact: true });

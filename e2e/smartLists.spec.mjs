@@ -1,7 +1,10 @@
-import { after, before, describe, it } from 'node:test';
+import { test, until } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts, settled } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 /**
  * Smart lists: a list screen's view saved under a name, in the
@@ -10,14 +13,16 @@ import { launch, pageApi, screenshot, signIn } from './browser.mjs';
  */
 
 let browser;
+let seededHub;
 let admin;
 let agent;
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
-  agent = await signIn(browser, 'agent');
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
+  agent = await signIn(browser, seededHub, 'agent');
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 const sidebar = (page) => page.getByRole('navigation', { name: 'Main' });
 const smartListLink = (page, name) => sidebar(page).getByRole('link', { name: new RegExp(`^${name} `) });
@@ -25,14 +30,6 @@ const smartListBar = (page) => page.getByRole('region', { name: 'Smart list' });
 const openId = (page) => Number(new URL(page.url()).searchParams.get('smart_list_id'));
 const total = async (page, path) => (await pageApi(page, 'GET', path)).body.meta.total_count;
 
-/** Asks again, a tenth of a second apart, until the check holds (at most 10 s). */
-async function until(check, what) {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`never: ${what}`);
-}
 
 async function saveAs(page, name, shared) {
   const bar = smartListBar(page);
@@ -44,10 +41,10 @@ async function saveAs(page, name, shared) {
   await bar.getByText(name, { exact: true }).waitFor();
 }
 
-describe('smart lists', () => {
+test.describe('smart lists', () => {
   let customers;
 
-  it('saves the contacts screen\'s filters as a shared list, shown in the sidebar with its count', async () => {
+  test('saves the contacts screen\'s filters as a shared list, shown in the sidebar with its count', async () => {
     await admin.getByLabel('Kind').selectOption('organizations');
     await admin.getByLabel('Customer status').selectOption('current');
     const expected = await total(admin, '/v2/contacts?is_organization=true&customer_status=current&count=true&per_page=1');
@@ -67,7 +64,7 @@ describe('smart lists', () => {
     await screenshot(admin, '150-smart-list-saved');
   });
 
-  it('opens from the sidebar with its filters applied', async () => {
+  test('opens from the sidebar with its filters applied', async () => {
     await sidebar(admin).getByRole('link', { name: 'Leads', exact: true }).click();
     await admin.getByRole('heading', { name: 'Leads', exact: true }).waitFor();
     await smartListLink(admin, 'Customer organizations').click();
@@ -80,7 +77,7 @@ describe('smart lists', () => {
     assert.equal(await smartListBar(admin).getByRole('button', { name: 'Save', exact: true }).count(), 0, 'nothing to save while unchanged');
   });
 
-  it('offers Save and Save as new once the filters change', async () => {
+  test('offers Save and Save as new once the filters change', async () => {
     await admin.getByLabel('Prospect status').selectOption('current');
     const bar = smartListBar(admin);
     await bar.getByText('filters changed').waitFor();
@@ -112,7 +109,7 @@ describe('smart lists', () => {
     assert.equal(await smartListBar(admin).getByRole('button', { name: 'Save as smart list' }).count(), 1);
   });
 
-  it('is shown to the agent, who may use it but not change it', async () => {
+  test('is shown to the agent, who may use it but not change it', async () => {
     await agent.reload();
     const link = smartListLink(agent, 'Customer organizations');
     await link.waitFor();
@@ -132,7 +129,7 @@ describe('smart lists', () => {
     assert.equal(refused.status, 403);
   });
 
-  it('saves a deals list view, and lists of leads and tasks, each under its resource', async () => {
+  test('saves a deals list view, and lists of leads and tasks, each under its resource', async () => {
     await sidebar(admin).getByRole('link', { name: 'Deals', exact: true }).click();
     await admin.getByRole('navigation', { name: 'Deals view' }).getByRole('link', { name: 'List' }).click();
     await admin.getByRole('table', { name: 'Deals' }).waitFor();
@@ -159,7 +156,7 @@ describe('smart lists', () => {
     await screenshot(admin, '154-smart-lists-sidebar');
   });
 
-  it('passes axe (WCAG 2.x A and AA) with smart lists open, their form, the sidebar and the deals list', async () => {
+  test('passes axe (WCAG 2.x A and AA) with smart lists open, their form, the sidebar and the deals list', async () => {
     const blocking = async () => (await new AxeBuilder({ page: admin }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze())
       .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     await smartListLink(admin, 'Cool deals').click();
@@ -174,7 +171,7 @@ describe('smart lists', () => {
     await smartListBar(admin).getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('renames and deletes a list from its screen', async () => {
+  test('renames and deletes a list from its screen', async () => {
     await smartListLink(admin, 'New leads').click();
     const bar = smartListBar(admin);
     await bar.getByText('New leads', { exact: true }).waitFor();
@@ -191,7 +188,7 @@ describe('smart lists', () => {
     assert.equal(await admin.getByLabel('Status').inputValue(), '', 'the screen is back to its own filters');
   });
 
-  it('works on a phone', async () => {
+  test('works on a phone', async () => {
     await admin.setViewportSize({ width: 390, height: 844 });
     await admin.goto(new URL(`/contacts?smart_list_id=${customers}`, admin.url()).href);
     await smartListBar(admin).getByText('Customer organizations', { exact: true }).waitFor();
@@ -199,11 +196,11 @@ describe('smart lists', () => {
     await screenshot(admin, '155-smart-list-phone');
     await admin.getByRole('button', { name: 'Menu' }).click();
     await smartListLink(admin, 'Cool deals').waitFor();
-    await admin.waitForTimeout(400); // the drawer slides in
+    await settled(admin); // the drawer slides in
     await screenshot(admin, '156-smart-lists-phone-drawer');
     await smartListLink(admin, 'Cool deals').click();
     await smartListBar(admin).getByText('Cool deals', { exact: true }).waitFor();
-    await admin.waitForTimeout(400); // the drawer slides out
+    await settled(admin); // the drawer slides out
     await screenshot(admin, '157-deals-list-phone');
   });
 });

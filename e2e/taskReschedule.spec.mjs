@@ -3,13 +3,16 @@
 // due date, reminder, owner) saved in place; several overdue tasks rescheduled
 // at once; "Add task" confirmed in a status message; every completion checkbox
 // named after its task. At desktop and phone widths.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HUB, launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
+import { pageApi, screenshot, signIn, signInAt, closeContexts } from './browser.mjs';
 import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 const MINUTE = 60_000;
@@ -42,16 +45,18 @@ function dayFromToday(n) {
 const iso = (ms) => new Date(Math.floor(ms / MINUTE) * MINUTE).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 let browser;
-before(async () => {
-  browser = await launch();
+let seededHub;
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
 });
-after(async () => {
-  await browser?.close();
+test.afterAll(async () => {
+  await closeContexts(browser);
   await stopAll();
 });
 
 for (const [width, size] of Object.entries(SIZES)) {
-  describe(`tasks rescheduled and edited in place (${width})`, () => {
+  test.describe(`tasks rescheduled and edited in place (${width})`, () => {
     const MARK = `Resched${width}${Date.now().toString(36)}`;
     let page;
     let me;
@@ -67,23 +72,23 @@ for (const [width, size] of Object.entries(SIZES)) {
     const row = (within, content) => within.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: `Complete: ${content}`, exact: true }) }).last();
     /** The Tasks screen narrowed to this spec's tasks (the demo data has overdue tasks of its own). */
     const openTasks = async (search) => {
-      await page.goto(`${HUB}/tasks`);
+      await page.goto(`${seededHub.url}/tasks`);
       await page.getByRole('heading', { name: 'Tasks', exact: true }).waitFor();
       await page.getByRole('searchbox', { name: 'Search tasks' }).fill(search);
     };
 
-    before(async () => {
+    test.beforeAll(async () => {
       // Signed in on a desktop (sign-in lands on the desktop's navigation), then sized.
-      page = await signIn(browser, 'admin', { timezoneId: zone });
+      page = await signIn(browser, seededHub, 'admin', { timezoneId: zone });
       await page.setViewportSize(size);
       me = (await api('GET', '/v2/users/self')).body.data.id;
       const users = (await api('GET', '/v2/users?per_page=100')).body.items.map((i) => i.data);
       agent = users.find((u) => u.name === 'Agent Smith');
       assert.ok(agent, 'the seeded agent');
     });
-    after(() => page?.context().close());
+    test.afterAll(() => page?.context().close());
 
-    it('moves an overdue task to tomorrow from the Tasks screen, keeping its time of day', async () => {
+    test('moves an overdue task to tomorrow from the Tasks screen, keeping its time of day', async () => {
       const content = `${MARK} call the florist`;
       const due = iso(Date.now() - 3 * DAY + 17 * MINUTE);
       const created = await newTask({ content, due_date: due, owner_id: me });
@@ -101,12 +106,12 @@ for (const [width, size] of Object.entries(SIZES)) {
       assert.deepEqual(localOf(moved.due_date), { date: dayFromToday(1), time: localOf(due).time });
     });
 
-    it('moves an overdue task to next week from Home', async () => {
+    test('moves an overdue task to next week from Home', async () => {
       const content = `${MARK} send the brochure`;
       // Due a minute ago: the latest overdue task, first on Home's Overdue card.
       const due = iso(Date.now() - MINUTE);
       const created = await newTask({ content, due_date: due, owner_id: me });
-      await page.goto(`${HUB}/`);
+      await page.goto(`${seededHub.url}/`);
       const card = page.getByRole('region', { name: 'Overdue', exact: true });
       const item = row(card, content);
       await item.waitFor();
@@ -119,11 +124,11 @@ for (const [width, size] of Object.entries(SIZES)) {
       assert.deepEqual(localOf(moved.due_date), { date: dayFromToday(7), time: localOf(due).time });
     });
 
-    it("moves a task to a picked date from a record's timeline; one without a time gets 09:00", async () => {
+    test("moves a task to a picked date from a record's timeline; one without a time gets 09:00", async () => {
       const contact = (await api('POST', '/v2/contacts', { first_name: 'Rita', last_name: `Reschedule ${MARK}` })).body.data;
       const content = `${MARK} measure the shop front`;
       const created = await newTask({ content, resource_type: 'contact', resource_id: contact.id });
-      await page.goto(`${HUB}/contacts/${contact.id}`);
+      await page.goto(`${seededHub.url}/contacts/${contact.id}`);
       const item = row(page, content);
       await item.waitFor();
       await item.getByRole('button', { name: 'Reschedule', exact: true }).click();
@@ -139,7 +144,7 @@ for (const [width, size] of Object.entries(SIZES)) {
       assert.deepEqual(localOf(moved.due_date), { date: dayFromToday(10), time: '09:00' });
     });
 
-    it('edits a task in place: content, due date, reminder and owner; a fixed field loses its error', async () => {
+    test('edits a task in place: content, due date, reminder and owner; a fixed field loses its error', async () => {
       const content = `${MARK} quote for the deli`;
       const created = await newTask({ content, due_date: iso(Date.now() + 2 * DAY), remind_at: iso(Date.now() + DAY), owner_id: me });
       await openTasks(MARK);
@@ -190,7 +195,7 @@ for (const [width, size] of Object.entries(SIZES)) {
       await row(section('Upcoming'), edited).waitFor();
     });
 
-    it('reschedules several overdue tasks at once, each keeping its time of day', async () => {
+    test('reschedules several overdue tasks at once, each keeping its time of day', async () => {
       const group = `${MARK} batch`;
       const tasks = [];
       for (let i = 0; i < 3; i++) tasks.push(await newTask({ content: `${group} ${i}`, due_date: iso(Date.now() - (i + 2) * DAY - i * 37 * MINUTE), owner_id: me }));
@@ -214,7 +219,7 @@ for (const [width, size] of Object.entries(SIZES)) {
       }
     });
 
-    it('confirms "Add task" in a status message, and names each checkbox after its task', async () => {
+    test('confirms "Add task" in a status message, and names each checkbox after its task', async () => {
       await openTasks(MARK);
       const form = page.getByRole('form', { name: 'New task' });
       const content = `${MARK} book the van`;
@@ -237,7 +242,7 @@ for (const [width, size] of Object.entries(SIZES)) {
 
 // On a replica, with its hub down: the reschedule and the edit are ordinary
 // edits, kept on the replica and sent when the hub is back.
-describe('tasks rescheduled and edited on a replica while offline', () => {
+test.describe('tasks rescheduled and edited on a replica while offline', () => {
   const ADMIN = { email: 'resched-replica@example.com', password: 'resched-replica-password' };
   const WAIT = { timeout: 20_000 };
   const MARK = `ReschedReplica${Date.now().toString(36)}`;
@@ -261,7 +266,7 @@ describe('tasks rescheduled and edited on a replica while offline', () => {
   const section = (name) => page.getByRole('region', { name, exact: true });
   const row = (within, content) => within.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: `Complete: ${content}`, exact: true }) }).last();
 
-  before(async () => {
+  test.beforeAll(async () => {
     hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-resched-hub-'));
     replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-resched-replica-'));
     hubPort = await freePort();
@@ -271,12 +276,12 @@ describe('tasks rescheduled and edited on a replica while offline', () => {
     page = await signInAt(browser, replicaUrl, ADMIN, { viewport: SIZES.desktop, timezoneId: zone });
     status = page.getByRole('status', { name: 'Sync status' });
   });
-  after(async () => {
+  test.afterAll(async () => {
     await page?.context().close();
     for (const dir of [hubDir, replicaDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reschedules (desktop) and edits (phone) offline; both reach the hub once it is back', async () => {
+  test('reschedules (desktop) and edits (phone) offline; both reach the hub once it is back', async () => {
     const overdue = { content: `${MARK} chase the invoice`, due_date: iso(Date.now() - 2 * DAY + 23 * MINUTE) };
     const undated = { content: `${MARK} order samples` };
     for (const data of [overdue, undated]) assert.equal((await pageApi(page, 'POST', '/v2/tasks', data)).status, 200);

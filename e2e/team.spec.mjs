@@ -1,7 +1,10 @@
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
-import { HUB, launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
+import { pageApi, screenshot, signIn, signInAt, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -11,18 +14,20 @@ const PAM = { name: 'Pam Password', email: `pam-${RUN}@example.com`, password: '
 const IVY = { name: 'Ivy Invite', email: `ivy-${RUN}@example.com`, password: 'ivy-secret-123' };
 
 let browser;
+let seededHub;
 let admin;
 let smtp;
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
   smtp = await startSmtp();
 });
-after(async () => {
+test.afterAll(async () => {
   // Shared state back as it was: no mail server (the e2e hub starts without one).
   if (admin) await pageApi(admin, 'PUT', '/v2/accounts/self', { smtp_url: null });
   await new Promise((resolve) => (smtp ? smtp.server.close(resolve) : resolve()));
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** A real SMTP server on 127.0.0.1 (no TLS) that keeps what it accepts, and refuses a wrong login with 535. */
@@ -78,10 +83,10 @@ async function manage(page, name) {
   return panel;
 }
 
-describe('team administration', () => {
+test.describe('team administration', () => {
   let pam;
 
-  it('adds a user with a password, after fixing a short one, who can then sign in', async () => {
+  test('adds a user with a password, after fixing a short one, who can then sign in', async () => {
     await openTeam(admin);
     const form = await addUser(admin, { ...PAM, role: 'Agent', password: 'short' });
     await form.getByRole('button', { name: 'Add user' }).click();
@@ -94,17 +99,17 @@ describe('team administration', () => {
     await row(admin, PAM.name).waitFor();
     assert.equal(await cell(admin, PAM.name, 'Role'), 'Agent');
     assert.equal(await cell(admin, PAM.name, 'Status'), 'Active');
-    pam = await signInAt(browser, HUB, PAM);
+    pam = await signInAt(browser, seededHub.url, PAM);
     assert.equal((await pageApi(pam, 'GET', '/v2/users/self')).body.data.email, PAM.email);
   });
 
-  it('invites a user with a one-time link, who sets a password in a fresh browser and lands signed in', async () => {
+  test('invites a user with a one-time link, who sets a password in a fresh browser and lands signed in', async () => {
     const form = await addUser(admin, { name: IVY.name, email: IVY.email, role: 'Administrator' });
     await form.getByRole('button', { name: 'Add user' }).click();
     const box = admin.getByRole('region', { name: 'One-time link' });
     await box.getByText(`${IVY.name} is invited`).waitFor();
     const link = (await box.locator('code').textContent()).trim();
-    assert.match(link, new RegExp(`^${HUB}/invite/[0-9a-f]{64}$`));
+    assert.match(link, new RegExp(`^${seededHub.url}/invite/[0-9a-f]{64}$`));
     assert.equal(await cell(admin, IVY.name, 'Status'), 'Invited');
     assert.equal(await cell(admin, IVY.name, 'Role'), 'Administrator');
     await screenshot(admin, 'team-desktop-invited');
@@ -134,7 +139,7 @@ describe('team administration', () => {
     assert.equal(await cell(admin, IVY.name, 'Status'), 'Active');
   });
 
-  it('changes a role, deactivates (signing the person out) and reactivates', async () => {
+  test('changes a role, deactivates (signing the person out) and reactivates', async () => {
     const panel = await manage(admin, PAM.name);
     await panel.getByRole('combobox', { name: 'Role' }).selectOption({ label: 'Administrator' });
     await panel.getByRole('button', { name: 'Change role' }).click();
@@ -159,11 +164,11 @@ describe('team administration', () => {
     await panel.getByRole('button', { name: `Deactivate ${PAM.name}` }).waitFor();
     assert.equal(await cell(admin, PAM.name, 'Status'), 'Active');
     await pam.context().close();
-    const again = await signInAt(browser, HUB, PAM);
+    const again = await signInAt(browser, seededHub.url, PAM);
     await again.context().close();
   });
 
-  it('makes a one-time link to reset a password', async () => {
+  test('makes a one-time link to reset a password', async () => {
     const panel = admin.getByRole('region', { name: `Manage ${PAM.name}` });
     await panel.getByRole('button', { name: 'Send a reset link' }).click();
     const box = panel.getByRole('region', { name: 'One-time link' });
@@ -172,7 +177,7 @@ describe('team administration', () => {
     await panel.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('sets a mail server, sends a test email, says why a wrong password fails, and turns sending off', async () => {
+  test('sets a mail server, sends a test email, says why a wrong password fails, and turns sending off', async () => {
     await admin.getByRole('link', { name: 'Settings' }).first().click();
     const mail = admin.getByRole('region', { name: 'Mail', exact: true });
     await mail.getByText('Sending is off: no mail server is set.').waitFor();
@@ -188,10 +193,10 @@ describe('team administration', () => {
     };
     await setServer('mail-secret');
     const test = mail.getByRole('form', { name: 'Send a test email' });
-    assert.equal(await test.getByLabel('Send to').inputValue(), process.env.OUTPOST_E2E_EMAIL);
+    assert.equal(await test.getByLabel('Send to').inputValue(), seededHub.admin.email);
     await test.getByRole('button', { name: 'Send a test email' }).click();
-    await test.getByText(`Sent to ${process.env.OUTPOST_E2E_EMAIL}: the mail server accepted it. Check that inbox.`).waitFor();
-    assert.deepEqual(smtp.messages.at(-1).to, [process.env.OUTPOST_E2E_EMAIL]);
+    await test.getByText(`Sent to ${seededHub.admin.email}: the mail server accepted it. Check that inbox.`).waitFor();
+    assert.deepEqual(smtp.messages.at(-1).to, [seededHub.admin.email]);
     await mail.scrollIntoViewIfNeeded();
     await screenshot(admin, 'team-desktop-mail');
 
@@ -208,9 +213,9 @@ describe('team administration', () => {
     assert.equal((await pageApi(admin, 'GET', '/v2/accounts/self')).body.data.smtp_configured, false);
   });
 
-  it('shows agents the team read only', async () => {
-    const agent = await signIn(browser, 'agent');
-    await agent.goto(`${HUB}/settings/team`);
+  test('shows agents the team read only', async () => {
+    const agent = await signIn(browser, seededHub, 'agent');
+    await agent.goto(`${seededHub.url}/settings/team`);
     await row(agent, PAM.name).waitFor();
     await agent.getByRole('note').getByText('Only administrators add people and change their roles or access.').waitFor();
     assert.equal(await agent.getByRole('button', { name: 'Add a user' }).count(), 0);
@@ -218,9 +223,9 @@ describe('team administration', () => {
     await agent.context().close();
   });
 
-  it('fits a phone: the team as cards, the panel and the mail card without sideways scrolling', async () => {
+  test('fits a phone: the team as cards, the panel and the mail card without sideways scrolling', async () => {
     await admin.setViewportSize(PHONE);
-    await admin.goto(`${HUB}/settings/team`);
+    await admin.goto(`${seededHub.url}/settings/team`);
     await row(admin, PAM.name).waitFor();
     const sideways = () => admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.equal(await sideways(), 0);
@@ -232,7 +237,7 @@ describe('team administration', () => {
     await admin.getByRole('form', { name: 'Add a user' }).waitFor();
     assert.equal(await sideways(), 0);
     await screenshot(admin, 'team-phone-add');
-    await admin.goto(`${HUB}/settings`);
+    await admin.goto(`${seededHub.url}/settings`);
     const mail = admin.getByRole('region', { name: 'Mail', exact: true });
     await mail.getByRole('button', { name: 'Set a mail server' }).click();
     await mail.scrollIntoViewIfNeeded();

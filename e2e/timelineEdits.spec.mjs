@@ -1,12 +1,15 @@
 // Notes, calls and visits corrected and deleted in place on a record's
 // timeline, and the app's one confirmation dialog (never the browser's box).
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
-import { launch, pageApi, screenshot, signIn, signInAt } from './browser.mjs';
+import { pageApi, screenshot, signIn, signInAt, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const RUN = Date.now().toString(36);
 const WIDTHS = [
@@ -15,15 +18,17 @@ const WIDTHS = [
 ];
 
 let browser;
+let seededHub;
 let admin;
 let agent;
 // Any browser confirm/alert box fails the spec: the app asks in its own dialog.
 const browserDialogs = [];
 
-before(async () => {
-  browser = await launch();
-  admin = await signIn(browser);
-  agent = await signIn(browser, 'agent');
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  admin = await signIn(browser, seededHub);
+  agent = await signIn(browser, seededHub, 'agent');
   for (const page of [admin, agent]) noteBrowserDialogs(page);
 });
 
@@ -33,7 +38,7 @@ function noteBrowserDialogs(page) {
     void dialog.dismiss();
   });
 }
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
 const activity = (page) => page.getByRole('region', { name: 'Timeline' }).getByRole('listitem');
 const confirmDialog = (page, name) => page.getByRole('alertdialog', { name });
@@ -49,12 +54,12 @@ async function openContact(page, id, lastName) {
 }
 
 for (const { name: width, viewport } of WIDTHS) {
-  describe(`timeline edits at ${viewport.width} px`, () => {
+  test.describe(`timeline edits at ${viewport.width} px`, () => {
     const lastName = `Timeline ${width} ${RUN}`;
     let contactId;
     const made = {};
 
-    before(async () => {
+    test.beforeAll(async () => {
       await admin.setViewportSize(viewport);
       contactId = await newContact(admin, lastName);
       const about = { resource_type: 'contact', resource_id: contactId };
@@ -64,7 +69,7 @@ for (const { name: width, viewport } of WIDTHS) {
       await openContact(admin, contactId, lastName);
     });
 
-    it('edits a note in place: the page stays and the text is saved', async () => {
+    test('edits a note in place: the page stays and the text is saved', async () => {
       const entry = activity(admin).filter({ hasText: `Wants a quote ${width}` });
       await entry.getByRole('button', { name: 'Edit note' }).click();
       // Open, the entry shows its form in place of its text.
@@ -85,7 +90,7 @@ for (const { name: width, viewport } of WIDTHS) {
       assert.equal((await pageApi(admin, 'GET', `/v2/notes/${made.note}`)).body.data.content, `Wants a quote for 12 seats ${width}`);
     });
 
-    it('edits a call in place: summary, outcome and length', async () => {
+    test('edits a call in place: summary, outcome and length', async () => {
       const entry = activity(admin).filter({ hasText: `Left a voicemail ${width}` });
       await entry.getByRole('button', { name: 'Edit call' }).click();
       const form = activity(admin).getByRole('form', { name: 'Edit the call' });
@@ -100,7 +105,7 @@ for (const { name: width, viewport } of WIDTHS) {
       assert.deepEqual([call.summary, call.duration, call.phone_number], [`Spoke to the buyer ${width}`, 270, '+1 312 847 2066']);
     });
 
-    it('edits a visit in place, and Cancel leaves it as it was', async () => {
+    test('edits a visit in place, and Cancel leaves it as it was', async () => {
       const entry = activity(admin).filter({ hasText: `Met at the depot ${width}` });
       await entry.getByRole('button', { name: 'Edit visit' }).click();
       const form = activity(admin).getByRole('form', { name: 'Edit the visit' });
@@ -119,7 +124,7 @@ for (const { name: width, viewport } of WIDTHS) {
       assert.deepEqual([visit.summary, visit.rep_location_verification_status], [`Met the buyer at the depot ${width}`, 'verified']);
     });
 
-    it('deletes each after asking once in the dialog; Cancel and Escape keep it', async () => {
+    test('deletes each after asking once in the dialog; Cancel and Escape keep it', async () => {
       const checks = [
         ['note', `Wants a quote for 12 seats ${width}`, '/v2/notes'],
         ['call', `Spoke to the buyer ${width}`, '/v2/calls'],
@@ -151,11 +156,11 @@ for (const { name: width, viewport } of WIDTHS) {
   });
 }
 
-describe('who may change an activity', () => {
+test.describe('who may change an activity', () => {
   const lastName = `Shared timeline ${RUN}`;
   let contactId;
 
-  before(async () => {
+  test.beforeAll(async () => {
     await admin.setViewportSize({ width: 1280, height: 800 });
     contactId = await newContact(admin, lastName);
     const about = { resource_type: 'contact', resource_id: contactId };
@@ -163,7 +168,7 @@ describe('who may change an activity', () => {
     await pageApi(agent, 'POST', '/v2/notes', { ...about, content: 'The rep’s note' });
   });
 
-  it('the agent sees Edit and Delete on their own note only, not on the admin’s', async () => {
+  test('the agent sees Edit and Delete on their own note only, not on the admin’s', async () => {
     await openContact(agent, contactId, lastName);
     const own = activity(agent).filter({ hasText: 'The rep’s note' });
     await own.getByRole('button', { name: 'Edit note' }).waitFor();
@@ -173,7 +178,7 @@ describe('who may change an activity', () => {
     assert.equal(await others.getByRole('button').count(), 0);
   });
 
-  it('the admin sees them on the agent’s note too, and may correct it', async () => {
+  test('the admin sees them on the agent’s note too, and may correct it', async () => {
     await openContact(admin, contactId, lastName);
     const entry = activity(admin).filter({ hasText: 'The rep’s note' });
     await entry.getByRole('button', { name: 'Edit note' }).click();
@@ -183,7 +188,7 @@ describe('who may change an activity', () => {
     await activity(admin).filter({ hasText: 'The rep’s note, corrected by the manager' }).getByRole('button', { name: 'Delete note' }).waitFor();
   });
 
-  it('shows the API’s refusal in words when it refuses', async () => {
+  test('shows the API’s refusal in words when it refuses', async () => {
     // The note goes (on another device) while the dialog asks: the API refuses, and the dialog says why.
     const { body } = await pageApi(agent, 'POST', '/v2/notes', { resource_type: 'contact', resource_id: contactId, content: 'Soon gone' });
     await openContact(agent, contactId, lastName);
@@ -199,8 +204,8 @@ describe('who may change an activity', () => {
   });
 });
 
-describe('the Call form and the record pages', () => {
-  it('pre-fills the number in the international format', async () => {
+test.describe('the Call form and the record pages', () => {
+  test('pre-fills the number in the international format', async () => {
     const lastName = `Caller ${RUN}`;
     const id = await newContact(admin, lastName, { phone: '+447700900123' });
     await openContact(admin, id, lastName);
@@ -208,7 +213,7 @@ describe('the Call form and the record pages', () => {
     assert.equal(await admin.getByRole('form', { name: 'Log a call' }).getByLabel('Phone number').inputValue(), '+44 7700 900123');
   });
 
-  it('asks in the app’s dialog before deleting a contact, a lead or a deal', async () => {
+  test('asks in the app’s dialog before deleting a contact, a lead or a deal', async () => {
     const contactName = `Doomed contact ${RUN}`;
     const contact = await newContact(admin, contactName);
     const lead = (await pageApi(admin, 'POST', '/v2/leads', { last_name: `Doomed lead ${RUN}` })).body.data.id;
@@ -236,7 +241,7 @@ describe('the Call form and the record pages', () => {
   });
 });
 
-describe('on a replica, offline, then synced', () => {
+test.describe('on a replica, offline, then synced', () => {
   const ADMIN = { email: 'timeline-replica@example.com', password: 'timeline-replica-password' };
   const WAIT = { timeout: 20_000 };
   const dirs = [];
@@ -250,7 +255,7 @@ describe('on a replica, offline, then synced', () => {
   const startHub = () => serveHub(hubPort, dirs[0], ADMIN);
   const hubApi = hubClient(() => hub.url, () => token);
 
-  before(async () => {
+  test.beforeAll(async () => {
     dirs.push(mkdtempSync(join(tmpdir(), 'outpost-e2e-timeline-hub-')), mkdtempSync(join(tmpdir(), 'outpost-e2e-timeline-replica-')));
     hubPort = await freePort();
     hub = await startHub();
@@ -264,13 +269,13 @@ describe('on a replica, offline, then synced', () => {
     page = await signInAt(browser, replica.url, ADMIN);
     noteBrowserDialogs(page);
   });
-  after(async () => {
+  test.afterAll(async () => {
     await page?.context().close();
     await stopAll();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('edits and deletes on the replica while the hub is away, and the hub has them once it is back', async () => {
+  test('edits and deletes on the replica while the hub is away, and the hub has them once it is back', async () => {
     await syncUntil(page, 'Up to date');
     await stop(hub.child);
     await page.goto(new URL(`/contacts/${contactId}`, page.url()).href);

@@ -1,9 +1,12 @@
 // The rep's day: the Tasks screen's sections counted and paged by
 // the hub, the bell and its notification centre (snooze, done, open the
 // record), and the Home screen, at desktop and phone widths.
-import { after, before, describe, it } from 'node:test';
+import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { HUB, launch, pageApi, screenshot, signIn } from './browser.mjs';
+import { pageApi, screenshot, signIn, closeContexts } from './browser.mjs';
+
+// The tests build on each other (one story on one page): in order, in one worker.
+test.describe.configure({ mode: 'serial' });
 
 const PHONE = { width: 390, height: 844 };
 const MARK = `Day${Date.now().toString(36)}`;
@@ -20,6 +23,7 @@ function noonZone() {
 
 const zone = noonZone();
 let browser;
+let seededHub;
 let page;
 let me;
 let contact;
@@ -56,9 +60,10 @@ async function createAll(path, records) {
 }
 
 let overdue;
-before(async () => {
-  browser = await launch();
-  page = await signIn(browser, 'admin', { timezoneId: zone });
+test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
+  browser = workerBrowser;
+  seededHub = workerHub;
+  page = await signIn(browser, seededHub, 'admin', { timezoneId: zone });
   me = (await api('GET', '/v2/users/self')).body.data.id;
   baseline = await counts();
   contact = (await api('POST', '/v2/contacts', { first_name: 'Dana', last_name: `Daybook ${MARK}` })).body.data;
@@ -74,10 +79,10 @@ before(async () => {
   await api('POST', '/v2/notes', { resource_type: 'contact', resource_id: contact.id, content: `${MARK} wants a quote for 40 units` });
   await api('POST', '/v2/deals', { name: `${MARK} spring order`, contact_id: contact.id, value: '1200.50' });
 });
-after(() => browser?.close());
+test.afterAll(() => closeContexts(browser));
 
-describe("the rep's day", () => {
-  it('counts every section on the hub, shows today behind 150 overdue, and pages the overdue', async () => {
+test.describe("the rep's day", () => {
+  test('counts every section on the hub, shows today behind 150 overdue, and pages the overdue', async () => {
     const expected = await counts();
     assert.deepEqual(
       [expected.overdue - baseline.overdue, expected.today - baseline.today, expected.reminders_due - baseline.reminders_due],
@@ -96,7 +101,7 @@ describe("the rep's day", () => {
     await page.waitForFunction(() => document.querySelectorAll('[aria-label=Overdue] li').length === 40);
   });
 
-  it('counts due reminders on the bell; snoozes, completes and opens them from the notification centre', async () => {
+  test('counts due reminders on the bell; snoozes, completes and opens them from the notification centre', async () => {
     const start = await counts();
     await page.getByRole('button', { name: `Notifications (${start.reminders_due})`, exact: true }).waitFor();
     await bell().click();
@@ -135,10 +140,10 @@ describe("the rep's day", () => {
     assert.equal(await centre().count(), 0);
   });
 
-  it('opens on Today after sign-in: due today, overdue, visits, activity and the pipeline', async () => {
+  test('opens on Today after sign-in: due today, overdue, visits, activity and the pipeline', async () => {
     const now = await counts();
-    const fresh = await signIn(browser, 'admin', { timezoneId: zone });
-    await fresh.goto(`${HUB}/`);
+    const fresh = await signIn(browser, seededHub, 'admin', { timezoneId: zone });
+    await fresh.goto(`${seededHub.url}/`);
     await fresh.getByRole('heading', { name: 'Today', exact: true }).waitFor();
     assert.equal(new URL(fresh.url()).pathname, '/');
     assert.equal(await fresh.getByRole('navigation', { name: 'Main' }).getByRole('link').first().textContent(), 'Today');
@@ -161,21 +166,21 @@ describe("the rep's day", () => {
     await fresh.context().close();
   });
 
-  it('fits a phone: Home, Tasks and the notification centre at 390 px', async () => {
+  test('fits a phone: Home, Tasks and the notification centre at 390 px', async () => {
     await page.setViewportSize(PHONE);
     const overflow = (selector) => page.evaluate((s) => {
       const el = document.querySelector(s);
       return el.scrollWidth - el.clientWidth;
     }, selector);
     // By address: the phone's navigation is a drawer, the shell's business.
-    await page.goto(`${HUB}/`);
+    await page.goto(`${seededHub.url}/`);
     await page.getByRole('region', { name: 'Due today', exact: true }).getByText((await firstDueToday())[0], { exact: true }).first().waitFor();
     assert.equal(await overflow('.home-screen'), 0);
     await screenshot(page, 'today-05-home-phone');
     const pipeline = page.getByRole('region', { name: 'My pipeline', exact: true });
     await pipeline.getByRole('table').first().scrollIntoViewIfNeeded();
     await screenshot(page, 'today-05-home-phone-pipeline');
-    await page.goto(`${HUB}/tasks`);
+    await page.goto(`${seededHub.url}/tasks`);
     await section('Today').getByRole('checkbox', { name: `Complete: ${MARK} today 1` }).waitFor();
     assert.equal(await overflow('.tasks-screen'), 0);
     await screenshot(page, 'today-06-tasks-phone');

@@ -1,28 +1,36 @@
 #!/usr/bin/env node
-// `npm test`: every check, in order — type check, lint, unit and API tests
-// (Vitest), the API tests again on PostgreSQL, then end-to-end tests in
-// Chromium, against a hub on SQLite and again against one on PostgreSQL. Every step runs even if an
-// earlier one failed, so one run shows everything; the exit code is non-zero
-// if any step failed. The summary names the failed tests; the last line is the plain "N passed, N failed" summary.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every check — type check and lint (side by side), unit and API tests (Vitest), the API tests
+// again on PostgreSQL, then the end-to-end tests in Chromium (Playwright's runner: the hub on SQLite, the
+// replica specs, and the specs that rest on the backend again on PostgreSQL; playwright.config.mjs).
+// Every step runs even if an earlier one failed, so one run shows everything; the exit code is non-zero if
+// any step failed. The summary gives each step's time and names the failed tests; its last line is the
+// plain "N passed, N failed" count.
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { existsSync, readdirSync, readFileSync, mkdirSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 
 const results = [];
+const runStarted = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-/** Runs one step; `count` reads its test counts from the report it wrote. */
-function step(name, command, args, count, env = {}) {
+/**
+ * One step: runs the command and reads its test counts from the report it wrote (`count`). Output goes
+ * straight to the terminal; steps that run side by side are short and quiet (type check, lint).
+ */
+async function step(name, command, args, { count, env = {} } = {}) {
   console.log(`\n=== ${name}: ${[command, ...args].join(' ')}`);
   const started = Date.now();
-  // The two end-to-end runs write the same report: each step reads only its own.
-  rmSync(e2eReport, { force: true });
-  const run = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const ok = run.status === 0;
+  const status = await new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code) => resolve(code ?? 1));
+    child.on('error', () => resolve(1));
+  });
+  const ok = status === 0;
   const counts = count?.() ?? { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
   if (!ok && counts.failed === 0) counts.failed = 1;
   for (const key of Object.keys(totals)) totals[key] += counts[key] ?? 0;
-  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1), failures: counts.failures ?? [] });
+  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1), counts, failures: counts.failures ?? [] });
 }
 
 /** The counts of a Vitest JSON report, with the failed tests by file and name. */
@@ -38,6 +46,25 @@ function vitestCounts(file) {
   return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests, failures };
 }
 
+/** The counts of Playwright's JSON report: a flaky test (passed only on a retry) counts as failed. */
+function playwrightCounts(file) {
+  const report = readJson(file);
+  if (!report) return undefined;
+  const tests = [];
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? []) for (const test of spec.tests) tests.push({ test, title: [...path, spec.title].join(' > '), file: spec.file });
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  const failed = tests.filter(({ test }) => test.status === 'unexpected' || test.status === 'flaky');
+  const failures = [
+    ...failed.map(({ test, title, file }) => `[${test.projectName}] e2e/${file} > ${title}`),
+    ...(report.errors ?? []).map((error) => `${error.message?.split('\n')[0] ?? 'an error outside the tests'}`),
+  ];
+  const { expected = 0, skipped = 0 } = report.stats ?? {};
+  return { passed: expected, failed: failed.length + (report.errors?.length ?? 0), skipped, failures };
+}
+
 function readJson(file) {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -48,34 +75,39 @@ function readJson(file) {
 
 mkdirSync('.cache', { recursive: true });
 const vitestReport = '.cache/vitest-report.json';
-const e2eReport = '.cache/e2e-report.json';
 const postgresReport = '.cache/vitest-postgres-report.json';
-rmSync(postgresReport, { force: true });
-rmSync(vitestReport, { force: true });
-rmSync(e2eReport, { force: true });
+const e2eReport = '.cache/e2e-report.json';
+for (const report of [vitestReport, postgresReport, e2eReport]) rmSync(report, { force: true });
 
-step('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-step('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
+// Vitest's own default is one worker per core but one; its tests wait on child processes, sockets and
+// timers as much as they compute, so one more worker than cores keeps both cores busy (docs/testing.md).
+const vitestWorkers = String(Number(process.env.OUTPOST_TEST_WORKERS ?? availableParallelism() + 1));
+const vitest = (config, report) => ['vitest', 'run', ...config, `--maxWorkers=${vitestWorkers}`, '--reporter=default', '--reporter=json', `--outputFile=${report}`];
+
+// The two static checks are short and single-threaded: side by side.
+await Promise.all([
+  step('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']),
+  step('lint', 'npx', ['eslint', '--max-warnings', '0', '.']),
+]);
 // Every answer the suite's call() gets is checked against the hub's OpenAPI document (test/support/openapiCheck.ts).
-step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${vitestReport}`], () => vitestCounts(vitestReport), { OUTPOST_OPENAPI_CHECK: '1' });
+await step('unit and API tests', 'npx', vitest([], vitestReport), { count: () => vitestCounts(vitestReport), env: { OUTPOST_OPENAPI_CHECK: '1' } });
 // The hub on PostgreSQL: the same API suite on a throwaway cluster, when the server is installed (.ci/run installs it).
 const postgresInstalled = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
 if (postgresInstalled) {
-  step('API tests on PostgreSQL', 'npx', ['vitest', 'run', '-c', 'vitest.postgres.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${postgresReport}`], () => vitestCounts(postgresReport));
+  await step('API tests on PostgreSQL', 'npx', vitest(['-c', 'vitest.postgres.config.ts'], postgresReport), { count: () => vitestCounts(postgresReport) });
 } else {
   console.log('\n=== API tests on PostgreSQL: skipped, PostgreSQL server binaries are not installed (apt-get install postgresql; .ci/run does it)');
 }
-step('end-to-end tests', 'node', ['scripts/e2e.mjs'], () => readJson(e2eReport));
-// The web UI again, served by a hub on PostgreSQL (the same specs; the conflicts spec puts its own hub there too, e2e/ownHub.mjs; other extra hubs stay on SQLite).
-if (postgresInstalled) {
-  step('end-to-end tests, hub on PostgreSQL', 'node', ['scripts/e2e.mjs'], () => readJson(e2eReport), { OUTPOST_E2E_POSTGRES: '1' });
-}
+// Every project of playwright.config.mjs; the postgres one only where the server is installed.
+await step('end-to-end tests', 'npx', ['playwright', 'test'], { count: () => playwrightCounts(e2eReport) });
 
 console.log('\n=== summary');
 for (const r of results) {
-  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`);
+  const tests = r.counts.passed + r.counts.failed > 1 ? `, ${r.counts.passed} passed, ${r.counts.failed} failed` : '';
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s${tests})`);
   // Named here as well as above: a CI log that keeps only its tail still says which tests failed.
   for (const failure of r.failures.slice(0, 20)) console.log(`       failed: ${failure}`);
 }
+console.log(`all steps: ${((Date.now() - runStarted) / 60_000).toFixed(1)} min`);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
