@@ -34,8 +34,8 @@ const LAZY_ADAPTER_IMPORTS = ['ImportExpression', 'TSImportType'].map((node) => 
 /** The domain, as storage must not see it: its folders and its top-level files. */
 const DOMAIN_IMPORTS = {
   group: [
-    ...['resources', 'reports', 'importExport', 'sync', 'auth', 'customObjects', 'replica', 'seed', 'sequences', 'backup'].map((folder) => `**/${folder}/**`),
-    ...['engine', 'context', 'problems', 'writtenAt'].map((file) => `**/${file}.js`),
+    ...['changes', 'resources', 'reports', 'importExport', 'sync', 'auth', 'customObjects', 'replica', 'seed', 'sequences', 'backup'].map((folder) => `**/${folder}/**`),
+    ...['engine', 'context', 'dependents', 'firstAdmin', 'problems', 'writtenAt'].map((file) => `**/${file}.js`),
   ],
   message: 'Storage (db/) knows nothing of the domain (docs/architecture.md): what both need lives in db/ (a data folder\'s names: db/dataFolder.ts), and the domain passes the rest in.',
 };

@@ -144,7 +144,7 @@ function groupOf({ functionName, url }) {
   if (module) return `other module: ${module}`;
   const engine = /electron\/engine\/(.*)$/.exec(url)?.[1];
   if (engine?.startsWith('http/')) return `our hooks and routes: ${engine}`;
-  if (engine && /^db\/(postgresBridge|postgresDatabase|postgres\/)/.test(engine)) return `bridge: ${engine}`;
+  if (engine && /^db\/(postgresBridge|postgres\/)/.test(engine)) return `bridge: ${engine}`;
   if (engine) return `engine: ${engine.split('/').slice(0, -1).join('/') || engine}`;
   if (NODE_HTTP.test(url)) return 'node: HTTP, sockets, streams, events';
   if (/^node:(internal\/)?crypto/.test(url) || (url === '' && /^(digest|Hash|update)$/.test(functionName))) return 'node: crypto (the token\'s sha256)';

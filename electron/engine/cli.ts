@@ -406,7 +406,7 @@ async function seed(args: string[]): Promise<void> {
     .map((name) => [name === 'text-messages' ? 'textMessages' : name, integer(values[name], name, 0)]));
   if (!Object.values(given).some((n) => n > 0)) throw new UsageError('seed needs --contacts N (or --leads, --deals, --orders, --calls, --visits, --tasks, --notes, --text-messages) of at least 1');
   const { seedDemoData } = await import('./seed/demoData.js');
-  const { bootstrapAdmin } = await import('./auth/firstAdmin.js');
+  const { bootstrapAdmin } = await import('./firstAdmin.js');
   const { withRollbackJournal } = await import('./db/rollbackJournal.js');
   await withEngine(values, async (engine) => {
     await bootstrapAdmin(engine, process.env, console.log);

@@ -2,14 +2,14 @@ import type { Db } from './db/database.js';
 import type { StatementCache } from './db/statements.js';
 import type { CommitGroups } from './db/commitGroups.js';
 import type { Clock } from './clock.js';
-import type { ChangeLog } from './sync/changeLog.js';
-import type { Dependents } from './resources/dependents.js';
+import type { ChangeLog } from './changes/changeLog.js';
+import type { Dependents } from './dependents.js';
 import type { Scope } from '../../shared/oauth.js';
 import type { UserRole } from '../../shared/resources/user.js';
-import type { Outbox } from './replica/outbox.js';
-import type { SyncConflicts } from './replica/conflicts.js';
+import type { Outbox } from './changes/outbox.js';
+import type { SyncConflicts } from './changes/conflicts.js';
 import type { WrittenAt } from './writtenAt.js';
-import type { MergedIds } from './sync/mergedIds.js';
+import type { MergedIds } from './changes/mergedIds.js';
 
 /** What every engine service works with: one connection, one clock, one change log. */
 export interface EngineContext {
@@ -37,7 +37,7 @@ export interface EngineContext {
    */
   replica?: {
     outbox: Outbox;
-    /** Fields changed both here and on the hub, until the rep chooses (replica/conflicts.ts). */
+    /** Fields changed both here and on the hub, until the rep chooses (changes/conflicts.ts). */
     conflicts: SyncConflicts;
     /** The records the REST interface reads and edits, by collection path, so the replica can show and resend them. */
     records: Map<string, LocalRecordService>;

@@ -9,7 +9,7 @@ import { AUTH_CHANGES } from './db/postgres/clusterTables.js';
 import { StatementCache } from './db/statements.js';
 import { CommitGroups } from './db/commitGroups.js';
 import { systemClock, type Clock } from './clock.js';
-import { ChangeLog } from './sync/changeLog.js';
+import { ChangeLog } from './changes/changeLog.js';
 import type { EngineContext } from './context.js';
 import { Users } from './resources/users.js';
 import { Accounts } from './resources/account.js';
@@ -20,7 +20,7 @@ import { Tokens } from './auth/tokens.js';
 import { OAuthClients } from './auth/clients.js';
 import { CsrfTokens } from './auth/csrf.js';
 import { SignIn } from './auth/signIn.js';
-import { Dependents } from './resources/dependents.js';
+import { Dependents } from './dependents.js';
 import { Tasks } from './resources/tasks.js';
 import { Notes } from './resources/notes.js';
 import { Calls } from './resources/calls.js';
@@ -30,7 +30,7 @@ import { Documents } from './resources/documents.js';
 import { Leads, LEAD_SYNC } from './resources/leads.js';
 import { Merges } from './resources/merging.js';
 import { Duplicates } from './resources/duplicates.js';
-import { MergedIds } from './sync/mergedIds.js';
+import { MergedIds } from './changes/mergedIds.js';
 import { LeadConversions, LEAD_CONVERSION_SYNC } from './resources/leadConversions.js';
 import {
   NamedList, CALL_OUTCOMES, VISIT_OUTCOMES, LOSS_REASONS, DEAL_UNQUALIFIED_REASONS, LEAD_UNQUALIFIED_REASONS, LEAD_SOURCES, DEAL_SOURCES, ALL_SOURCES,
@@ -51,8 +51,8 @@ import { SmtpMailer } from './sequences/mailer.js';
 import { Acknowledgements } from './sync/acks.js';
 import { CustomObjectFields } from './customObjects/fields.js';
 import { CustomObjectRecords } from './customObjects/records.js';
-import { Outbox } from './replica/outbox.js';
-import { SyncConflicts } from './replica/conflicts.js';
+import { Outbox } from './changes/outbox.js';
+import { SyncConflicts } from './changes/conflicts.js';
 import { WrittenAt } from './writtenAt.js';
 import { SyncSessions } from './sync/sessions.js';
 import { SyncSources } from './sync/sources.js';
@@ -205,7 +205,7 @@ export function openEngine(options: EngineOptions): Engine {
     tokens: new Tokens(ctx),
     clients: new OAuthClients(ctx),
     csrf: new CsrfTokens(ctx),
-    signIn: new SignIn(ctx, users),
+    signIn: new SignIn(ctx, (email) => users.findByEmail(email)),
     tasks: new Tasks(ctx, users),
     notes: new Notes(ctx, tagging),
     calls: new Calls(ctx, users, callOutcomes),

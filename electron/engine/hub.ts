@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import { EngineWorkers, type WorkerSettings } from './http/engineWorkers.js';
 import { openEngine, type Engine } from './engine.js';
 import { createHttpApp, type HttpOptions } from './http/app.js';
-import { bootstrapAdmin } from './auth/firstAdmin.js';
+import { bootstrapAdmin } from './firstAdmin.js';
 import { mkdirSync } from 'node:fs';
 import { lockDataDir } from './dataDirLock.js';
 import type { Replica } from './replica/replica.js';

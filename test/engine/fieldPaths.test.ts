@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedPaths, deltaOf, editOf, mergeOnto, sameValue, withoutPaths } from '../../electron/engine/sync/fieldPaths.js';
+import { changedPaths, deltaOf, editOf, mergeOnto, sameValue, withoutPaths } from '../../electron/engine/changes/fieldPaths.js';
 
 /** The rules of field-by-field merging, on plain JSON: what an edit changed, and how it merges onto a newer record. */
 describe('field paths', () => {

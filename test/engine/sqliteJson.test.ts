@@ -12,7 +12,7 @@ import type { SyncSource, SyncSources } from '../../electron/engine/sync/sources
 /**
  * SQLite 3.54 no longer carries the JSON subtype of json_group_array()/json_object() out of a
  * scalar subquery, so `json_object('t', (SELECT json_group_array(x) …))` embeds the array as a string.
- * The engine wraps every such subquery in json() (resources/sqlJson.ts, jsonOfSubquery). This file:
+ * The engine wraps every such subquery in json() (db/sqlJson.ts, jsonOfSubquery). This file:
  * - scans the engine's SQL so an unwrapped one cannot come back (runs everywhere);
  * - with SQLite 3.54's WASM build (@sqlite.org/sqlite-wasm ≥ 3.54, or the package folder named by
  *   OUTPOST_SQLITE_WASM), shows the bare pattern's change and runs every record type's JSON builder on a

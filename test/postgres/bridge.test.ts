@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError, PostgresBridge, PostgresError, type BridgeOptions, type PostgresConnection } from '../../electron/engine/db/postgresBridge.js';
 import { libpqAvailable } from '../../electron/engine/db/libpqConnection.js';
 import { openPostgresConnection, type PostgresDriver } from '../../electron/engine/db/postgresConnection.js';
-import { PostgresDatabase } from '../../electron/engine/db/postgresDatabase.js';
+import { PostgresDatabase } from '../../electron/engine/db/postgres/database.js';
 import { CommitFailedError, CommitGroups } from '../../electron/engine/db/commitGroups.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 

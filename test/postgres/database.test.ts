@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compile, HUB_WRITE_LOCK, PostgresDatabase } from '../../electron/engine/db/postgresDatabase.js';
+import { compile, HUB_WRITE_LOCK, PostgresDatabase } from '../../electron/engine/db/postgres/database.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ignoresConflicts, toPostgres, type Schema } from '../../electron/engine/db/postgres/dialect.js';
-import { PostgresDatabase, PostgresStatement } from '../../electron/engine/db/postgresDatabase.js';
+import { PostgresDatabase, PostgresStatement } from '../../electron/engine/db/postgres/database.js';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 

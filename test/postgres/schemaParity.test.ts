@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, SchemaTooNewError, type SqliteDb } from '../../electron/engine/db/database.js';
 import { SCHEMA_VERSION } from '../../electron/engine/db/migrations/index.js';
 import { migratePostgres, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../electron/engine/db/postgres/schema.js';
-import { HUB_WRITE_LOCK, PostgresDatabase } from '../../electron/engine/db/postgresDatabase.js';
+import { HUB_WRITE_LOCK, PostgresDatabase } from '../../electron/engine/db/postgres/database.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
 
 /**

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliProcess.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
-import { HUB_WRITE_LOCK } from '../../electron/engine/db/postgresDatabase.js';
+import { HUB_WRITE_LOCK } from '../../electron/engine/db/postgres/database.js';
 
 /**
  * Two hub nodes on one PostgreSQL database (docs/design/postgres-hub.md,

@@ -8,7 +8,7 @@ import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { createHttpApp } from '../../electron/engine/http/app.js';
 import { Replica } from '../../electron/engine/replica/replica.js';
 import { hubFetch, type HubFetch, type HubRequest, type HubResponse } from '../../electron/engine/replica/hubFetch.js';
-import type { OutboxEntry } from '../../electron/engine/replica/outbox.js';
+import type { OutboxEntry } from '../../electron/engine/changes/outbox.js';
 
 /**
  * Randomized convergence, seeded and reproducible. Three replicas (two

@@ -3,7 +3,7 @@ import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { newToken, tokenHash } from './tokens.js';
 import { FieldErrors, notFound } from '../problems.js';
-import { jsonBool, jsonObject } from '../resources/sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { FIRST_PARTY_APP_REDIRECT_URI, FIRST_PARTY_CLIENT_ID, FIRST_PARTY_REDIRECT_URI } from '../../../shared/oauth.js';
 
 export interface OAuthClient {

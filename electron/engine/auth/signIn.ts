@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { verifyPassword } from './passwords.js';
-import type { Users } from '../resources/users.js';
 
 /** Failed password checks tolerated per email and source within the window before that pair is locked. */
 export const MAX_FAILED_SIGN_INS = 5;
@@ -17,6 +16,13 @@ export const SLOW_DOWN_MAX_MS = 5000;
 export type SignInResult = { ok: true; userId: number } | { ok: false; message: string; retryAfter?: number; unavailable?: boolean };
 
 const WRONG = 'The email or password is incorrect.';
+
+/** What a password check needs of the account an email names: the users resource finds it, and is passed in as `findAccount`. */
+export interface SignInAccount {
+  id: number;
+  status: string;
+  password_hash: string | null;
+}
 
 /**
  * How long a try for an email waits before its answer, after `failures`
@@ -60,7 +66,7 @@ export class SignIn {
   /** On a replica, the hub checks passwords (a replica keeps none), seeing the replica's address as the source: set by whoever runs the replica. */
   delegate: ((email: string, password: string) => Promise<SignInResult>) | null = null;
 
-  constructor(private readonly ctx: EngineContext, private readonly users: Users) {}
+  constructor(private readonly ctx: EngineContext, private readonly findAccount: (email: string) => SignInAccount | undefined) {}
 
   async check(email: string, password: string, source: string): Promise<SignInResult> {
     if (this.delegate) return this.delegate(email, password);
@@ -68,7 +74,7 @@ export class SignIn {
     if (locked) return locked;
     const wait = slowDownMs(this.failuresOf(email));
     if (wait > 0) await sleep(wait);
-    const user = this.users.findByEmail(email);
+    const user = this.findAccount(email);
     const valid = await verifyPassword(password, user?.password_hash ?? null);
     if (!user || !valid || user.status !== 'active') return this.fail(email, source);
     this.ctx.db.prepare('DELETE FROM sign_in_failures WHERE email = ? AND source = ?').run(email, source);

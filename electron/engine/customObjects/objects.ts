@@ -1,7 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import type { Accounts } from '../resources/account.js';
 import { isoSeconds } from '../clock.js';
-import { jsonObject } from '../resources/sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import { PLAN_LIMITS } from '../../../shared/resources/account.js';
 import { RecordInvalid, recordInvalid } from './problems.js';
 import { requireCustomObject, type CustomObjectRow } from './objectRows.js';

@@ -33,7 +33,7 @@ export interface Transaction<F extends Work> {
 /**
  * The engine's database, on either backend: SQLite (better-sqlite3, the
  * desktop replica and the single-machine hub) or PostgreSQL (a hub of several
- * nodes, db/postgresDatabase.ts). The engine speaks SQLite's SQL; PostgreSQL's
+ * nodes, db/postgres/database.ts). The engine speaks SQLite's SQL; PostgreSQL's
  * connection translates it (db/postgres/dialect.ts). What only SQLite has
  * (pragmas, its own functions, the file) is on `SqliteDb`, reached through `sqliteOf`.
  */

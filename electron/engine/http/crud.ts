@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Actor, EngineContext } from '../context.js';
-import type { LocalChange } from '../replica/outbox.js';
-import { applyDelete, applyUpdate, writeLocally } from '../replica/localWrites.js';
+import type { LocalChange } from '../changes/outbox.js';
+import { applyDelete, applyUpdate, writeLocally } from '../sync/localWrites.js';
 import type { FieldConflict } from '../sync/mergedUpdate.js';
 import { editOriginOf } from './writeMeta.js';
 import type { CrudService } from '../resources/crudService.js';
@@ -47,7 +47,7 @@ export function registerCrud(app: FastifyInstance, base: string, type: string, s
     app.post(base, write, async (request, reply) => {
       const actor = actorOf(request);
       const data = dataOf(request, type);
-      // A record named by a device that held it before it was merged: its survivor (sync/mergedIds.ts).
+      // A record named by a device that held it before it was merged: its survivor (changes/mergedIds.ts).
       ctx.mergedIds.resolveReferences(data);
       const { writtenAt } = editOriginOf(request, actor, ctx.clock, type);
       return answerInTransaction(ctx.commits, request, reply, () => {

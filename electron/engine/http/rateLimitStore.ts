@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
 import type { CommitGroups } from '../db/commitGroups.js';
-import type { PostgresDatabase } from '../db/postgresDatabase.js';
+import type { PostgresDatabase } from '../db/postgres/database.js';
 
 /**
  * Rate limits across the nodes of a PostgreSQL hub: on a hub of

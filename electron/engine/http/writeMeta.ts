@@ -3,10 +3,9 @@ import { FieldErrors } from '../problems.js';
 import { isoSeconds, type Clock } from '../clock.js';
 import type { Actor } from '../context.js';
 import type { EditOrigin } from '../sync/mergedUpdate.js';
-import { DEVICE_HEADERS } from './routes/sync.js';
+import { writingDevice } from './deviceHeader.js';
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -47,6 +46,5 @@ export function editOriginOf(request: FastifyRequest, actor: Actor, clock: Clock
 }
 
 function fromSyncingDevice(request: FastifyRequest, actor: Actor): boolean {
-  const header = DEVICE_HEADERS.map((name) => request.headers[name]).find((value) => typeof value === 'string');
-  return actor.scopes.has('sync') && typeof header === 'string' && UUID.test(header.trim());
+  return actor.scopes.has('sync') && writingDevice(request) !== undefined;
 }

@@ -1,7 +1,7 @@
 import type { Actor } from '../context.js';
 import type { Engine } from '../engine.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import { writeLocally } from '../replica/localWrites.js';
+import { writeLocally } from '../sync/localWrites.js';
 import { ApiProblem, FieldErrors, problem } from '../problems.js';
 import type { ImportType } from './importFields.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, problem } from '../problems.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { isCurrency } from '../../../shared/currencies.js';
 import type { SyncSource } from '../sync/sources.js';
 import type { ExchangeRates } from './exchangeRates.js';

@@ -4,7 +4,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore } from './recordStore.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import type { Contacts } from './contacts.js';
 import type { Deals } from './deals.js';
 import { DEFAULT_ASSOCIATED_CONTACT_ROLE } from '../../../shared/resources/deal.js';

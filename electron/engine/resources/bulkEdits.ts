@@ -1,7 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { ApiProblem, FieldErrors } from '../problems.js';
-import { applyDelete, applyUpdate } from '../replica/localWrites.js';
+import { applyDelete, applyUpdate } from '../sync/localWrites.js';
 import { checkFields, type FieldTable } from './fields.js';
 import type { RawQuery } from './params.js';
 

@@ -4,7 +4,7 @@ import { RecordStore, recordJson } from './recordStore.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import { recordExists, removeLinkedOnDelete } from './resourceLinks.js';
 import type { Users } from './users.js';
 import type { SyncSource } from '../sync/sources.js';

@@ -3,7 +3,7 @@ import { isoSeconds } from '../clock.js';
 import { FieldErrors, notFound } from '../problems.js';
 import { assignColumns, checkFields, isBlank, type FieldTable } from './fields.js';
 import { ftsPrefixQuery, idsMatching, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
-import { jsonBool, jsonColumns, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonColumns, jsonObject } from '../db/sqlJson.js';
 import { Tagging } from './tags.js';
 import { installDocuments } from '../db/documents.js';
 import { RecordStore } from './recordStore.js';

@@ -3,7 +3,7 @@ import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, invalidParam, notFound, problem } from '../problems.js';
 import type { ErrorCode } from '../../../shared/errors.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import type { Clause } from './listing.js';
 import type { SyncSource } from '../sync/sources.js';
 import {

@@ -6,7 +6,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { idsMatching, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { parseDateTime, recordIdParam, type RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { Tagging } from './tags.js';
 import { currencyCode, currencyCodeProblem, decimalSortKey, parseDecimal } from './decimal.js';
 import type { Contacts } from './contacts.js';

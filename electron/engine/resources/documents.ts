@@ -3,7 +3,7 @@ import type { Actor, EngineContext } from '../context.js';
 import { FieldErrors, invalidParam, notFound, problem } from '../problems.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { enumParam, idListParam, single, type RawQuery } from './params.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
 import { hubSecret } from '../auth/secrets.js';

@@ -4,7 +4,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** Email template fields: "not shown" by the spec; a name to pick it by, a subject and a body with merge tags. */

@@ -5,7 +5,7 @@ import { FieldErrors, notFound, problem } from '../problems.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { idListParam, type RawQuery } from './params.js';
-import { jsonBool, jsonObject, jsonOfSubquery } from './sqlJson.js';
+import { jsonBool, jsonObject, jsonOfSubquery } from '../db/sqlJson.js';
 import { recordExists } from './resourceLinks.js';
 import type { Users } from './users.js';
 import type { Accounts } from './account.js';

@@ -1,7 +1,7 @@
 import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, problem } from '../problems.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import { quoted } from './decimal.js';
 import type { SyncSource } from '../sync/sources.js';
 import { isCurrency } from '../../../shared/currencies.js';

@@ -5,7 +5,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { currencyCode, currencyCodeProblem, parseDecimal } from './decimal.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { single, type RawQuery } from './params.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import { LeadActivityMover } from './leadActivities.js';
 import type { Leads } from './leads.js';
 import type { Contacts } from './contacts.js';

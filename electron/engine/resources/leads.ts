@@ -2,7 +2,7 @@ import type { EngineContext, Actor } from '../context.js';
 import { FieldErrors, notFound } from '../problems.js';
 import { assignColumns, checkFields, isBlank, type FieldTable } from './fields.js';
 import { ftsPrefixQuery, idsMatching, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
-import { jsonColumns, jsonObject } from './sqlJson.js';
+import { jsonColumns, jsonObject } from '../db/sqlJson.js';
 import { Tagging } from './tags.js';
 import { RecordStore } from './recordStore.js';
 import type { CustomFields } from './customFields.js';

@@ -4,7 +4,7 @@ import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore } from './recordStore.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import type { CatalogEntry, Products } from './products.js';
 import { applyPercent, currencyCode, currencyCodeProblem, decimalSortKey, fromHundredths, parsePercent, toHundredths } from './decimal.js';
 import type { Orders } from './orders.js';

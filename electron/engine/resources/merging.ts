@@ -72,7 +72,7 @@ interface MergeRequest {
  * values, fills its blanks from the other (or takes the values the caller
  * chose, field by field), gets both records' tags; everything that named the
  * other record now names the survivor, each moved record logged as updated;
- * then the other record is deleted and remembered as merged (sync/mergedIds.ts).
+ * then the other record is deleted and remembered as merged (changes/mergedIds.ts).
  * One transaction.
  */
 export class Merges {

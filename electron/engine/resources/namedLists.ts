@@ -4,7 +4,7 @@ import { notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type Clause, type FilterDef, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 
 /** A column of another table that holds ids of a list's entries (a call's `outcome_id`). */

@@ -5,7 +5,7 @@ import { requireAuthorOrAdmin } from '../auth/permissions.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { ftsPrefixQuery, runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { NOTE_RESOURCE_TYPES, NOTE_TYPES } from '../../../shared/resources/note.js';
 import type { Tagging, TaggableType } from './tags.js';

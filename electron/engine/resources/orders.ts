@@ -5,7 +5,7 @@ import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import { applyPercent, decimalSortKey, fromHundredths, parsePercent, toHundredths } from './decimal.js';
 import type { Deals } from './deals.js';
 import type { OrderTotal } from '../../../shared/resources/order.js';

@@ -6,7 +6,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { currencyCode, currencyCodeProblem, parseDecimal, parsePercent } from './decimal.js';
 import type { ProductPrice } from '../../../shared/resources/product.js';
 import type { SyncSource } from '../sync/sources.js';

@@ -4,7 +4,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
-import { jsonBool, jsonObject, jsonOfSubquery } from './sqlJson.js';
+import { jsonBool, jsonObject, jsonOfSubquery } from '../db/sqlJson.js';
 import type { EmailTemplates } from './emailTemplates.js';
 import type { SyncSource } from '../sync/sources.js';
 import { ACTION_TYPES, DELAY_UNITS, type Sequence, type SequenceStep } from '../../../shared/resources/sequence.js';

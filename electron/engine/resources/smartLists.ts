@@ -5,7 +5,7 @@ import { checkListQuery, runList, type ListDefinition, type ListPage } from './l
 import type { RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
 import { smartListVisibleTo } from './savedSelections.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 import { NOT_SAVED_PARAMS, SMART_LIST_TYPES, type SmartListType } from '../../../shared/resources/smartList.js';
 

@@ -4,7 +4,7 @@ import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { enumParam, type RawQuery } from './params.js';
 import { RecordStore, recordJson } from './recordStore.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { isoSeconds } from '../clock.js';
 import type { Pipelines } from './pipelines.js';
 import { STAGE_CATEGORIES, type StageCategory } from '../../../shared/resources/deal.js';

@@ -6,7 +6,7 @@ import { notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { jsonObject, jsonOfSubquery } from './sqlJson.js';
+import { jsonObject, jsonOfSubquery } from '../db/sqlJson.js';
 import type { SyncSource } from '../sync/sources.js';
 
 export const TAGGABLE_TYPES = ['contact', 'lead', 'deal'] as const;

@@ -5,7 +5,7 @@ import { FieldErrors, invalidParam, notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { countList, ftsPrefixQuery, idsMatching, runList, type Clause, type ListDefinition, type ListPage } from './listing.js';
 import { boolParam, enumParam, single, type RawQuery } from './params.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import type { Users } from './users.js';
 import { TASK_DUE_SECTIONS, TASK_RESOURCE_TYPES, type TaskCounts, type TaskDueSection } from '../../../shared/resources/task.js';

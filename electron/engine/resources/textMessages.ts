@@ -4,7 +4,7 @@ import { notFound } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { checkRecordsExist, checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
 import type { Users } from './users.js';

@@ -3,7 +3,7 @@ import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, notFound, problem } from '../problems.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
-import { jsonBool, jsonObject } from './sqlJson.js';
+import { jsonBool, jsonObject } from '../db/sqlJson.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import { idListParam, type RawQuery } from './params.js';
 import type { UserRole } from '../../../shared/resources/user.js';

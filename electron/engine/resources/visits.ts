@@ -5,7 +5,7 @@ import { requireAuthorOrAdmin } from '../auth/permissions.js';
 import { checkFields, type FieldTable } from './fields.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
 import type { RawQuery } from './params.js';
-import { jsonObject } from './sqlJson.js';
+import { jsonObject } from '../db/sqlJson.js';
 import { checkResourceLink, removeLinkedOnDelete } from './resourceLinks.js';
 import { RecordStore } from './recordStore.js';
 import type { NamedList } from './namedLists.js';

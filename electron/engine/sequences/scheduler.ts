@@ -6,7 +6,7 @@ import { SEQUENCES_ADDON, type Enrollments, type StepRow } from '../resources/en
 import type { MergeContext, Rendered } from '../resources/emailTemplates.js';
 import type { FailureReason } from '../../../shared/resources/sequence.js';
 import { failureReasonOf, type Mailer, type OutgoingEmail } from './mailer.js';
-import type { PostgresDatabase } from '../db/postgresDatabase.js';
+import type { PostgresDatabase } from '../db/postgres/database.js';
 import { DatabaseUnavailableError } from '../db/postgresBridge.js';
 
 /** What the scheduler needs from the rest of the engine (passed lazily: they are built around it). */

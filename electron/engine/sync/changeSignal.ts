@@ -1,4 +1,4 @@
-import type { ChangeLog } from './changeLog.js';
+import type { ChangeLog } from '../changes/changeLog.js';
 import { WatchedValue } from '../watchedValue.js';
 
 /** How often the change log's newest revision is looked at while someone listens. */

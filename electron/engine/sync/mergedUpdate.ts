@@ -1,6 +1,6 @@
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
-import { changedPaths, mergeOnto, sameValue, valueAt, withoutPaths, type Json } from './fieldPaths.js';
+import { changedPaths, mergeOnto, sameValue, valueAt, withoutPaths, type Json } from '../changes/fieldPaths.js';
 import { FieldHistory, type FieldChange } from './fieldHistory.js';
 
 /** What an update needs of a resource's service. */

@@ -1,5 +1,5 @@
 /**
- * Migration 27: offline edits merge field by field (sync/fieldPaths.ts).
+ * Migration 27: offline edits merge field by field (changes/fieldPaths.ts).
  *
  * - `field_changes` (hub): who last changed each field of a record through
  *   the REST interface, and when (a device's time of writing, where it sent

@@ -5,7 +5,7 @@
  * which record took its place: a device that still holds the merged record,
  * with offline edits to it or new records naming it, sends them later, and
  * the hub applies them to the survivor instead of refusing them
- * (sync/mergedIds.ts). One row per merged record; a survivor merged later
+ * (changes/mergedIds.ts). One row per merged record; a survivor merged later
  * itself has its rows pointed at the new survivor, so one look-up is enough.
  *
  * Duplicates are found by normalized keys (resources/duplicates.ts):

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { asSqliteDb, openDatabase, SchemaTooNewError, type SqliteDb } from '../database.js';
 import { SCHEMA_VERSION } from '../migrations/index.js';
-import { HUB_WRITE_LOCK } from '../postgresDatabase.js';
+import { HUB_WRITE_LOCK } from './database.js';
 import { SEARCH_INDEXES } from '../searchIndexSql.js';
 import { DATABASE_FILE, DOCUMENTS_FOLDER } from '../dataFolder.js';
 import { systemClock } from '../../clock.js';

@@ -1,4 +1,4 @@
-import { HUB_WRITE_LOCK } from '../postgresDatabase.js';
+import { HUB_WRITE_LOCK } from './database.js';
 import { PART_MARK } from '../searchIndexSql.js';
 
 /**
@@ -124,7 +124,7 @@ $$;
  */
 export const ENGINE_TRIGGERS = /* sql */ `
 -- Revisions are taken under the hub's write lock, held to the commit, so they commit in order across
--- nodes: taken before the statement's rows get their revisions. postgresDatabase.ts takes it at BEGIN
+-- nodes: taken before the statement's rows get their revisions. postgres/database.ts takes it at BEGIN
 -- already; this makes the order the log's own rule, whoever inserts (and wherever a transaction would
 -- take the lock later). outpost.unsafe_no_write_lock is set (SET LOCAL) only by twoNodes.test.ts's unsafe run.
 CREATE OR REPLACE FUNCTION change_log_write_lock() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { PostgresDatabase } from '../postgresDatabase.js';
+import { PostgresDatabase } from './database.js';
 import { bridgeOptionsFromEnv } from '../postgresBridge.js';
 import { CLUSTER_TABLES } from './clusterTables.js';
 import { COMPAT_FUNCTIONS, ENGINE_TRIGGERS } from './functions.js';

@@ -1,4 +1,4 @@
-import type { PostgresDatabase } from '../postgresDatabase.js';
+import type { PostgresDatabase } from './database.js';
 import { SchemaTooNewError } from '../database.js';
 import { duplicateKeyIndexes } from '../migrations/0030_merged_records.js';
 import { sql as contactsKindByName } from '../migrations/0034_contacts_kind_by_name.js';

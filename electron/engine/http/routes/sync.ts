@@ -7,6 +7,7 @@ import { parseAckKey, type AckKey } from '../../sync/acks.js';
 import { onWriteRoutes } from '../writeRouteHooks.js';
 import { eventStreams } from '../eventStream.js';
 import { changeSignal } from '../../sync/changeSignal.js';
+import { DEVICE_HEADERS, UUID, writingDevice } from '../deviceHeader.js';
 
 /**
  * How often the hub's change stream sends a heartbeat. A replica that hears
@@ -15,9 +16,6 @@ import { changeSignal } from '../../sync/changeSignal.js';
  */
 export const CHANGE_STREAM_HEARTBEAT_MS = 500;
 
-/** The spec's device header, and the name the real service's clients send (Ruby sends `X-Basecrm-Device-Uuid`). */
-export const DEVICE_HEADERS = ['x-service-device-uuid', 'x-basecrm-device-uuid'] as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The sync protocol (spec: Synchronization): start a session, read its main
@@ -79,11 +77,11 @@ export function syncRoutes(app: FastifyInstance, engine: Engine): void {
 export function noteWritesByDevices(app: FastifyInstance, engine: Engine): void {
   onWriteRoutes(app, { keep: (request, answer) => {
     if (answer.status !== 200 || answer.body === null || !request.actor) return;
-    const header = DEVICE_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string') as string | undefined;
-    if (!header || !UUID.test(header.trim()) || request.url.startsWith('/v2/sync')) return;
+    const device = writingDevice(request);
+    if (!device || request.url.startsWith('/v2/sync')) return;
     const written = JSON.parse(answer.body) as { data?: { id?: unknown }; meta?: { type?: unknown } };
     if (typeof written.data?.id === 'number' && typeof written.meta?.type === 'string') {
-      engine.sync.noteHeld(request.actor, header.trim().toLowerCase(), written.meta.type, written.data.id);
+      engine.sync.noteHeld(request.actor, device, written.meta.type, written.data.id);
     }
   } }, new Set(['POST', 'PUT']));
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Engine } from '../engine.js';
+import type { Engine } from './engine.js';
 
 /**
  * First start on an empty database (the hub, the desktop app, or `seed`): OUTPOST_ADMIN_EMAIL / OUTPOST_ADMIN_PASSWORD

@@ -26,7 +26,7 @@ export interface LocalChange {
   id: number;
   /** The fields the change sent; none for a delete. */
   data?: Record<string, unknown>;
-  /** An update's base (sync/fieldPaths.ts: deltaOf). */
+  /** An update's base (changes/fieldPaths.ts: deltaOf). */
   base?: Record<string, unknown>;
 }
 

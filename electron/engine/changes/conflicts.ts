@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { isoSeconds, type Clock } from '../clock.js';
-import { sameValue, valueAt, type Json } from '../sync/fieldPaths.js';
+import { sameValue, valueAt, type Json } from './fieldPaths.js';
 import type { SyncConflict } from '../../../shared/resources/replica.js';
 
 interface ConflictRow {

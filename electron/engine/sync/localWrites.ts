@@ -1,7 +1,7 @@
 import type { Actor, EngineContext } from '../context.js';
-import type { LocalChange } from './outbox.js';
-import { changedPaths, deltaOf, type Json } from '../sync/fieldPaths.js';
-import { updateByFields, type EditOrigin, type FieldConflict, type UpdatableRecords } from '../sync/mergedUpdate.js';
+import type { LocalChange } from '../changes/outbox.js';
+import { changedPaths, deltaOf, type Json } from '../changes/fieldPaths.js';
+import { updateByFields, type EditOrigin, type FieldConflict, type UpdatableRecords } from './mergedUpdate.js';
 
 /**
  * Runs a write; on a replica, also queues the REST call that replays it on

@@ -1,9 +1,9 @@
-import { DatabaseUnavailableError, PostgresError, type BridgeOptions, type PostgresConnection } from './postgresBridge.js';
-import { openPostgresConnection, type PostgresDriver } from './postgresConnection.js';
-import { isoSeconds, systemClock, type Clock } from '../clock.js';
-import type { Db, Transaction } from './database.js';
-import { ignoresConflicts, toPostgres, type Schema, type TableKeys } from './postgres/dialect.js';
-import { tsqueryOf } from './postgres/tsquery.js';
+import { DatabaseUnavailableError, PostgresError, type BridgeOptions, type PostgresConnection } from '../postgresBridge.js';
+import { openPostgresConnection, type PostgresDriver } from '../postgresConnection.js';
+import { isoSeconds, systemClock, type Clock } from '../../clock.js';
+import type { Db, Transaction } from '../database.js';
+import { ignoresConflicts, toPostgres, type Schema, type TableKeys } from './dialect.js';
+import { tsqueryOf } from './tsquery.js';
 
 /**
  * The part of better-sqlite3's interface the engine uses (prepare → get, all,
