@@ -234,7 +234,7 @@ function migrateInAnotherProcess(url: string, dir: string, name: string): Promis
   // A file, not --eval: the bridge's worker inherits the process's flags, and --input-type=module would make it ESM.
   const program = join(dir, `${name}.mts`);
   writeFileSync(program, `
-    import { PostgresDatabase } from ${module('electron/engine/db/postgresDatabase.ts')};
+    import { PostgresDatabase } from ${module('electron/engine/db/postgres/database.ts')};
     import { migratePostgres } from ${module('electron/engine/db/postgres/schema.ts')};
     const db = new PostgresDatabase(${JSON.stringify(url)});
     try { migratePostgres(db); } finally { await db.close(); }`);
