@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
  * per hub (test/support/testHub.ts). `npm test` runs it after the SQLite run;
  * the same tests, the same assertions, on the other backend. The merge
  * property test runs too: its hub merges replicas' offline edits on
- * PostgreSQL (its replicas stay on SQLite, as every replica does).
+ * PostgreSQL (its replicas stay on SQLite, as every replica does). The files share their worker's
+ * module cache, as in vitest.config.ts: each makes its own hubs and databases.
  */
 export default defineConfig({
   test: {
@@ -15,6 +16,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    isolate: false,
+    restoreMocks: true,
     globalSetup: ['test/support/postgresGlobal.ts'],
   },
 });
