@@ -240,8 +240,9 @@ describe('refused calls', () => {
   });
 });
 
-describe('speed', () => {
-  it('changes a thousand records in one call, each logged', async () => {
+describe('a thousand records', () => {
+  // Two thousand writes, one at a time on PostgreSQL: a minute, so a loaded machine does not fail it (speed is the bench's).
+  it('changes a thousand records in one call, each logged', { timeout: 60_000 }, async () => {
     const ids: number[] = [];
     for (let i = 0; i < 1000; i++) ids.push(hub.engine.contacts.create({ last_name: `Many ${i}` }, { userId: hub.agentId, role: 'user', scopes: new Set(['write']) }));
     const revision = hub.engine.ctx.changes.currentRevision();
