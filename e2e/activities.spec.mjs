@@ -49,7 +49,7 @@ test.describe('activities', () => {
     await screenshot(admin, '13-task-completed');
   });
 
-  test('adds a private note that another user cannot see', async () => {
+  test('adds a private note that another user cannot see', async ({ agentPage: agent }) => {
     await admin.goto(contactUrl);
     await admin.getByLabel('Note', { exact: true }).fill('Budget approved, keep quiet until Friday');
     await admin.getByLabel('Private').check();
@@ -60,12 +60,10 @@ test.describe('activities', () => {
     await admin.getByText('Prefers morning calls').waitFor();
     await screenshot(admin, '14-notes');
 
-    const agent = await signIn(browser, seededHub, 'agent');
     await agent.goto(contactUrl);
     await agent.getByText('Prefers morning calls').waitFor();
     assert.equal(await agent.getByText('Budget approved, keep quiet until Friday').count(), 0);
     await screenshot(agent, '15-other-user-view');
-    await agent.context().close();
   });
 
   test('logs a call', async () => {

@@ -7,7 +7,8 @@
 //   and an agent, and 500 demo contacts so lists have something to scroll and filter. Each worker has its
 //   own, so specs in parallel workers never see each other's records; the specs of one worker share it,
 //   one after another, as a team shares a hub.
-// - `signedIn` (per test): a page of its own, signed in as the admin and on the contacts list.
+// - `adminPage`, `agentPage` (per test): a page of its own, signed in as the seeded hub's admin or agent,
+//   on the contacts list; closed after the test.
 //
 // Specs whose tests build on each other (most: one page walks through a story) run serially in one worker
 // and keep that page across their tests, opening it in `test.beforeAll` with `signIn(browser, seededHub)`.
@@ -54,12 +55,23 @@ export const test = base.extend({
     }
   }, { scope: 'worker', timeout: 90_000 }],
 
-  signedIn: async ({ browser, seededHub }, use) => {
-    const page = await signIn(browser, seededHub);
-    await use(page);
-    await page.context().close();
+  adminPage: async ({ browser, seededHub }, use) => {
+    await useSignedIn(browser, seededHub, 'admin', use);
+  },
+
+  agentPage: async ({ browser, seededHub }, use) => {
+    await useSignedIn(browser, seededHub, 'agent', use);
   },
 });
+
+async function useSignedIn(browser, seededHub, who, use) {
+  const page = await signIn(browser, seededHub, who);
+  try {
+    await use(page);
+  } finally {
+    await page.context().close();
+  }
+}
 
 export { expect };
 

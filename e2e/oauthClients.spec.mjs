@@ -114,13 +114,11 @@ test.describe('applications (OAuth clients) in Settings', () => {
     await screenshot(admin, '33-applications-removed');
   });
 
-  test('is not shown to an agent', async () => {
-    const agent = await signIn(browser, seededHub, 'agent');
+  test('is not shown to an agent', async ({ agentPage: agent }) => {
     await openSettings(agent);
     await agent.locator('[aria-label=You]').getByText('Agent', { exact: true }).waitFor();
     assert.equal(await agent.getByRole('region', { name: 'Applications' }).count(), 0);
     assert.equal(await agent.getByRole('button', { name: 'Add application' }).count(), 0);
     await screenshot(agent, '34-agent-settings');
-    await agent.context().close();
   });
 });

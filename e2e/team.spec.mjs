@@ -213,14 +213,12 @@ test.describe('team administration', () => {
     assert.equal((await pageApi(admin, 'GET', '/v2/accounts/self')).body.data.smtp_configured, false);
   });
 
-  test('shows agents the team read only', async () => {
-    const agent = await signIn(browser, seededHub, 'agent');
+  test('shows agents the team read only', async ({ agentPage: agent }) => {
     await agent.goto(`${seededHub.url}/settings/team`);
     await row(agent, PAM.name).waitFor();
     await agent.getByRole('note').getByText('Only administrators add people and change their roles or access.').waitFor();
     assert.equal(await agent.getByRole('button', { name: 'Add a user' }).count(), 0);
     assert.equal(await agent.getByRole('button', { name: /^Manage / }).count(), 0);
-    await agent.context().close();
   });
 
   test('fits a phone: the team as cards, the panel and the mail card without sideways scrolling', async () => {
