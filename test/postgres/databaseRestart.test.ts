@@ -107,6 +107,18 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
     return () => pgCtl(dataDir, ['-o', options, '-l', join(socketDir, 'server.log'), '-w', 'start']);
   }
 
+  /** Sends a request until it is answered otherwise than 503 (each 503 as the outage's), for at most 10 s after the database is back. */
+  async function onceBack(send: () => Promise<Answer>, what: string): Promise<Answer> {
+    const back = performance.now();
+    let answer = await send();
+    while (answer.status === 503 && performance.now() - back < 10_000) {
+      expectUnavailable(answer, `${what} as the database comes back`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      answer = await send();
+    }
+    return answer;
+  }
+
   async function count(where: string, values: unknown[]): Promise<number> {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -159,13 +171,7 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
 
     for (const [name, node] of Object.entries(nodes)) {
       // Back within seconds; the key whose request failed was released, so the retry runs (once), never a 409.
-      const back = performance.now();
-      let created = await call(node, 'POST', '/v2/contacts', { last_name: `Keyed ${name}` }, { 'Idempotency-Key': `restart-${name}` });
-      while (created.status === 503 && performance.now() - back < 10_000) {
-        expectUnavailable(created, `${name}: a retry as the database comes back`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        created = await call(node, 'POST', '/v2/contacts', { last_name: `Keyed ${name}` }, { 'Idempotency-Key': `restart-${name}` });
-      }
+      const created = await onceBack(() => call(node, 'POST', '/v2/contacts', { last_name: `Keyed ${name}` }, { 'Idempotency-Key': `restart-${name}` }), `${name}: a retry`);
       expect(created.status, `${name}: ${created.text}`).toBe(200);
       expect(created.replayed).toBeNull();
       const replay = await call(node, 'POST', '/v2/contacts', { last_name: `Keyed ${name}` }, { 'Idempotency-Key': `restart-${name}` });
@@ -176,6 +182,87 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
       expect(await countNamed(`Unkeyed ${name}`)).toBe(0);
       expect(await count("id = $1 AND first_name = 'Changed'", [before[name]])).toBe(0);
     }
+  });
+
+  it('releases the key of a write that was waiting when the database went down, so its retry runs once, on the same node or another', async () => {
+    const names = Object.keys(nodes);
+    for (const [index, name] of names.entries()) {
+      const node = nodes[name]!;
+      const other = nodes[names[(index + 1) % names.length]!]!;
+      const key = `in-flight-${name}`;
+      const lastName = `In flight ${name}`;
+      // Another session holds the contacts table: the keyed create claims its key, then waits on the lock.
+      const holder = new pg.Client({ connectionString: url });
+      holder.on('error', () => undefined);
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
+      const pending = call(node, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key });
+      const watcher = new pg.Client({ connectionString: url });
+      await watcher.connect();
+      for (let waited = 0; waited < 100; waited++) {
+        const waiting = await watcher.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%contacts%'`);
+        if (Number(waiting.rows[0].n) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await watcher.end();
+      const start = stopCluster();
+      try {
+        // Its session ended under it: the write rolled back, and the release of its key failed, the database being gone.
+        expectUnavailable(await pending, `${name}: a create waiting when the database went down`);
+        expectUnavailable(await call(node, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key }), `${name}: its retry while down`);
+      } finally {
+        start();
+        await holder.end().catch(() => undefined);
+      }
+      // The same node releases the key first thing once the database answers: its retry runs, never a 409.
+      const created = await onceBack(() => call(node, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key }), `${name}: a retry`);
+      expect(created.status, `${name}: ${created.text}`).toBe(200);
+      expect(created.replayed).toBeNull();
+      // The other node replays it (its own connection lost in the restart may cost it one 503 first).
+      const replay = await onceBack(() => call(other, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key }), `${name}: a replay on the other node`);
+      expect(replay.status, replay.text).toBe(200);
+      expect(replay.replayed).toBe('true');
+      expect(replay.body.data.id).toBe(created.body.data.id);
+      expect(await countNamed(lastName)).toBe(1);
+    }
+  });
+
+  it('releases such a key for a retry sent to another node too, within seconds of the database\'s return', async () => {
+    const [first, second] = [nodes.libpq!, nodes.bridge!];
+    const key = 'in-flight-elsewhere';
+    const lastName = 'In flight elsewhere';
+    const holder = new pg.Client({ connectionString: url });
+    holder.on('error', () => undefined);
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
+    const pending = call(first, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const start = stopCluster();
+    try {
+      expectUnavailable(await pending, 'a create waiting when the database went down');
+    } finally {
+      start();
+      await holder.end().catch(() => undefined);
+    }
+    // The first node is not asked again: its timer releases the key, and the other node's retry runs once.
+    const back = performance.now();
+    const seen: number[] = [];
+    let created = await call(second, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key });
+    while ((created.status === 503 || created.status === 409) && performance.now() - back < 10_000) {
+      seen.push(created.status);
+      expect(Number(created.retryAfter)).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      created = await call(second, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key });
+    }
+    console.log(`database restart: the other node's retry answered ${seen.join(', ') || 'nothing'} before 200, ${(performance.now() - back).toFixed(0)} ms after the database was back`);
+    expect(created.status, created.text).toBe(200);
+    expect(performance.now() - back).toBeLessThan(10_000);
+    expect(await countNamed(lastName)).toBe(1);
+    const replay = await onceBack(() => call(first, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key }), 'a replay on the first node');
+    expect(replay.replayed).toBe('true');
+    expect(replay.body.data.id).toBe(created.body.data.id);
   });
 
   it('logs what the database said, which the answers leave out', () => {

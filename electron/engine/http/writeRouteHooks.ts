@@ -83,10 +83,13 @@ export async function answerInTransaction(commits: CommitGroups, request: Fastif
  */
 export function answerAfterCommit(app: FastifyInstance, commits: CommitGroups): void {
   // A callback hook, not an async one: every answer passes here, and most find no group open.
-  app.addHook('onSend', (request, _reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const pending = commits.pending();
     if (!pending) return done(null, payload);
-    unsavedAsProblem(pending, request.log).then(() => done(null, payload), (err: Error) => done(err));
+    // An error answer shows nothing of the group's writes, and is already the error handler's: it goes as it is
+    // (an error here would make Fastify answer with its own body, outside the envelope).
+    const keep = (err: Error) => (reply.statusCode >= 400 ? done(null, payload) : done(err));
+    unsavedAsProblem(pending, request.log).then(() => done(null, payload), keep);
   });
 }
 
