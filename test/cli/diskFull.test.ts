@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, readdirSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -45,11 +45,15 @@ describe.skipIf('why' in disk)('a SQLite hub whose disk is full', { timeout: 120
   const filler = 'dir' in disk ? join(disk.dir, 'filler') : '';
   let hub: Served;
   let token: string;
+  let firstId: number;
+  const documents = 'dir' in disk ? join(disk.dir, 'data', 'documents') : '';
 
   beforeAll(async () => {
     hub = await serve(dataDir, ADMIN);
     token = await accessToken(dataDir, ADMIN.OUTPOST_ADMIN_EMAIL, 'read write profile sync');
-    expect((await call('POST', '/v2/contacts', { last_name: 'Written before' })).status).toBe(200);
+    const first = await call('POST', '/v2/contacts', { last_name: 'Written before' });
+    expect(first.status, first.text).toBe(200);
+    firstId = first.body.data.id;
   });
 
   afterAll(async () => {
@@ -121,6 +125,17 @@ describe.skipIf('why' in disk)('a SQLite hub whose disk is full', { timeout: 120
       expectOutOfSpace(unkeyed, 'a write without a key');
       // The same key again while the disk is still full: the failed request left no claim, so it runs (and fails) again.
       expectOutOfSpace(await call('POST', '/v2/contacts', { last_name: 'Written when full' }, { 'Idempotency-Key': 'full-disk-1' }), 'the same key again');
+      // A document's bytes, a file beside the database: refused alike, and no part of a file is left.
+      const upload = await fetch(`${hub.url}/v2/documents?resource_type=contact&resource_id=${firstId}&name=big.bin`, {
+        method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' }, body: Buffer.alloc(256 * 1024, 7),
+      });
+      const uploadText = await upload.text();
+      expectOutOfSpace({ status: upload.status, text: uploadText, body: JSON.parse(uploadText), retryAfter: upload.headers.get('retry-after'), replayed: null }, 'a document upload');
+      expect(existsSync(documents) ? readdirSync(documents) : []).toEqual([]);
+      // What the storage said is in the hub's log (a warning), not in any answer.
+      const logged = (hub.stdout() + hub.stderr()).split('\n').filter((line) => /SQLITE_FULL|SQLITE_IOERR|ENOSPC/.test(line));
+      expect(logged.length).toBeGreaterThan(0);
+      expect(logged.every((line) => /"level":(40|50)/.test(line))).toBe(true);
       const read = await call('GET', '/v2/contacts?per_page=100');
       expect(read.status, read.text).toBe(200);
       expect(read.body.items.map((item: any) => item.data.last_name)).toEqual(['Written before']);
@@ -138,5 +153,10 @@ describe.skipIf('why' in disk)('a SQLite hub whose disk is full', { timeout: 120
     expect(countNamed('Unkeyed when full')).toBe(0);
     expect((await call('POST', '/v2/contacts', { last_name: 'Unkeyed when full' })).status).toBe(200);
     expect(countNamed('Unkeyed when full')).toBe(1);
+    const uploaded = await fetch(`${hub.url}/v2/documents?resource_type=contact&resource_id=${firstId}&name=big.bin`, {
+      method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' }, body: Buffer.alloc(256 * 1024, 7),
+    });
+    expect(uploaded.status, await uploaded.text()).toBe(200);
+    expect(readdirSync(documents)).toHaveLength(1);
   });
 });
