@@ -1,6 +1,6 @@
 import { ERROR_CODES, type ApiError } from '../../../shared/errors.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiProblem, faultOf } from '../problems.js';
+import { ApiProblem, DATABASE_RETRY_AFTER_SECONDS, faultOf } from '../problems.js';
 
 /**
  * How the HTTP adapter answers a problem (electron/engine/problems.ts): the
@@ -15,6 +15,8 @@ export function problemStatus(problem: ApiProblem): number {
 export function problemHeaders(problem: ApiProblem): Record<string, string> {
   const headers: Record<string, string> = problem instanceof HttpProblem ? { ...problem.headers } : {};
   if (problem.retryAfter !== undefined) headers['Retry-After'] = String(problem.retryAfter);
+  // A 503 passes by definition: it always says when to try again (a replica's hub out of reach: in a moment).
+  else if (problemStatus(problem) === 503) headers['Retry-After'] = String(DATABASE_RETRY_AFTER_SECONDS);
   return headers;
 }
 
