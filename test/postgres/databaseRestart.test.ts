@@ -119,6 +119,23 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
     return answer;
   }
 
+  /** Until a statement of a node waits for a lock (its write, behind the holder's). */
+  async function untilWaitingOnLock(): Promise<void> {
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    try {
+      for (let tries = 0; tries < 200; tries++) {
+        const waiting = await watcher.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = 'hub' AND wait_event_type = 'Lock'`);
+        if (Number(waiting.rows[0].n) > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const seen = await watcher.query(`SELECT pid, state, wait_event_type, wait_event, left(query, 120) AS query FROM pg_stat_activity WHERE datname = 'hub'`);
+      throw new Error(`No write came to wait on the lock: ${JSON.stringify(seen.rows)}`);
+    } finally {
+      await watcher.end();
+    }
+  }
+
   async function count(where: string, values: unknown[]): Promise<number> {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -198,14 +215,10 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
       const pending = call(node, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key });
-      const watcher = new pg.Client({ connectionString: url });
-      await watcher.connect();
-      for (let waited = 0; waited < 100; waited++) {
-        const waiting = await watcher.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%contacts%'`);
-        if (Number(waiting.rows[0].n) > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await watcher.end();
+      await untilWaitingOnLock().catch(async (err) => {
+        await holder.end();
+        throw err;
+      });
       const start = stopCluster();
       try {
         // Its session ended under it: the write rolled back, and the release of its key failed, the database being gone.
@@ -238,7 +251,10 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
     const pending = call(first, 'POST', '/v2/contacts', { last_name: lastName }, { 'Idempotency-Key': key });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await untilWaitingOnLock().catch(async (err) => {
+      await holder.end();
+      throw err;
+    });
     const start = stopCluster();
     try {
       expectUnavailable(await pending, 'a create waiting when the database went down');
