@@ -141,7 +141,8 @@ const RELEASE_RETRY_MS = 1_000;
  * as it answers again, by `retry` (before a request with a key) or the timer.
  */
 class ClaimsToRelease {
-  private readonly pending = new Map<string, Claim>();
+  /** By user and key, with when each was remembered: one older than IN_FLIGHT_MS has lapsed anyway, and is let go. */
+  private readonly pending = new Map<string, Claim & { since: number }>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly releaseOne: (claim: Claim) => void, private readonly log: FastifyBaseLogger) {}
@@ -152,7 +153,7 @@ class ClaimsToRelease {
       this.releaseOne(claim);
     } catch (err) {
       log.warn({ err }, 'the Idempotency-Key of a failed request could not be released yet; it will be as soon as the database answers');
-      this.pending.set(JSON.stringify([claim.userId, claim.key]), claim);
+      this.pending.set(JSON.stringify([claim.userId, claim.key]), { ...claim, since: performance.now() });
       this.schedule();
     }
   }
@@ -160,6 +161,10 @@ class ClaimsToRelease {
   /** Releases the remembered claims, in order, until one fails (the database still cannot answer). */
   retry(): void {
     for (const [id, claim] of this.pending) {
+      if (performance.now() - claim.since > IN_FLIGHT_MS) {
+        this.pending.delete(id);
+        continue;
+      }
       try {
         this.releaseOne(claim);
       } catch (err) {
@@ -177,7 +182,7 @@ class ClaimsToRelease {
       this.timer = null;
       this.retry();
     }, RELEASE_RETRY_MS);
-    // Nothing to keep a closing process alive for: a claim left lapses after IN_FLIGHT_MS anyway.
+    // Nothing to keep a closing process alive for: a claim left lapses after IN_FLIGHT_MS anyway (and the timer stops then).
     this.timer.unref();
   }
 }
