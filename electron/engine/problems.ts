@@ -1,4 +1,6 @@
 import type { ApiError, ErrorCode } from '../../shared/errors.js';
+import { unavailableDatabase } from './db/postgresBridge.js';
+import { storageFault } from './db/database.js';
 
 /**
  * A failure the caller caused (or must be told about): the errors of the
@@ -49,4 +51,37 @@ export class FieldErrors {
   throwIfAny(): void {
     if (this.list.length > 0) throw new ApiProblem(this.list);
   }
+}
+
+/** Seconds after which a request the database could not answer may be sent again (a restart or failover takes a few). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database cannot answer right now (it is restarting, failing over or busy); try again in a moment.';
+
+/** Seconds after which a request refused for a full (or failing) disk may be sent again: space is freed by hand, not in a moment. */
+export const STORAGE_RETRY_AFTER_SECONDS = 30;
+
+export const STORAGE_FAULT_MESSAGE = 'The server cannot store anything right now (its disk is full or failing); nothing of this request was kept. Try again later.';
+
+/**
+ * The faults of the server's storage that pass, named as the problem every
+ * adapter answers (over HTTP, 503 temporarily_unavailable with Retry-After):
+ * a database that cannot answer now (PostgreSQL restarting, failing over,
+ * busy: db/postgresBridge.ts, DatabaseUnavailableError) and a disk that is
+ * full or failing (SQLite's SQLITE_FULL and SQLITE_IOERR, Node's ENOSPC for
+ * document files: db/database.ts, storageFault), also as a failed commit's
+ * cause. `cause` is what the storage said, for the log only: never shown.
+ * null for any other error. The one place these errors become answers.
+ */
+export function faultOf(error: unknown): { problem: ApiProblem; cause: Error } | null {
+  const unavailable = unavailableDatabase(error);
+  if (unavailable) return { problem: temporarilyUnavailable(DATABASE_UNAVAILABLE_MESSAGE, DATABASE_RETRY_AFTER_SECONDS), cause: unavailable };
+  const storage = storageFault(error);
+  if (storage) return { problem: temporarilyUnavailable(STORAGE_FAULT_MESSAGE, STORAGE_RETRY_AFTER_SECONDS), cause: storage };
+  return null;
+}
+
+/** 503 temporarily_unavailable: the same request may succeed after `retryAfter` seconds. */
+export function temporarilyUnavailable(message: string, retryAfter: number): ApiProblem {
+  return new ApiProblem([{ resource: 'request', field: '', code: 'temporarily_unavailable', message, details: message }], { retryAfter });
 }

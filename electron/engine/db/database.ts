@@ -49,6 +49,27 @@ export interface Db {
 
 export type SqliteDb = Database.Database & { readonly dialect: 'sqlite' };
 
+/** Node's errors of a disk that is full (ENOSPC; EDQUOT: a quota) or failing (EIO, EROFS): document files, backups. */
+const DISK_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
+
+/**
+ * The error of a disk that is full or failing, whatever wraps it (a failed
+ * commit keeps it as its cause), else null: SQLite's SQLITE_FULL ("database or
+ * disk is full") and SQLITE_IOERR with its extended codes ("disk I/O error",
+ * which SQLite also answers when a write to the journal or WAL finds no space),
+ * and Node's ENOSPC on the files beside the database. SQLite rolls back a
+ * statement (or its whole transaction) that failed so: nothing half-written
+ * is kept. problems.ts names it as the answer (faultOf).
+ */
+export function storageFault(error: unknown): Error | null {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
+    const code = (at as NodeJS.ErrnoException).code;
+    if (at instanceof Database.SqliteError && (code === 'SQLITE_FULL' || code?.startsWith('SQLITE_IOERR'))) return at;
+    if (code !== undefined && DISK_ERRNOS.has(code) && typeof (at as NodeJS.ErrnoException).syscall === 'string') return at;
+  }
+  return null;
+}
+
 /** A better-sqlite3 connection as the engine's Db. */
 export const asSqliteDb = (db: Database.Database): SqliteDb => Object.assign(db, { dialect: 'sqlite' as const });
 

@@ -9,7 +9,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Engine } from '../engine.js';
 import { ApiProblem, problem } from '../problems.js';
-import { databaseUnavailableProblem, NUL_MESSAGE, oauthUnavailableBody, problemHeaders, problemStatus } from './problemReply.js';
+import { serverFaultProblem, NUL_MESSAGE, oauthUnavailableBody, problemHeaders, problemStatus } from './problemReply.js';
 import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { errorEnvelope, DOCS_PATH } from './envelope.js';
 import { authenticate } from './auth.js';
@@ -216,7 +216,7 @@ function registerErrorHandling(app: FastifyInstance, engine: Engine, webRoot: st
 }
 
 function sendError(error: FastifyError | ApiProblem, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = error instanceof ApiProblem ? error : databaseUnavailableProblem(error, request.log) ?? fromFastifyError(error);
+  const known = error instanceof ApiProblem ? error : serverFaultProblem(error, request.log) ?? fromFastifyError(error);
   if (!known) request.log.error({ err: error }, 'unhandled error');
   const failure = known ?? problem('internal_error', 'Something went wrong on the server; the request id identifies it in the log.');
   const status = problemStatus(failure);

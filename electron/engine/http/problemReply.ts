@@ -1,7 +1,6 @@
 import { ERROR_CODES, type ApiError } from '../../../shared/errors.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiProblem } from '../problems.js';
-import { unavailableDatabase } from '../db/postgresBridge.js';
+import { ApiProblem, DATABASE_RETRY_AFTER_SECONDS, faultOf } from '../problems.js';
 
 /**
  * How the HTTP adapter answers a problem (electron/engine/problems.ts): the
@@ -16,6 +15,8 @@ export function problemStatus(problem: ApiProblem): number {
 export function problemHeaders(problem: ApiProblem): Record<string, string> {
   const headers: Record<string, string> = problem instanceof HttpProblem ? { ...problem.headers } : {};
   if (problem.retryAfter !== undefined) headers['Retry-After'] = String(problem.retryAfter);
+  // A 503 passes by definition: it always says when to try again (a replica's hub out of reach: in a moment).
+  else if (problemStatus(problem) === 503) headers['Retry-After'] = String(DATABASE_RETRY_AFTER_SECONDS);
   return headers;
 }
 
@@ -29,22 +30,17 @@ export class HttpProblem extends ApiProblem {
 /** The answer when PostgreSQL refused a NUL character (NUL_REFUSED, db/postgresBridge.ts) that a path or query carried. */
 export const NUL_MESSAGE = 'A name or value in the request holds the NUL character (%00), which none may hold.';
 
-/** Seconds after which a request the database could not answer may be sent again (a restart or failover takes a few). */
-export const DATABASE_RETRY_AFTER_SECONDS = 2;
-
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The database cannot answer right now (it is restarting, failing over or busy); try again in a moment.';
-
 /**
- * The answer when the database could not answer (db/postgresBridge.ts,
- * DatabaseUnavailableError, also as a failed commit's cause): 503
- * temporarily_unavailable with Retry-After, never a 500. null for any other error.
+ * The answer to a fault of the storage that passes (problems.ts, faultOf: a
+ * database that cannot answer, a full or failing disk): 503
+ * temporarily_unavailable with Retry-After, never a 500; what the storage
+ * said goes to the log (warn), never into the answer. null for any other error.
  */
-export function databaseUnavailableProblem(error: unknown, log?: FastifyBaseLogger): ApiProblem | null {
-  const unavailable = unavailableDatabase(error);
-  if (!unavailable) return null;
-  log?.warn({ err: unavailable }, 'the database cannot answer');
-  const errors: ApiError[] = [{ resource: 'request', field: '', code: 'temporarily_unavailable', message: DATABASE_UNAVAILABLE_MESSAGE, details: DATABASE_UNAVAILABLE_MESSAGE }];
-  return new ApiProblem(errors, { retryAfter: DATABASE_RETRY_AFTER_SECONDS });
+export function serverFaultProblem(error: unknown, log?: FastifyBaseLogger): ApiProblem | null {
+  const fault = faultOf(error);
+  if (!fault) return null;
+  log?.warn({ err: fault.cause }, fault.problem.errors[0].message);
+  return fault.problem;
 }
 
 /** The OAuth endpoints' shape of a 503 (RFC 6749 §4.1.2.1 names temporarily_unavailable). */

@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { ApiProblem } from '../problems.js';
-import { databaseUnavailableProblem, NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
+import { serverFaultProblem, NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
 import { NUL_REFUSED } from '../db/postgresBridge.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
@@ -164,7 +164,7 @@ export function normalizeSupportBaseUrl(text: string): string | null {
 
 /** Every error of the scope, in this interface's style; anything unexpected is logged and answered 500. */
 export function sendSupportError(error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const unavailable = databaseUnavailableProblem(error, request.log);
+  const unavailable = serverFaultProblem(error, request.log);
   let known = unavailable ? fromApiProblem(unavailable) : toSupportProblem(error);
   if (!known) {
     request.log.error({ err: error }, 'unhandled error');

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, onSendAsyncHookHandler, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, onSendAsyncHookHandler, RouteOptions } from 'fastify';
 import { CommitFailedError, type CommitGroups } from '../db/commitGroups.js';
-import { problem } from '../problems.js';
+import { DATABASE_RETRY_AFTER_SECONDS, faultOf, temporarilyUnavailable } from '../problems.js';
 import { JSON_TYPE } from './reply.js';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -40,7 +40,13 @@ export function onWriteRoutes(app: FastifyInstance, hooks: { preHandler?: preHan
   if (!app.hasRequestDecorator('answerKept')) app.decorateRequest('answerKept', false);
   const { keep } = hooks;
   const keepOnSend: onSendAsyncHookHandler | undefined = keep && (async (request, reply, payload) => {
-    if (!request.answerKept) keep(request, { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? '') || null, body: typeof payload === 'string' ? payload : null });
+    if (request.answerKept) return payload;
+    try {
+      keep(request, { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? '') || null, body: typeof payload === 'string' ? payload : null });
+    } catch (err) {
+      // The answer is decided (and what it did, done or rolled back): a record of it that fails must not replace it with another.
+      request.log.error({ err }, 'the record of a write\'s answer could not be kept');
+    }
     return payload;
   });
   const onSend = [keepOnSend, hooks.onSend].filter((hook) => hook !== undefined);
@@ -65,7 +71,7 @@ export async function answerInTransaction(commits: CommitGroups, request: Fastif
     const answer = write();
     for (const keep of keepers) keep(request, { status, contentType: answer === null ? null : JSON_TYPE, body: answer });
     return answer;
-  }));
+  }), request.log);
   request.answerKept = true;
   reply.code(status);
   return body === null ? reply.send() : reply.type(JSON_TYPE).send(body);
@@ -77,20 +83,24 @@ export async function answerInTransaction(commits: CommitGroups, request: Fastif
  */
 export function answerAfterCommit(app: FastifyInstance, commits: CommitGroups): void {
   // A callback hook, not an async one: every answer passes here, and most find no group open.
-  app.addHook('onSend', (_request, _reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const pending = commits.pending();
     if (!pending) return done(null, payload);
-    unsavedAsProblem(pending).then(() => done(null, payload), (err: Error) => done(err));
+    // An error answer shows nothing of the group's writes, and is already the error handler's: it goes as it is
+    // (an error here would make Fastify answer with its own body, outside the envelope).
+    const keep = (err: Error) => (reply.statusCode >= 400 ? done(null, payload) : done(err));
+    unsavedAsProblem(pending, request.log).then(() => done(null, payload), keep);
   });
 }
 
-/** A failed commit is the server's trouble, not the request's: a 503 to try again. */
-async function unsavedAsProblem<T>(work: Promise<T>): Promise<T> {
+/** A failed commit is the server's trouble, not the request's: a 503 to try again (its cause named where known: a full disk, a database gone). */
+async function unsavedAsProblem<T>(work: Promise<T>, log: FastifyBaseLogger): Promise<T> {
   try {
     return await work;
   } catch (err) {
     if (!(err instanceof CommitFailedError)) throw err;
-    throw problem('temporarily_unavailable', 'The change could not be saved, and nothing of it was kept; try again.');
+    log.warn({ err }, 'a commit failed');
+    throw faultOf(err)?.problem ?? temporarilyUnavailable('The change could not be saved, and nothing of it was kept; try again.', DATABASE_RETRY_AFTER_SECONDS);
   }
 }
 

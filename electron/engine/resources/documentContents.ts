@@ -29,7 +29,13 @@ class FolderContents implements DocumentContents {
 
   write(id: number, content: Buffer): void {
     mkdirSync(this.folder, { recursive: true });
-    writeFileSync(this.file(id), content);
+    try {
+      writeFileSync(this.file(id), content);
+    } catch (err) {
+      // A disk that filled up mid-write leaves part of a file: none is kept (the record rolls back with it).
+      rmSync(this.file(id), { force: true });
+      throw err;
+    }
   }
 
   read(id: number): Buffer | null {
