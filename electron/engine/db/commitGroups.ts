@@ -46,12 +46,34 @@ export class CommitGroups {
    * Runs `write` in the open group (beginning one if none is), in a savepoint
    * of its own: if it throws, only its changes roll back. Resolves with its
    * result once the group is committed; rejects with CommitFailedError if it was not.
+   * On PostgreSQL a write that found a row locked by another session is run
+   * again a moment later, outside the hub's write lock, until lock_timeout.
    */
   async run<T>(write: () => T): Promise<T> {
-    const result = this.join(write);
-    const group = this.open;
-    if (group) await group.committed;
-    return result;
+    const since = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      let result: T;
+      try {
+        result = this.join(write);
+      } catch (err) {
+        const delay = this.retryDelay(err, since, attempt);
+        if (delay === null) throw err;
+        // Its savepoint is rolled back: the rest of the group commits now, which lets the hub's write lock go
+        // while this write pauses (postgres/database.ts), then it runs again in a group of its own.
+        this.flush();
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        continue;
+      }
+      const group = this.open;
+      if (group) await group.committed;
+      return result;
+    }
+  }
+
+  /** On PostgreSQL, a write of a group this commits that found a row locked is run again (`Db.lockRetryDelay`). */
+  private retryDelay(error: unknown, since: number, attempt: number): number | null {
+    if (this.open === null || !this.db.lockRetryDelay) return null;
+    return this.db.lockRetryDelay(error, since, attempt);
   }
 
   /**
