@@ -60,7 +60,12 @@ describe.skipIf(missing !== null)('a row lock held by another session on a two-n
     expect(created.code, created.stderr).toBe(0);
     token = JSON.parse(created.stdout).access_token as string;
     const env = { OUTPOST_PG_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS) };
-    nodes = await Promise.all([serve(tempDir(), env, ['--database-url', url]), serve(tempDir(), env, ['--database-url', url])]);
+    // Two engine workers each (as by default), ready before the tests: until then a node's main thread answers everything.
+    nodes = await Promise.all([serve(tempDir(), env, ['--database-url', url, '--workers', '2']), serve(tempDir(), env, ['--database-url', url, '--workers', '2'])]);
+    for (const node of nodes) {
+      while (!/Engine workers ready: (\d+)/.test(node.stdout())) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(/Engine workers ready: (\d+)/.exec(node.stdout())![1]).toBe('2');
+    }
     const ids: number[] = [];
     for (const name of ['Locked', 'Other A', 'Other B']) {
       const answer = await call(0, 'POST', '/v2/contacts', { last_name: name });
@@ -159,6 +164,27 @@ describe.skipIf(missing !== null)('a row lock held by another session on a two-n
     expect(performance.now() - released).toBeLessThan(PROMPT_MS);
     for (const node of [0, 1]) expect((await call(node, 'GET', `/v2/contacts/${locked}`)).body.data.first_name).toBe('Waited');
     expect(await updates(locked)).toBe(before + 1);
+  });
+
+  it('keeps answering reads and other writes through a node while more writes wait on the row than it has engine workers', async () => {
+    const before = await updates(locked);
+    const holder = await holdRow(locked);
+    const heldAt = performance.now();
+    let pending = 3;
+    // Three waiting PUTs through node A, which has two engine workers: each worker's thread is free while its write pauses.
+    const waiting = [1, 2, 3].map((n) => call(0, 'PUT', `/v2/contacts/${locked}`, { title: `Waiter ${n}` }).finally(() => pending--));
+    try {
+      expect(await someoneWaits()).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (let round = 200; performance.now() - heldAt < HELD_MS - 1_000; round++) await othersAnswerPromptly(round, () => pending === 3);
+      expect(pending, 'a PUT answered while the row was still locked').toBe(3);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    const puts = await Promise.all(waiting);
+    for (const put of puts) expect(put.status, put.text).toBe(200);
+    expect(await updates(locked)).toBe(before + 3);
   });
 
   it('answers a PUT whose row stays locked past lock_timeout 503 with Retry-After in the error envelope, nothing written', async () => {

@@ -32,6 +32,13 @@ interface Group {
  */
 export class CommitGroups {
   private open: Group | null = null;
+  /** How many writes are pausing now, between two tries on a locked row (`run`). */
+  private pausing = 0;
+  /**
+   * Told how many writes are pausing whenever that changes: their thread is
+   * free meanwhile (an engine worker then takes other requests, http/engineWorkers.ts).
+   */
+  onPausing: (count: number) => void = () => undefined;
   private readonly begin;
   private readonly commit;
   private readonly rollback;
@@ -61,7 +68,12 @@ export class CommitGroups {
         // Its savepoint is rolled back: the rest of the group commits now, which lets the hub's write lock go
         // while this write pauses (postgres/database.ts), then it runs again in a group of its own.
         this.flush();
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        this.onPausing(++this.pausing);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        } finally {
+          this.onPausing(--this.pausing);
+        }
         continue;
       }
       const group = this.open;
