@@ -335,8 +335,8 @@ export class PostgresDatabase implements Db {
       else {
         // Waiting for the write lock itself is bound by the connection's lock_timeout; then no wait for
         // another lock may hold it long: a locked row ends this try (55P03), rolled back, tried again.
-        this.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
-        if (this.rowLockTryMs > 0) this.query(`SET LOCAL lock_timeout = ${this.rowLockTryMs}`);
+        // One round trip for both (statements run in order); the lock's number and the setting are the node's own.
+        this.query(`SELECT pg_advisory_xact_lock(${HUB_WRITE_LOCK})${this.rowLockTryMs > 0 ? `; SET LOCAL lock_timeout = ${this.rowLockTryMs}` : ''}`);
       }
     } catch (err) {
       // Not yet counted as begun: its caller never ends it.
