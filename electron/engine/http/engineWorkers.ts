@@ -15,9 +15,10 @@ import { JSON_TYPE } from './reply.js';
  * until one is free): requests run side by side, and a request that waits
  * holds up only itself. A worker whose requests are all pausing between two
  * tries of a write on a locked row (db/commitGroups.ts) counts as idle: its
- * thread is free meanwhile, and it takes other requests beside them. The main thread keeps what must be one per node or
- * streams: the scheduler, event streams, documents and large uploads, the
- * web UI and OAuth pages (`takes` says which).
+ * thread is free meanwhile, and it takes other requests beside them. The
+ * main thread keeps what must be one per node or streams: the scheduler,
+ * event streams, documents and large uploads, the web UI and OAuth pages
+ * (`takes` says which).
  *
  * Requests reach a worker whole (method, URL, headers, body up to the API's
  * body limit) and come back whole, through Fastify's inject on the worker's
