@@ -32,6 +32,13 @@ interface Group {
  */
 export class CommitGroups {
   private open: Group | null = null;
+  /** How many writes are pausing now, between two tries on a locked row (`run`). */
+  private pausing = 0;
+  /**
+   * Told how many writes are pausing whenever that changes: their thread is
+   * free meanwhile (an engine worker then takes other requests, http/engineWorkers.ts).
+   */
+  onPausing: (count: number) => void = () => undefined;
   private readonly begin;
   private readonly commit;
   private readonly rollback;
@@ -46,12 +53,39 @@ export class CommitGroups {
    * Runs `write` in the open group (beginning one if none is), in a savepoint
    * of its own: if it throws, only its changes roll back. Resolves with its
    * result once the group is committed; rejects with CommitFailedError if it was not.
+   * On PostgreSQL a write that found a row locked by another session is run
+   * again a moment later, outside the hub's write lock, until lock_timeout.
    */
   async run<T>(write: () => T): Promise<T> {
-    const result = this.join(write);
-    const group = this.open;
-    if (group) await group.committed;
-    return result;
+    const since = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      let result: T;
+      try {
+        result = this.join(write);
+      } catch (err) {
+        const delay = this.retryDelay(err, since, attempt);
+        if (delay === null) throw err;
+        // Its savepoint is rolled back: the rest of the group commits now, which lets the hub's write lock go
+        // while this write pauses (postgres/database.ts), then it runs again in a group of its own.
+        this.flush();
+        this.onPausing(++this.pausing);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        } finally {
+          this.onPausing(--this.pausing);
+        }
+        continue;
+      }
+      const group = this.open;
+      if (group) await group.committed;
+      return result;
+    }
+  }
+
+  /** On PostgreSQL, a write of a group this commits that found a row locked is run again (`Db.lockRetryDelay`). */
+  private retryDelay(error: unknown, since: number, attempt: number): number | null {
+    if (this.open === null || !this.db.lockRetryDelay) return null;
+    return this.db.lockRetryDelay(error, since, attempt);
   }
 
   /**

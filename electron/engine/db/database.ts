@@ -45,6 +45,12 @@ export interface Db {
   exec(sql: string): unknown;
   readonly inTransaction: boolean;
   close(): unknown;
+  /**
+   * PostgreSQL only (postgres/database.ts): how long to pause before running
+   * again a write that failed with `error` on a locked row, its first try
+   * begun at `since` (performance.now()); null: not again.
+   */
+  lockRetryDelay?(error: unknown, since: number, attempt: number): number | null;
 }
 
 export type SqliteDb = Database.Database & { readonly dialect: 'sqlite' };

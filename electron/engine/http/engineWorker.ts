@@ -24,6 +24,8 @@ app.addHook('onSend', async (request, reply, payload) => {
   return payload;
 });
 await app.ready();
+// A write pausing between two tries on a locked row leaves this thread free: the node may hand it other requests.
+engine.ctx.commits.onPausing = (count) => parentPort!.postMessage({ pausing: count });
 
 parentPort!.on('message', (message: WorkerRequest | 'close') => {
   if (message === 'close') {

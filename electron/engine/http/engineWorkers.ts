@@ -13,9 +13,12 @@ import { JSON_TYPE } from './reply.js';
  * workers, each a thread with its own engine, database connection and HTTP
  * app, and its main thread hands each request to an idle one (or queues it
  * until one is free): requests run side by side, and a request that waits
- * holds up only itself. The main thread keeps what must be one per node or
- * streams: the scheduler, event streams, documents and large uploads, the
- * web UI and OAuth pages (`takes` says which).
+ * holds up only itself. A worker whose requests are all pausing between two
+ * tries of a write on a locked row (db/commitGroups.ts) counts as idle: its
+ * thread is free meanwhile, and it takes other requests beside them. The
+ * main thread keeps what must be one per node or streams: the scheduler,
+ * event streams, documents and large uploads, the web UI and OAuth pages
+ * (`takes` says which).
  *
  * Requests reach a worker whole (method, URL, headers, body up to the API's
  * body limit) and come back whole, through Fastify's inject on the worker's
@@ -72,12 +75,15 @@ export type AnsweredRequest = (method: string, route: string, statusCode: number
 
 class EngineWorker {
   readonly thread: Worker;
-  job: Job | null = null;
+  /** The requests it is answering, by id. */
+  readonly jobs = new Map<number, Job>();
+  /** How many of its writes are pausing between tries on a locked row (it says so). */
+  pausing = 0;
   isReady = false;
   /** Resolves once its engine is open and its app ready; rejects if it ends before. */
   readonly started: Promise<void>;
 
-  constructor(settings: WorkerSettings, onAnswer: (worker: EngineWorker, answer: WorkerAnswer) => void, onExit: (worker: EngineWorker) => void) {
+  constructor(settings: WorkerSettings, onAnswer: (worker: EngineWorker, answer: WorkerAnswer) => void, onExit: (worker: EngineWorker) => void, onPausing: (worker: EngineWorker) => void) {
     const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
     // Built (dist/cli/, scripts/build-cli.mjs), the worker's program is a module beside this one. Run from the
     // TypeScript sources (the tests), it is TypeScript, which a worker thread cannot load by itself:
@@ -87,8 +93,12 @@ class EngineWorker {
     this.thread = new Worker(program, {
       workerData: { entry: fromSources ? pathToFileURL(here.replace(/engineWorkers\.ts$/, 'engineWorker.ts')).href : undefined, settings },
     });
-    this.thread.on('message', (message: WorkerAnswer | { ready: true } | { closed: true }) => {
+    this.thread.on('message', (message: WorkerAnswer | { ready: true } | { closed: true } | { pausing: number }) => {
       if ('id' in message) onAnswer(this, message);
+      else if ('pausing' in message) {
+        this.pausing = message.pausing;
+        onPausing(this);
+      }
     });
     this.thread.on('error', () => undefined);
     this.started = new Promise((resolve, reject) => {
@@ -100,6 +110,11 @@ class EngineWorker {
       this.thread.once('exit', () => reject(new Error('The engine worker ended before it was ready.')));
     });
     this.thread.on('exit', () => onExit(this));
+  }
+
+  /** Ready for a request: nothing of its own runs now (none, or all pausing). */
+  get isFree(): boolean {
+    return this.isReady && this.jobs.size <= this.pausing;
   }
 }
 
@@ -156,7 +171,7 @@ export class EngineWorkers {
         started: performance.now(),
       };
       const worker = this.idle.pop();
-      if (worker) this.send(worker, job);
+      if (worker?.isFree) this.send(worker, job);
       else this.queue.push(job);
     });
   }
@@ -164,7 +179,7 @@ export class EngineWorkers {
   /** Answers the requests already taken, then ends every worker (each closes its engine). */
   async close(): Promise<void> {
     this.closing = true;
-    while (this.queue.length > 0 || [...this.all].some((w) => w.job)) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (this.queue.length > 0 || [...this.all].some((w) => w.jobs.size > 0)) await new Promise((resolve) => setTimeout(resolve, 10));
     // Those still starting are only stopped.
     for (const worker of this.all) if (!worker.isReady) void worker.thread.terminate();
     await Promise.all([...this.all].map((worker) => new Promise<void>((resolve) => {
@@ -176,22 +191,23 @@ export class EngineWorkers {
   }
 
   private spawn(): EngineWorker {
-    const worker = new EngineWorker(this.settings, (w, answer) => this.answered(w, answer), (w) => this.exited(w));
+    const worker = new EngineWorker(this.settings, (w, answer) => this.answered(w, answer), (w) => this.exited(w), (w) => this.pausingChanged(w));
     this.all.add(worker);
     void worker.started.then(() => this.free(worker), () => undefined);
     return worker;
   }
 
   private send(worker: EngineWorker, job: Job): void {
-    worker.job = job;
+    worker.jobs.set(job.request.id, job);
+    this.notIdle(worker);
     worker.thread.postMessage(job.request, job.request.body ? [job.request.body.buffer as ArrayBuffer] : []);
   }
 
   private answered(worker: EngineWorker, answer: WorkerAnswer): void {
-    const job = worker.job;
-    worker.job = null;
+    const job = worker.jobs.get(answer.id);
+    worker.jobs.delete(answer.id);
     this.free(worker);
-    if (!job || job.request.id !== answer.id) return;
+    if (!job) return;
     if (answer.failure !== undefined) return unavailable(job);
     const headers = { ...answer.headers };
     const route = String(headers[ROUTE_HEADER] ?? '');
@@ -204,10 +220,21 @@ export class EngineWorkers {
 
   /** An idle worker takes the oldest waiting request. */
   private free(worker: EngineWorker): void {
-    if (!this.all.has(worker) || worker.job) return;
+    if (!this.all.has(worker) || !worker.isFree) return;
     const next = this.queue.shift();
     if (next) this.send(worker, next);
     else if (!this.idle.includes(worker)) this.idle.push(worker);
+  }
+
+  /** A worker's write began or ended a pause: it is free while all its requests pause, busy again when one goes on. */
+  private pausingChanged(worker: EngineWorker): void {
+    if (worker.isFree) this.free(worker);
+    else this.notIdle(worker);
+  }
+
+  private notIdle(worker: EngineWorker): void {
+    const at = this.idle.indexOf(worker);
+    if (at >= 0) this.idle.splice(at, 1);
   }
 
   private anyReady(): boolean {
@@ -224,8 +251,8 @@ export class EngineWorkers {
     this.all.delete(worker);
     const at = this.idle.indexOf(worker);
     if (at >= 0) this.idle.splice(at, 1);
-    if (worker.job) unavailable(worker.job);
-    worker.job = null;
+    for (const job of worker.jobs.values()) unavailable(job);
+    worker.jobs.clear();
     if (this.closing) return;
     if (worker.isReady) this.spawn();
     else setTimeout(() => this.closing || this.spawn(), RESPAWN_AFTER_MS).unref();

@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError, PostgresError, type BridgeOptions, type PostgresConnection } from '../postgresBridge.js';
+import { BRIDGE_DEFAULTS, bridgeOptionsFromEnv, DatabaseUnavailableError, millisecondsFromEnv, PostgresError, type BridgeOptions, type PostgresConnection } from '../postgresBridge.js';
 import { openPostgresConnection, type PostgresDriver } from '../postgresConnection.js';
 import { isoSeconds, systemClock, type Clock } from '../../clock.js';
 import type { Db, Transaction } from '../database.js';
@@ -20,6 +20,14 @@ import { tsqueryOf } from './tsquery.js';
  * database (the engine's transactions are its writes), so change-log
  * revisions commit in the order they were taken and a device never reads past
  * a change still uncommitted on another node.
+ *
+ * A transaction does not wait for a row lock while it holds that lock: inside
+ * it, lock_timeout is short (`rowLockTryMs`); a statement that would wait
+ * longer fails (55P03), the transaction rolls back, which lets the write lock
+ * go, and it is run again a moment later, until the connection's lock_timeout
+ * has passed since its first try (`lockRetryDelay`). So a row another session
+ * holds delays only the write that needs it (docs/design/postgres-hub.md,
+ * "Row locks and the write lock").
  */
 
 /** The advisory lock every transaction takes (any fixed number: it names the hub's one write lock). */
@@ -32,6 +40,19 @@ export interface RunResult {
 }
 
 type Params = unknown[];
+
+/** SQLSTATE lock_not_available: a lock wait passed lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+/** How long a transaction may wait for a row lock while it holds the hub's write lock, by default (OUTPOST_PG_ROW_LOCK_TRY_MS). */
+export const ROW_LOCK_TRY_MS = 100;
+/** The first and the longest pause between two tries of a write that found a row locked. */
+const FIRST_PAUSE_MS = 25;
+const LONGEST_PAUSE_MS = 250;
+
+/** Blocks the thread for `ms` (the engine is synchronous: a transaction's caller waits for it anyway). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 /** A statement with SQLite's placeholders as PostgreSQL's, and how to order a call's values for it. */
 interface Compiled {
@@ -170,6 +191,17 @@ export interface PostgresOptions {
   bridge?: BridgeOptions;
   /** libpq or the bridge (postgresConnection.ts); by default as OUTPOST_PG_DRIVER says, else libpq where it built. */
   driver?: PostgresDriver;
+  /**
+   * How long a statement waits for a lock while its transaction holds the
+   * hub's write lock before the transaction lets it go and tries again
+   * (ROW_LOCK_TRY_MS by default); 0: it waits holding it, up to lock_timeout.
+   */
+  rowLockTryMs?: number;
+}
+
+/** The engine database's own settings from the environment (docs/hub.md names them), the connection's among them. */
+export function postgresOptionsFromEnv(env: NodeJS.ProcessEnv): Pick<PostgresOptions, 'bridge' | 'rowLockTryMs'> {
+  return { bridge: bridgeOptionsFromEnv(env), rowLockTryMs: millisecondsFromEnv(env, 'OUTPOST_PG_ROW_LOCK_TRY_MS') };
 }
 
 export class PostgresDatabase implements Db {
@@ -182,10 +214,33 @@ export class PostgresDatabase implements Db {
   private transactionConnection: number | undefined;
   /** The keys of the tables, which the translation of INSERTs needs (loaded by `loadSchema`, after migrating). */
   private schema: Schema = new Map();
+  /** A statement's longest wait for a lock under the write lock (SET LOCAL lock_timeout); 0: the connection's. */
+  private readonly rowLockTryMs: number;
+  /** The connection's lock_timeout: the longest a write waits for a lock in all, over its tries. */
+  private readonly lockTimeoutMs: number;
 
   constructor(url: string, options: PostgresOptions = {}) {
     this.bridge = openPostgresConnection(url, options.bridge, options.driver);
     this.clock = options.clock ?? systemClock;
+    this.lockTimeoutMs = options.bridge?.lockTimeoutMs ?? BRIDGE_DEFAULTS.lockTimeoutMs;
+    const tryMs = options.rowLockTryMs ?? ROW_LOCK_TRY_MS;
+    // A try as long as the whole wait (or lock_timeout 0: no limit) would be no try at all.
+    this.rowLockTryMs = this.lockTimeoutMs > 0 && tryMs < this.lockTimeoutMs ? tryMs : 0;
+  }
+
+  /**
+   * How long to pause before trying a write again that failed with `error`
+   * after its first try began at `since` (performance.now()); null when it
+   * must not be tried again: it did not fail on a lock under the write lock,
+   * or lock_timeout has passed since its first try (the error then stands: a
+   * 503 over HTTP). Only a whole transaction is tried again, rolled back
+   * first, so that it no longer holds the write lock while it pauses.
+   */
+  lockRetryDelay(error: unknown, since: number, attempt: number): number | null {
+    if (this.rowLockTryMs === 0 || !(error instanceof PostgresError) || error.code !== LOCK_NOT_AVAILABLE) return null;
+    const left = this.lockTimeoutMs - (performance.now() - since);
+    if (left <= 0) return null;
+    return Math.min(left, LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** Math.min(attempt, 8));
   }
 
   get inTransaction(): boolean {
@@ -277,7 +332,12 @@ export class PostgresDatabase implements Db {
       // UNSAFE, tests only: test/postgres/twoNodes.test.ts sets it to show its race fails without the write lock
       // (the setting turns off the change log's own taking of it too: postgres/functions.ts).
       if (process.env.OUTPOST_UNSAFE_NO_WRITE_LOCK === '1') this.query("SET LOCAL outpost.unsafe_no_write_lock = 'on'");
-      else this.query('SELECT pg_advisory_xact_lock($1)', [HUB_WRITE_LOCK]);
+      else {
+        // Waiting for the write lock itself is bound by the connection's lock_timeout; then no wait for
+        // another lock may hold it long: a locked row ends this try (55P03), rolled back, tried again.
+        // One round trip for both (statements run in order); the lock's number and the setting are the node's own.
+        this.query(`SELECT pg_advisory_xact_lock(${HUB_WRITE_LOCK})${this.rowLockTryMs > 0 ? `; SET LOCAL lock_timeout = ${this.rowLockTryMs}` : ''}`);
+      }
     } catch (err) {
       // Not yet counted as begun: its caller never ends it.
       this.rollbackQuietly();
@@ -325,7 +385,22 @@ export class PostgresDatabase implements Db {
     await this.bridge.close();
   }
 
+  /** A transaction (or a savepoint); an outermost one that found a row locked is tried again (`lockRetryDelay`). */
   private within<T>(body: () => T): T {
+    if (this.depth > 0) return this.once(body);
+    const since = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return this.once(body);
+      } catch (err) {
+        const delay = this.lockRetryDelay(err, since, attempt);
+        if (delay === null) throw err;
+        pause(delay);
+      }
+    }
+  }
+
+  private once<T>(body: () => T): T {
     const savepoint = this.begin();
     let result: T;
     try {

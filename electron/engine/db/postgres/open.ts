@@ -1,6 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { PostgresDatabase } from './database.js';
-import { bridgeOptionsFromEnv } from '../postgresBridge.js';
+import { PostgresDatabase, postgresOptionsFromEnv } from './database.js';
 import { CLUSTER_TABLES } from './clusterTables.js';
 import { COMPAT_FUNCTIONS, ENGINE_TRIGGERS } from './functions.js';
 import { migratePostgres } from './schema.js';
@@ -16,7 +15,7 @@ import { SEARCH } from './search.js';
  * timeouts come from the environment (OUTPOST_PG_*_MS, docs/hub.md).
  */
 export function openPostgres(url: string, clock: Clock): PostgresDatabase {
-  const db = new PostgresDatabase(url, { clock, bridge: bridgeOptionsFromEnv(process.env) });
+  const db = new PostgresDatabase(url, { clock, ...postgresOptionsFromEnv(process.env) });
   try {
     migratePostgres(db);
     db.transaction(() => db.exec(`${CLUSTER_TABLES}\n${COMPAT_FUNCTIONS}\n${ENGINE_TRIGGERS}\n${SEARCH}`)).immediate();
@@ -28,9 +27,9 @@ export function openPostgres(url: string, clock: Clock): PostgresDatabase {
   }
 }
 
-/** Opens a database `openPostgres` has already prepared (by this node, just before): reads the tables' keys only. */
+/** Opens a database `openPostgres` has already prepared (by this node, just before): reads the tables' keys only. Its timeouts too come from the environment. */
 export function openPreparedPostgres(url: string, clock: Clock): PostgresDatabase {
-  const db = new PostgresDatabase(url, { clock });
+  const db = new PostgresDatabase(url, { clock, ...postgresOptionsFromEnv(process.env) });
   try {
     db.loadSchema();
     return db;
