@@ -151,7 +151,8 @@ describe.skipIf(missing !== null)('the nodes of a PostgreSQL hub', () => {
       smtp.messages.length = 0;
     });
 
-    it('sends each email exactly once with two hub nodes running their schedulers on one database', async () => {
+    // Two node processes started and 24 emails sent: close to the default 20 s on a loaded 2-core machine.
+    it('sends each email exactly once with two hub nodes running their schedulers on one database', { timeout: 60_000 }, async () => {
       const url = database('sender_nodes');
       const engine = engineOn(url);
       const { actor } = await adminOf(engine);
