@@ -79,6 +79,17 @@ describe.each(ROUTES)('%s', (path) => {
     expectOAuthError(await post(hub, path, JSON.stringify({ ...valid, padding: big }), 'application/json'), 413, 'invalid_request');
   });
 
+  it('answers a form field or name holding NUL invalid_request, on either database (never a 500)', async () => {
+    for (const [key, value] of [['username', 'a\u0000b'], ['token', '\u0000'], ['refresh_token', 'x\u0000'], ['odd\u0000name', 'x']]) {
+      const answer = await post(hub, path, new URLSearchParams({ ...valid, [key]: value }).toString(), FORM);
+      expectOAuthError(answer, 400, 'invalid_request');
+    }
+    // In the client's own credentials: the client did not authenticate.
+    const nulClient = `Basic ${Buffer.from(`${confidential.client_id}\u0000:secret`).toString('base64')}`;
+    expectOAuthError(await post(hub, path, new URLSearchParams(valid).toString(), FORM, nulClient), 401, 'invalid_client');
+    expectOAuthError(await post(hub, path, new URLSearchParams(valid).toString(), FORM, basic('outpost%00app')), 401, 'invalid_client');
+  });
+
   it('answers a field given twice invalid_request (RFC 6749 §3.1)', async () => {
     expectOAuthError(await post(hub, path, `${new URLSearchParams(valid).toString()}&scope=read&scope=write`, FORM), 400, 'invalid_request');
   });

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { ApiProblem } from '../../problems.js';
-import { databaseUnavailableProblem, problemHeaders, problemStatus } from '../problemReply.js';
+import { databaseUnavailableProblem, NUL_MESSAGE, problemHeaders, problemStatus } from '../problemReply.js';
+import { NUL_REFUSED } from '../../db/postgresBridge.js';
 import { JSON_TYPE } from '../reply.js';
 import { parseScope } from '../../auth/scopes.js';
 import type { OAuthClient } from '../../auth/clients.js';
@@ -101,6 +102,8 @@ function oauthErrorOf(error: unknown, request: FastifyRequest): OAuthError {
   }
   const fastify = error as Partial<FastifyError>;
   switch (fastify.code) {
+    case NUL_REFUSED:
+      return new OAuthError(400, 'invalid_request', NUL_MESSAGE);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new OAuthError(413, 'invalid_request', 'The request body is too large.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -128,7 +131,10 @@ export function formOf(request: FastifyRequest, source: unknown = request.body):
   const form: Form = {};
   for (const [key, value] of Object.entries(source)) {
     if (Array.isArray(value)) throw new OAuthError(400, 'invalid_request', `${key} is given more than once.`);
-    form[key] = value === undefined || value === null ? undefined : String(value);
+    const text = value === undefined || value === null ? undefined : String(value);
+    // As in a JSON body (bodyParsers.ts): no name or value holds NUL, on either database.
+    if (key.includes('\0') || text?.includes('\0')) throw new OAuthError(400, 'invalid_request', `${key.replaceAll('\0', '%00')} holds the NUL character (%00), which no field may hold.`);
+    form[key] = text;
   }
   return form;
 }
@@ -144,6 +150,7 @@ function authenticateClient(engine: Engine, request: FastifyRequest, form: Form)
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new OAuthError(401, 'invalid_client', 'The Authorization header must be Basic base64(client_id:client_secret).');
     const [basicId, basicSecret] = [safeDecode(decoded.slice(0, colon)), safeDecode(decoded.slice(colon + 1))];
+    if (`${basicId}${basicSecret}`.includes('\0')) throw new OAuthError(401, 'invalid_client', 'The client credentials hold the NUL character, which none may hold.');
     if ((id !== undefined && id !== basicId) || (secret !== undefined && secret !== basicSecret)) {
       throw new OAuthError(401, 'invalid_client', 'The client credentials in the header and in the body do not match.');
     }
