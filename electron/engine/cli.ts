@@ -29,7 +29,7 @@ const USAGE = `Usage: outpost <command> [--data-dir DIR] [--database-url postgre
         [--trust-proxy ADDRESSES]                the reverse proxies (comma separated addresses or CIDR ranges) whose X-Forwarded-For names the client
         [--workers N]                            on PostgreSQL: engine workers answering requests side by side (default 2, or OUTPOST_WORKERS; 0: one engine)
   serve --upstream URL [--upstream-token T] …    run a replica of that hub (the desktop engine, headless)
-  users add --email E --name N --role admin|agent --password P
+  users add --email E --name N --role admin|agent --password P   (an account's first user must be an admin)
   users add --email E --name N --role admin|agent [--hub-url URL]   without a password: invited; prints a one-time link (7 days)
   users deactivate|activate --email E       (a deactivated user's tokens stop working)
   clients add --name N --redirect-uri URI [--public]   register an OAuth application
@@ -229,9 +229,22 @@ async function usersAdd(args: string[]): Promise<void> {
   const password = typeof values.password === 'string' ? values.password : undefined;
   if (password === undefined) return usersInvite(values, { email, name, role: role === 'admin' ? 'admin' : 'user' });
   await withEngine(values, async (engine) => {
+    refuseAgentWithoutAdmin(engine, role);
     const id = await engine.users.create({ email, name, password, role: role === 'admin' ? 'admin' : 'user' });
     console.log(engine.users.json(id));
   });
+}
+
+/**
+ * An account always has an administrator (resources/users.ts, hasAdmin):
+ * the first user of an empty data folder or database must be one. The role
+ * asked for is never changed behind the operator's back: the command refuses
+ * and says how to do it right.
+ */
+function refuseAgentWithoutAdmin(engine: Engine, role: string): void {
+  if (role === 'admin' || engine.users.hasAdmin()) return;
+  throw new Error('this account has no administrator yet, and its first user must be one: add an admin first '
+    + '(outpost users add --email E --name N --role admin --password P, or start serve with OUTPOST_ADMIN_EMAIL), then agents');
 }
 
 /** `users add` without a password: an invited user (as `POST /v2/users` makes one); the link goes to stderr, the user JSON to stdout. */
@@ -239,6 +252,7 @@ async function usersInvite(values: Options, user: { email: string; name: string;
   const hubUrl = typeof values['hub-url'] === 'string' ? values['hub-url'] : 'http://127.0.0.1:4100';
   const { Invitations, inviteLink } = await import('./auth/invitations.js');
   await withEngine(values, async (engine) => {
+    refuseAgentWithoutAdmin(engine, user.role === 'admin' ? 'admin' : 'agent');
     const checked = await engine.users.checkNew(user);
     const { id, invite } = engine.db.transaction(() => {
       const newId = engine.users.insert(checked, null);
@@ -255,6 +269,8 @@ async function usersSetStatus(args: string[], status: 'active' | 'inactive'): Pr
   await withEngine(values, (engine) => {
     const id = engine.users.idByEmail(email);
     if (id === undefined) throw new Error(`no user with email ${email}`);
+    // As the API: the last active administrator stays one.
+    if (status === 'inactive') engine.users.keepAnAdmin(engine.users.find(id)!, { status });
     engine.users.setStatus(id, status);
     console.log(engine.users.json(id));
   });

@@ -12,6 +12,8 @@ afterAll(cleanUp);
 describe('outpost command line', { timeout: 60_000 }, () => {
   it('adds users and prints them as JSON', async () => {
     const dir = tempDir();
+    const admin = await outpost(['users', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'boss-password', '--data-dir', dir]);
+    expect(JSON.parse(admin.stdout)).toMatchObject({ email: 'boss@example.com', role: 'admin', status: 'active' });
     const result = await outpost(['users', 'add', '--email', 'rep@example.com', '--name', 'Rep One', '--role', 'agent', '--password', 'rep-password', '--data-dir', dir]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ email: 'rep@example.com', name: 'Rep One', role: 'user', status: 'active' });
@@ -43,6 +45,7 @@ describe('outpost command line', { timeout: 60_000 }, () => {
 
   it('deactivates and reactivates users', async () => {
     const dir = tempDir();
+    await outpost(['users', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'boss-password', '--data-dir', dir]);
     await outpost(['users', 'add', '--email', 'rep@example.com', '--name', 'Rep', '--role', 'agent', '--password', 'rep-password', '--data-dir', dir]);
     expect(JSON.parse((await outpost(['users', 'deactivate', '--email', 'rep@example.com', '--data-dir', dir])).stdout).status).toBe('inactive');
     expect(JSON.parse((await outpost(['users', 'activate', '--email', 'rep@example.com', '--data-dir', dir])).stdout).status).toBe('active');

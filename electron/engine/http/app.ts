@@ -27,7 +27,7 @@ import { recordSearchRoutes } from './routes/recordSearch.js';
 import { isSupportPath, normalizeSupportBaseUrl, sendSupportError, supportApi, supportNotFound, withoutJsonSuffix } from './supportApi.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { oauthClientRoutes } from './routes/oauthClients.js';
-import { oauthRoutes } from './routes/oauth.js';
+import { oauthRoutes, sendOAuthFailure } from './routes/oauth.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { teamRoutes } from './routes/team.js';
 import { authorizeRoutes } from './routes/authorize.js';
@@ -183,6 +183,8 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   });
 
   await app.register(async (oauth) => {
+    // Every failure under /oauth2 answers in OAuth's shape (RFC 6749 §5.2), whatever raised it.
+    oauth.setErrorHandler(sendOAuthFailure);
     // Form bodies are OAuth's (RFC 6749); elsewhere a non-empty form is a 415 (bodyParsers.ts).
     await oauth.register(formBody, { bodyLimit: BODY_LIMIT });
     oauthRoutes(oauth, engine);

@@ -106,7 +106,16 @@ const OAUTH_ERROR: JsonSchema = {
   type: 'object', required: ['error'],
   properties: { error: { type: 'string', description: 'An RFC 6749 error code (`invalid_request`, `invalid_client`, `invalid_grant`, …).' }, error_description: { type: 'string' } },
 };
-const oauthFailure = (description: string) => ({ 400: jsonAnswer(description, OAUTH_ERROR), 401: jsonAnswer('The client could not be authenticated.', OAUTH_ERROR), 429: jsonAnswer('Too many failed sign-ins.', OAUTH_ERROR) });
+/** Every error under /oauth2 is OAuth's (RFC 6749 §5.2), whatever raised it (http/routes/oauth.ts, sendOAuthFailure). */
+const oauthFailure = (description: string) => ({
+  400: jsonAnswer(`${description} Also a body that is not a well-formed form or JSON object, or a field given twice (\`invalid_request\`).`, OAUTH_ERROR),
+  401: jsonAnswer('The client could not be authenticated (`invalid_client`, with `WWW-Authenticate: Basic`).', OAUTH_ERROR),
+  413: jsonAnswer('The body is larger than 1 MiB (`invalid_request`).', OAUTH_ERROR),
+  415: jsonAnswer('The body is neither `application/x-www-form-urlencoded` nor JSON (`invalid_request`).', OAUTH_ERROR),
+  429: jsonAnswer('Too many tries (`slow_down`, with `Retry-After`).', OAUTH_ERROR),
+  500: jsonAnswer('A fault of the server\'s (`server_error`); the request id (`X-Request-Id`) finds it in the log.', OAUTH_ERROR),
+  503: jsonAnswer('The database or the hub cannot answer right now (`temporarily_unavailable`, with `Retry-After`).', OAUTH_ERROR),
+});
 /** /health's checks: each part of the hub and whether it answers. */
 const healthChecks = object('Each part and how it is.', {
   database: { enum: ['ok', 'unavailable'] },

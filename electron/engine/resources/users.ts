@@ -247,8 +247,11 @@ export class Users {
     this.ctx.changes.record('user', id, 'updated', id);
   }
 
-  /** Refuses a change that leaves no active administrator who can sign in. */
-  private keepAnAdmin(user: UserRecord, changes: CheckedChanges): void {
+  /**
+   * Refuses a change that leaves no active administrator who can sign in
+   * (applyChanges for the API; the command line's `users deactivate`).
+   */
+  keepAnAdmin(user: UserRecord, changes: CheckedChanges): void {
     const losesAdmin = (changes.role !== undefined && changes.role !== 'admin') || changes.status === 'inactive';
     if (user.role !== 'admin' || user.status !== 'active' || !losesAdmin) return;
     const others = this.ctx.db
@@ -263,6 +266,16 @@ export class Users {
   /** The id of the (undeleted) user with this email, active or not. */
   idByEmail(email: string): number | undefined {
     return this.ctx.db.prepare('SELECT id FROM users WHERE email = ? AND deleted_at IS NULL').pluck().get(email) as number | undefined;
+  }
+
+  /**
+   * Whether the account has an administrator (active; an invited one who
+   * has yet to choose a password counts). An account always has one: its
+   * first user is one (firstAdmin.ts, `outpost users add`), and the last
+   * one cannot be demoted or deactivated (keepAnAdmin).
+   */
+  hasAdmin(): boolean {
+    return this.ctx.db.prepare("SELECT 1 FROM users WHERE role = 'admin' AND status = 'active' AND deleted_at IS NULL LIMIT 1").pluck().get() !== undefined;
   }
 
   count(): number {

@@ -28,10 +28,7 @@ export async function invitationRoutes(app: FastifyInstance, engine: Engine): Pr
       errorResponseBuilder: (_request, context) =>
         new OAuthError(429, 'slow_down', `Too many tries from this address: try again in ${Math.ceil(context.ttl / 60_000)} minutes.`, { 'Retry-After': String(Math.ceil(context.ttl / 1000)) }),
     });
-    scope.setErrorHandler((error, _request, reply) => {
-      if (!(error instanceof OAuthError)) throw error;
-      return sendOAuthError(reply, error);
-    });
+    // Its errors are answered by /oauth2's handler (sendOAuthFailure in oauth.ts, set in app.ts).
 
     // Who the link is for, so the screen can greet them and show the email they will sign in with.
     scope.post('/oauth2/invitations/lookup', async (request, reply) => {
@@ -71,8 +68,4 @@ export async function invitationRoutes(app: FastifyInstance, engine: Engine): Pr
 
 function noStore(reply: FastifyReply): FastifyReply {
   return reply.code(200).header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-}
-
-function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
-  return noStore(reply).code(error.status).headers(error.headers).send({ error: error.error, error_description: error.message });
 }

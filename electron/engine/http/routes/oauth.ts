@@ -1,5 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
+import { ApiProblem } from '../../problems.js';
+import { databaseUnavailableProblem, NUL_MESSAGE, problemHeaders, problemStatus } from '../problemReply.js';
+import { NUL_REFUSED } from '../../db/postgresBridge.js';
+import { JSON_TYPE } from '../reply.js';
 import { parseScope } from '../../auth/scopes.js';
 import type { OAuthClient } from '../../auth/clients.js';
 import { redeemCode } from '../../auth/authorizationCodes.js';
@@ -56,15 +60,68 @@ export function oauthRoutes(app: FastifyInstance, engine: Engine): void {
 }
 
 async function answer(reply: FastifyReply, run: () => Promise<object>): Promise<FastifyReply> {
-  reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-  try {
-    return reply.code(200).send(await run());
-  } catch (err) {
-    if (!(err instanceof OAuthError)) throw err;
-    if (err.status === 401) reply.header('WWW-Authenticate', 'Basic realm="outpost"');
-    reply.headers(err.headers);
-    return reply.code(err.status).send({ error: err.error, error_description: err.message });
+  const body = await run();
+  return noStore(reply).code(200).send(body);
+}
+
+/** Token answers, and their errors, are never cached (RFC 6749 §5.1). */
+function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+}
+
+/**
+ * The error handler of everything under /oauth2 (app.ts sets it on their
+ * scope): every failure, wherever it arises (the body's parsing and its
+ * Content-Type, its size, a rate limit, client authentication, the grant, the
+ * database, a bug), answers in OAuth's shape (RFC 6749 §5.2, RFC 7009 §2.2):
+ * `{"error", "error_description"}` as JSON, never cached, 401 with
+ * WWW-Authenticate for a client that failed to authenticate. HTTP's own
+ * refusals keep their status (413, 415, 429) with `invalid_request`; the
+ * database that cannot answer is 503 `temporarily_unavailable` with
+ * Retry-After; anything unforeseen a logged 500 `server_error`, its cause in
+ * the log only.
+ */
+export function sendOAuthFailure(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const failure = oauthErrorOf(error, request);
+  if (failure.status === 401) reply.header('WWW-Authenticate', 'Basic realm="outpost"');
+  reply.headers(failure.headers);
+  return noStore(reply).code(failure.status).type(JSON_TYPE).send({ error: failure.error, error_description: failure.message });
+}
+
+function oauthErrorOf(error: unknown, request: FastifyRequest): OAuthError {
+  if (error instanceof OAuthError) return error;
+  const known = error instanceof ApiProblem ? error : databaseUnavailableProblem(error, request.log);
+  if (known) {
+    const status = problemStatus(known);
+    const description = known.errors.map((e) => e.message).join(' ');
+    if (status === 503) return new OAuthError(503, 'temporarily_unavailable', description, problemHeaders(known));
+    if (status >= 500) return serverError(error, request);
+    // A body that is not a form or JSON: say what OAuth takes (the /v2 message names JSON alone).
+    if (status === 415) return new OAuthError(415, 'invalid_request', unsupportedType(request));
+    return new OAuthError(status === 413 || status === 429 ? status : 400, 'invalid_request', description, problemHeaders(known));
   }
+  const fastify = error as Partial<FastifyError>;
+  switch (fastify.code) {
+    case NUL_REFUSED:
+      return new OAuthError(400, 'invalid_request', NUL_MESSAGE);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new OAuthError(413, 'invalid_request', 'The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new OAuthError(415, 'invalid_request', unsupportedType(request));
+  }
+  if (fastify.statusCode !== undefined && fastify.statusCode >= 400 && fastify.statusCode < 500) {
+    return new OAuthError(fastify.statusCode === 429 ? 429 : 400, 'invalid_request', fastify.message ?? 'The request is not valid.');
+  }
+  return serverError(error, request);
+}
+
+function serverError(error: unknown, request: FastifyRequest): OAuthError {
+  request.log.error({ err: error }, 'unhandled error');
+  return new OAuthError(500, 'server_error', 'Something went wrong on the server; the request id (X-Request-Id) identifies it in the log.');
+}
+
+function unsupportedType(request: FastifyRequest): string {
+  return `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported: send application/x-www-form-urlencoded (or application/json).`;
 }
 
 /** The request's form (or JSON object) as single string values; a repeated field is an invalid_request (RFC 6749 §3.1). */
@@ -74,7 +131,10 @@ export function formOf(request: FastifyRequest, source: unknown = request.body):
   const form: Form = {};
   for (const [key, value] of Object.entries(source)) {
     if (Array.isArray(value)) throw new OAuthError(400, 'invalid_request', `${key} is given more than once.`);
-    form[key] = value === undefined || value === null ? undefined : String(value);
+    const text = value === undefined || value === null ? undefined : String(value);
+    // As in a JSON body (bodyParsers.ts): no name or value holds NUL, on either database.
+    if (key.includes('\0') || text?.includes('\0')) throw new OAuthError(400, 'invalid_request', `${key.replaceAll('\0', '%00')} holds the NUL character (%00), which no field may hold.`);
+    form[key] = text;
   }
   return form;
 }
@@ -90,6 +150,7 @@ function authenticateClient(engine: Engine, request: FastifyRequest, form: Form)
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new OAuthError(401, 'invalid_client', 'The Authorization header must be Basic base64(client_id:client_secret).');
     const [basicId, basicSecret] = [safeDecode(decoded.slice(0, colon)), safeDecode(decoded.slice(colon + 1))];
+    if (`${basicId}${basicSecret}`.includes('\0')) throw new OAuthError(401, 'invalid_client', 'The client credentials hold the NUL character, which none may hold.');
     if ((id !== undefined && id !== basicId) || (secret !== undefined && secret !== basicSecret)) {
       throw new OAuthError(401, 'invalid_client', 'The client credentials in the header and in the body do not match.');
     }
