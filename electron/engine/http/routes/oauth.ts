@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine.js';
 import { ApiProblem } from '../../problems.js';
-import { databaseUnavailableProblem, NUL_MESSAGE, problemHeaders, problemStatus } from '../problemReply.js';
+import { serverFaultProblem, NUL_MESSAGE, problemHeaders, problemStatus } from '../problemReply.js';
 import { NUL_REFUSED } from '../../db/postgresBridge.js';
 import { JSON_TYPE } from '../reply.js';
 import { parseScope } from '../../auth/scopes.js';
@@ -90,7 +90,7 @@ export function sendOAuthFailure(error: unknown, request: FastifyRequest, reply:
 
 function oauthErrorOf(error: unknown, request: FastifyRequest): OAuthError {
   if (error instanceof OAuthError) return error;
-  const known = error instanceof ApiProblem ? error : databaseUnavailableProblem(error, request.log);
+  const known = error instanceof ApiProblem ? error : serverFaultProblem(error, request.log);
   if (known) {
     const status = problemStatus(known);
     const description = known.errors.map((e) => e.message).join(' ');
