@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliProcess.js';
-import { postgresBinaries, startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
+import { cleanUp, serve, tempDir, type Served } from '../support/cliProcess.js';
+import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
+import { hubDatabase } from '../support/postgresHubDatabase.js';
 
 /**
  * PostgreSQL hub nodes while their database restarts: real `outpost serve`
@@ -35,14 +34,7 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
 
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    cluster.sql('CREATE DATABASE hub');
-    url = cluster.url.replace(/\/postgres$/, '/hub');
-    const cli = (args: string[]) => outpost([...args, '--data-dir', tempDir(), '--database-url', url]);
-    const added = await cli(['users', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'boss-password-1']);
-    expect(added.code, added.stderr).toBe(0);
-    const created = await cli(['tokens', 'create', '--email', 'boss@example.com', '--scope', 'read write profile sync']);
-    expect(created.code, created.stderr).toBe(0);
-    token = JSON.parse(created.stdout).access_token as string;
+    ({ url, token } = await hubDatabase(cluster));
     const env = { OUTPOST_PG_CONNECT_TIMEOUT_MS: '1000' };
     // The rate limit on: its shared count is in the database too.
     nodes.libpq = await serve(tempDir(), { ...env, OUTPOST_PG_DRIVER: 'libpq' }, ['--database-url', url, '--rate-limit', '100000']);
@@ -90,22 +82,7 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
     expectNoInternals(answer, what);
   }
 
-  function pgCtl(dataDir: string, args: string[]): void {
-    const command = join(postgresBinaries()!, 'pg_ctl');
-    const argv = ['-D', dataDir, ...args];
-    const [file, fileArgs] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...argv]] : [command, argv];
-    const result = spawnSync(file, fileArgs, { encoding: 'utf8', timeout: 60_000 });
-    if (result.status !== 0) throw new Error(`pg_ctl ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
-  }
 
-  /** Stops the cluster (fast: its sessions are ended) and returns how to start it again as it was. */
-  function stopCluster(): () => void {
-    const dataDir = cluster.sql('SHOW data_directory');
-    const socketDir = dirname(dataDir);
-    pgCtl(dataDir, ['-m', 'fast', '-w', 'stop']);
-    const options = `-p ${cluster.port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    return () => pgCtl(dataDir, ['-o', options, '-l', join(socketDir, 'server.log'), '-w', 'start']);
-  }
 
   /** Sends a request until it is answered otherwise than 503 (each 503 as the outage's), for at most 10 s after the database is back. */
   async function onceBack(send: () => Promise<Answer>, what: string): Promise<Answer> {
@@ -154,7 +131,7 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
       expect(made.status, made.text).toBe(200);
       before[name] = made.body.data.id;
     }
-    const start = stopCluster();
+    const start = cluster.pause();
     try {
       for (const [name, node] of Object.entries(nodes)) {
         // Twice each: the first finds the connection lost, the second finds no database to connect to.
@@ -219,7 +196,7 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
         await holder.end();
         throw err;
       });
-      const start = stopCluster();
+      const start = cluster.pause();
       try {
         // Its session ended under it: the write rolled back, and the release of its key failed, the database being gone.
         expectUnavailable(await pending, `${name}: a create waiting when the database went down`);
@@ -255,7 +232,7 @@ describe.skipIf(missing !== null)('PostgreSQL hub nodes while the database resta
       await holder.end();
       throw err;
     });
-    const start = stopCluster();
+    const start = cluster.pause();
     try {
       expectUnavailable(await pending, 'a create waiting when the database went down');
     } finally {

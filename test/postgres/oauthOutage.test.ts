@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliProcess.js';
-import { postgresBinaries, startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
+import { cleanUp, serve, tempDir, type Served } from '../support/cliProcess.js';
+import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
+import { BOSS, hubDatabase } from '../support/postgresHubDatabase.js';
 import { FIRST_PARTY_CLIENT_ID } from '../../shared/oauth.js';
 
 /**
@@ -16,7 +15,6 @@ import { FIRST_PARTY_CLIENT_ID } from '../../shared/oauth.js';
 const missing = whyNoPostgres();
 if (missing) console.log(`OAuth outage tests skipped: ${missing}`);
 
-const BOSS = { email: 'boss@example.com', password: 'boss-password-1' };
 
 describe.skipIf(missing !== null)('the OAuth endpoints while PostgreSQL is down', { timeout: 120_000 }, () => {
   let cluster: PostgresCluster;
@@ -24,10 +22,7 @@ describe.skipIf(missing !== null)('the OAuth endpoints while PostgreSQL is down'
 
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    cluster.sql('CREATE DATABASE hub');
-    const url = cluster.url.replace(/\/postgres$/, '/hub');
-    const added = await outpost(['users', 'add', '--email', BOSS.email, '--name', 'Boss', '--role', 'admin', '--password', BOSS.password, '--data-dir', tempDir(), '--database-url', url]);
-    expect(added.code, added.stderr).toBe(0);
+    const { url } = await hubDatabase(cluster);
     node = await serve(tempDir(), { OUTPOST_PG_CONNECT_TIMEOUT_MS: '1000' }, ['--database-url', url]);
   });
 
@@ -54,27 +49,12 @@ describe.skipIf(missing !== null)('the OAuth endpoints while PostgreSQL is down'
     expect(answer.text).not.toMatch(/SQLSTATE|08006|57P0|ECONNREFUSED|127\.0\.0\.1|5432|postgres|libpq|\.[jt]s:\d+/i);
   }
 
-  /** Stops the cluster (fast), and returns how to start it again as support/postgresCluster.ts started it. */
-  function stopCluster(): () => void {
-    const dataDir = cluster.sql('SHOW data_directory');
-    const socketDir = dirname(dataDir);
-    pgCtl(dataDir, ['-m', 'fast', '-w', 'stop']);
-    const options = `-p ${cluster.port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    return () => pgCtl(dataDir, ['-o', options, '-l', join(socketDir, 'server.log'), '-w', 'start']);
-  }
 
-  function pgCtl(dataDir: string, args: string[]): void {
-    const command = join(postgresBinaries()!, 'pg_ctl');
-    const argv = ['-D', dataDir, ...args];
-    const [file, fileArgs] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...argv]] : [command, argv];
-    const result = spawnSync(file, fileArgs, { encoding: 'utf8', timeout: 60_000 });
-    if (result.status !== 0) throw new Error(`pg_ctl ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
-  }
 
   it('answer 503 temporarily_unavailable with Retry-After, then grant once the database is back', async () => {
     const before = await grant();
     expect(before.status, before.text).toBe(200);
-    const start = stopCluster();
+    const start = cluster.pause();
     try {
       const token = await grant();
       expectOAuth(token, 503, 'temporarily_unavailable');

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliProcess.js';
+import { cleanUp, serve, tempDir, type Served } from '../support/cliProcess.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
+import { hubDatabase } from '../support/postgresHubDatabase.js';
 
 /**
  * A request waiting on a row lock delays only itself (docs/hub.md, "When a
@@ -51,14 +52,7 @@ describe.skipIf(missing !== null)('a row lock held by another session on a two-n
 
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    cluster.sql('CREATE DATABASE hub');
-    url = cluster.url.replace(/\/postgres$/, '/hub');
-    const cli = (args: string[]) => outpost([...args, '--data-dir', tempDir(), '--database-url', url]);
-    const added = await cli(['users', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'boss-password-1']);
-    expect(added.code, added.stderr).toBe(0);
-    const created = await cli(['tokens', 'create', '--email', 'boss@example.com', '--scope', 'read write profile sync']);
-    expect(created.code, created.stderr).toBe(0);
-    token = JSON.parse(created.stdout).access_token as string;
+    ({ url, token } = await hubDatabase(cluster));
     const env = { OUTPOST_PG_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS) };
     // Two engine workers each (as by default), ready before the tests: until then a node's main thread answers everything.
     nodes = await Promise.all([serve(tempDir(), env, ['--database-url', url, '--workers', '2']), serve(tempDir(), env, ['--database-url', url, '--workers', '2'])]);

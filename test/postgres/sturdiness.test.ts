@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanUp, outpost, serve, startServing, stop, tempDir, type Served } from '../support/cliProcess.js';
-import { postgresBinaries, startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
+import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
+import { hubDatabase } from '../support/postgresHubDatabase.js';
 import { openPostgres } from '../../electron/engine/db/postgres/open.js';
 import { ManualClock, systemClock } from '../../electron/engine/clock.js';
 import { openEngine } from '../../electron/engine/engine.js';
@@ -41,14 +40,7 @@ describe.skipIf(missing !== null)('a PostgreSQL hub node when its database goes 
 
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    cluster.sql('CREATE DATABASE hub');
-    url = cluster.url.replace(/\/postgres$/, '/hub');
-    const cli = (args: string[]) => outpost([...args, '--data-dir', tempDir(), '--database-url', url]);
-    const added = await cli(['users', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'boss-password-1']);
-    expect(added.code, added.stderr).toBe(0);
-    const created = await cli(['tokens', 'create', '--email', 'boss@example.com', '--scope', 'read write profile sync']);
-    expect(created.code, created.stderr).toBe(0);
-    token = JSON.parse(created.stdout).access_token as string;
+    ({ url, token } = await hubDatabase(cluster));
     node = await serve(tempDir(), { OUTPOST_PG_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS), OUTPOST_PG_CONNECT_TIMEOUT_MS: '1000' }, ['--database-url', url]);
     const contact = await call('POST', '/v2/contacts', { last_name: 'Kept through restarts' });
     expect(contact.status, JSON.stringify(contact.body)).toBe(200);
@@ -80,23 +72,7 @@ describe.skipIf(missing !== null)('a PostgreSQL hub node when its database goes 
     expect(Number(answer.retryAfter)).toBeGreaterThan(0);
   }
 
-  /** pg_ctl on the cluster's data folder, as the user the cluster runs as. */
-  function pgCtl(dataDir: string, args: string[]): void {
-    const command = join(postgresBinaries()!, 'pg_ctl');
-    const argv = ['-D', dataDir, ...args];
-    const [file, fileArgs] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...argv]] : [command, argv];
-    const result = spawnSync(file, fileArgs, { encoding: 'utf8', timeout: 60_000 });
-    if (result.status !== 0) throw new Error(`pg_ctl ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
-  }
 
-  /** Stops the cluster (fast: its sessions are ended), and returns how to start it again as it was started (support/postgresCluster.ts). */
-  function stopCluster(): () => void {
-    const dataDir = cluster.sql('SHOW data_directory');
-    const socketDir = dirname(dataDir);
-    pgCtl(dataDir, ['-m', 'fast', '-w', 'stop']);
-    const options = `-p ${cluster.port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    return () => pgCtl(dataDir, ['-o', options, '-l', join(socketDir, 'server.log'), '-w', 'start']);
-  }
 
   it('says on /health that it and its database are up, never cached', async () => {
     const answer = await fetch(`${node.url}/health`);
@@ -106,7 +82,7 @@ describe.skipIf(missing !== null)('a PostgreSQL hub node when its database goes 
   });
 
   it('answers 503 temporarily_unavailable while the database is down, never 500, and 200 within seconds of its return', async () => {
-    const start = stopCluster();
+    const start = cluster.pause();
     const statuses: number[] = [];
     const downUntil = performance.now() + 2500;
     while (performance.now() < downUntil) {
@@ -202,7 +178,7 @@ describe.skipIf(missing !== null)('a PostgreSQL hub node when its database goes 
   });
 
   it('starts while its database is down, waits for it, and comes up with it', async () => {
-    const start = stopCluster();
+    const start = cluster.pause();
     const { stdout, listening } = startServing(tempDir(), { OUTPOST_PG_CONNECT_TIMEOUT_MS: '1000' }, ['--database-url', url]);
     let settled = false;
     void listening.then(() => (settled = true), () => (settled = true));

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, outpost, serve, tempDir, type Served } from '../support/cliProcess.js';
+import { cleanUp, serve, tempDir, type Served } from '../support/cliProcess.js';
 import { startPostgresCluster, whyNoPostgres, type PostgresCluster } from '../support/postgresCluster.js';
+import { hubDatabase } from '../support/postgresHubDatabase.js';
 import { HUB_WRITE_LOCK } from '../../electron/engine/db/postgres/database.js';
 
 /**
@@ -130,14 +131,7 @@ describe.skipIf(missing !== null)('two hub nodes on one PostgreSQL database', { 
 
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    cluster.sql('CREATE DATABASE hub');
-    const url = cluster.url.replace(/\/postgres$/, '/hub');
-    const cli = (args: string[]) => outpost([...args, '--data-dir', tempDir(), '--database-url', url]);
-    const added = await cli(['users', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin', '--password', 'boss-password-1']);
-    expect(added.code, added.stderr).toBe(0);
-    const created = await cli(['tokens', 'create', '--email', 'boss@example.com', '--scope', 'read write profile sync']);
-    expect(created.code, created.stderr).toBe(0);
-    const token = JSON.parse(created.stdout).access_token as string;
+    const { url, token } = await hubDatabase(cluster);
     database = new pg.Client({ connectionString: url });
     await database.connect();
     await installGate(database);

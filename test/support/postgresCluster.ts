@@ -17,6 +17,11 @@ export interface PostgresCluster {
   port: number;
   /** Runs SQL through psql and returns its unaligned output (rows, fields separated by `|`). */
   sql(statement: string): string;
+  /**
+   * Stops the server as a crash or an operator's restart would (fast: its sessions are ended), keeping its
+   * data; returns how to start it again as it was started, on the same port.
+   */
+  pause(): () => void;
   stop(): void;
 }
 
@@ -66,12 +71,17 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   // --no-sync: a test cluster need not survive a power cut; the socket lives in the temp folder, not /run.
   run(join(bin, 'initdb'), ['-D', data, '-U', 'outpost', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C'], asPostgres);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'], asPostgres);
+  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'], asPostgres);
+  start();
   let stopped = false;
   return {
     url: `postgres://outpost@127.0.0.1:${port}/postgres`,
     port,
     sql: (statement) => run(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'outpost', '-d', 'postgres', '-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', statement], false).stdout.trim(),
+    pause() {
+      run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'], asPostgres);
+      return start;
+    },
     stop() {
       if (stopped) return;
       stopped = true;
