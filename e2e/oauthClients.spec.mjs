@@ -1,6 +1,6 @@
 import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { screenshot, signIn, closeContexts } from './browser.mjs';
+import { screenshot, signIn, closeContexts, settled } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
 test.describe.configure({ mode: 'serial' });
@@ -104,6 +104,10 @@ test.describe('applications (OAuth clients) in Settings', () => {
 
     await row.getByRole('button', { name: 'Remove CRM add-on' }).click();
     await screenshot(admin, '32-applications-confirm-remove');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await settled(admin);
+    await screenshot(admin, '32-applications-confirm-remove-phone');
+    await admin.setViewportSize({ width: 1280, height: 800 });
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await row.waitFor({ state: 'detached' });
     await apps.getByRole('listitem', { name: 'Field app (iOS)' }).waitFor();
