@@ -1,11 +1,24 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The renderer: built once, served by the hub at / and loaded by Electron from app://.
 export default defineConfig({
   root: 'renderer',
   base: '/',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The service worker (renderer/sw.ts) with the build's file list (Workbox precaching); it is
+    // registered by the page only where the browser keeps the rep's data (never in Electron).
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: '.',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,wasm,webmanifest}'], maximumFileSizeToCacheInBytes: 8 * 1024 * 1024 },
+    }),
+  ],
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,

@@ -4,18 +4,18 @@
 // the hub's, or types another value; a change to a record someone deleted on
 // the hub can bring the record back. The spec runs a hub of its own and a
 // replica (`outpost serve --upstream`) that reaches it through a small TCP
-// proxy written here, which the spec switches off to cut the link and on
-// again to heal it. The suite's main hub is only used to check that a plain
+// proxy (cuttableLink.mjs), which the spec cuts (connection refused) and
+// heals. The suite's main hub is only used to check that a plain
 // hub shows no conflicts and never asks for them.
 import { expect, test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hubClient, ownHubDatabase, serveHub, serveReplica, stopAll, syncToken, syncUntil } from './ownHub.mjs';
+import { cuttableLink } from './cuttableLink.mjs';
 import { pageApi, screenshot, signInAt, closeContexts, signInOn, settled } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -28,49 +28,6 @@ const WAIT = { timeout: 20_000 };
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const PANEL = /changed both here and on the hub/;
-
-/**
- * The replica's network cable to the hub: a TCP proxy on a port of its own
- * that forwards to the hub while connected; `cut()` drops every connection
- * (the replica's requests and its open change stream) and refuses new ones
- * until `heal()`. The hub itself keeps running, so a colleague can edit on it meanwhile.
- */
-async function switchableLink(hubPort) {
-  let connected = true;
-  const sockets = new Set();
-  const server = createServer((client) => {
-    if (!connected) {
-      client.destroy();
-      return;
-    }
-    const upstream = connect(hubPort, '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const cut = () => {
-    connected = false;
-    for (const socket of sockets) socket.destroy();
-  };
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    cut,
-    heal: () => {
-      connected = true;
-    },
-    close: () => {
-      cut();
-      return new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 let browser;
 let seededHub;
@@ -101,7 +58,7 @@ test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
   execFileSync(process.execPath, [CLI, 'users', 'add', '--email', COLLEAGUE.email, '--name', COLLEAGUE.name, '--role', 'admin', '--password', COLLEAGUE.password, '--data-dir', hubDir, ...hubDatabase.args], { stdio: 'ignore' });
   adminToken = tokenOf(ADMIN.email);
   colleagueToken = tokenOf(COLLEAGUE.email);
-  link = await switchableLink(new URL(hub.url).port);
+  link = await cuttableLink(new URL(hub.url).port);
   replica = await serveReplica(link.url, adminToken, replicaDir);
 });
 
@@ -176,7 +133,7 @@ test.describe('a replica whose link to the hub is cut', () => {
 
   /** Cuts the link and waits until the replica says it is offline. */
   async function cutLink() {
-    link.cut();
+    await link.cut();
     await syncUntil(page, 'Offline');
   }
 
@@ -210,7 +167,7 @@ test.describe('a replica whose link to the hub is cut', () => {
     // …while a colleague retitles it on the hub.
     assert.equal((await hubApi('PUT', `/v2/contacts/${id}`, { title: 'Head of purchasing' })).status, 200);
 
-    link.heal();
+    await link.heal();
     const attention = page.getByRole('link', { name: '1 conflict' });
     await syncUntil(page, attention);
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);
@@ -242,7 +199,7 @@ test.describe('a replica whose link to the hub is cut', () => {
     // A long address without a space: it wraps in the panel, on a phone too.
     await editInForm(id, 'Milo Moreau', { Title: 'Rep title', Email: 'milo.moreau.regional.purchasing.department@rep.example.com' });
     assert.equal((await hubApi('PUT', `/v2/contacts/${id}`, { title: 'Hub title', email: 'milo@hub.example.com' })).status, 200);
-    link.heal();
+    await link.heal();
     await syncUntil(page, page.getByRole('link', { name: '2 conflicts' }));
 
     await panel().getByRole('heading', { name: '2 fields were changed both here and on the hub' }).waitFor(WAIT);
@@ -290,7 +247,7 @@ test.describe('a replica whose link to the hub is cut', () => {
     assert.equal((await pageApi(page, 'PUT', `/v2/deals/${deal.id}`, { name: 'Fleet renewal, 40 vans', value: '1500', estimated_close_date: '2027-02-01' })).status, 200);
     assert.equal((await hubApi('PUT', `/v2/leads/${lead.id}`, { address: address('Marseille') })).status, 200);
     assert.equal((await hubApi('PUT', `/v2/deals/${deal.id}`, { name: 'Fleet renewal (signed)', value: '1350', estimated_close_date: '2027-03-01' })).status, 200);
-    link.heal();
+    await link.heal();
     await syncUntil(page, page.getByRole('link', { name: '4 conflicts' }));
 
     await page.goto(`${replica.url}/leads/${lead.id}`);
@@ -328,7 +285,7 @@ test.describe('a replica whose link to the hub is cut', () => {
     // …while on the hub a colleague deletes Dora and retitles Theo.
     assert.equal((await hubApi('DELETE', `/v2/contacts/${doraId}`)).status, 204);
     assert.equal((await hubApi('PUT', `/v2/contacts/${theoId}`, { title: 'Hub T' })).status, 200);
-    link.heal();
+    await link.heal();
     const attention = page.getByRole('link', { name: '1 conflict · 1 sync issue' });
     await syncUntil(page, attention);
     await status.filter({ hasText: 'Up to date' }).waitFor(WAIT);

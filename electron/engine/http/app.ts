@@ -83,9 +83,10 @@ declare module 'fastify' {
   }
 }
 
-/** Strict CSP for the web UI: only our own scripts, styles and API. */
+/** Strict CSP for the web UI: only our own scripts, styles, API, workers and install manifest. */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+  "worker-src 'self'; manifest-src 'self'; " +
   "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export const DEFAULT_RATE_LIMIT_PER_HOUR = 36_000;
