@@ -180,15 +180,15 @@ export class WasmDatabase implements SqliteConnection {
   }
 
   transaction<F extends TransactionWork>(fn: F): Transaction<F> {
-    const run = (begin: string) =>
+    // A function, not an arrow: the transaction passes on the `this` it is called with, as better-sqlite3's does.
+    const as = (db: WasmDatabase, begin: string) =>
       function (this: unknown, ...params: unknown[]) {
-        return inTransaction(db, begin, () => (fn as (...values: unknown[]) => unknown).apply(this, params));
+        return inTransaction(db, begin, () => fn.apply(this, params));
       };
-    const db = this;
-    return Object.assign(run('BEGIN'), {
-      deferred: run('BEGIN DEFERRED'),
-      immediate: run('BEGIN IMMEDIATE'),
-      exclusive: run('BEGIN EXCLUSIVE'),
+    return Object.assign(as(this, 'BEGIN'), {
+      deferred: as(this, 'BEGIN DEFERRED'),
+      immediate: as(this, 'BEGIN IMMEDIATE'),
+      exclusive: as(this, 'BEGIN EXCLUSIVE'),
     }) as unknown as Transaction<F>;
   }
 
