@@ -220,6 +220,8 @@ export class WasmDatabase implements SqliteConnection {
 
   /** Ends a use of `compiled`: reset with its bindings cleared (locks released, no values kept), a copy finalized. */
   release(compiled: Compiled): void {
+    // Closed meanwhile (by the work itself): closing finalized every statement, this one too.
+    if (this.closed) return;
     this.capi.sqlite3_reset(compiled.pointer);
     this.capi.sqlite3_clear_bindings(compiled.pointer);
     compiled.busy = false;
