@@ -158,9 +158,7 @@ export class WasmDatabase implements SqliteConnection {
 
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
     // Read as a query even when it returns nothing (`page_size = 4096`), as better-sqlite3's pragma() does.
-    const sql = `PRAGMA ${source}`;
-    this.release(this.acquire(sql));
-    const statement = new WasmStatement(this, sql, true);
+    const statement = new WasmStatement(this, `PRAGMA ${source}`, true);
     return options.simple ? statement.pluck().get() : statement.all();
   }
 
