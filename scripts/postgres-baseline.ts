@@ -29,12 +29,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { openDatabase } from '../electron/engine/db/database.js';
+import { openDatabase, type SqliteConnection } from '../electron/engine/db/database.js';
 import { SCHEMA_VERSION } from '../electron/engine/db/migrations/index.js';
 
-/** better-sqlite3's own type: the engine's Db type is being widened to PostgreSQL, this script reads SQLite only. */
-type Db = Database.Database;
+/** A SQLite connection: the engine's Db type is widened to PostgreSQL, this script reads SQLite only. */
+type Db = SqliteConnection;
 
 interface Column {
   name: string;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatabase, type SqliteDb } from '../../electron/engine/db/database.js';
+import { openDatabase, type SqliteConnection, type SqliteDb } from '../../electron/engine/db/database.js';
 import { MIGRATIONS } from '../../electron/engine/db/migrations/index.js';
 import { buildSearchIndexesAside, rebuildSearchIndexes } from '../../electron/engine/db/searchIndexes.js';
 import { nameParts, phoneTerms } from '../../electron/engine/db/sqlFunctions.js';
@@ -29,18 +29,18 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 const NOW = '2026-01-01T00:00:00Z';
 const INDEXES = ['contacts_fts', 'leads_fts', 'deals_fts', 'tasks_fts', 'notes_fts'];
 
-const match = (db: Database.Database, fts: string, query: string) =>
+const match = (db: SqliteConnection, fts: string, query: string) =>
   db.prepare(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid`).pluck().all(query);
 
 /** Every term of an index with its row and column, sorted (FTS5's own view of the index, fts5vocab). */
-function termsOf(db: Database.Database, schema: string, fts: string): string[] {
+function termsOf(db: SqliteConnection, schema: string, fts: string): string[] {
   const vocab = `vocab_${schema}_${fts}`;
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(${schema}, ${fts}, 'instance')`);
   return (db.prepare(`SELECT term, doc, col FROM temp.${vocab}`).all() as { term: string; doc: number; col: string }[])
     .map(({ term, doc, col }) => `${doc} ${col} ${term}`).sort();
 }
 
-function insertRecords(db: Database.Database): void {
+function insertRecords(db: SqliteConnection): void {
   db.prepare("INSERT INTO users (id, name, email, role, created_at, updated_at) VALUES (1, 'A', 'a@example.com', 'admin', ?, ?)").run(NOW, NOW);
   const contact = db.prepare('INSERT INTO contacts (id, creator_id, owner_id, name, last_name, email, phone, mobile, created_at, updated_at) VALUES (?, 1, 1, ?, ?, ?, ?, ?, ?, ?)');
   contact.run(1, 'Francisco Quintanilla', 'Quintanilla', 'fq@example.com', '+1 (312) 847-2066', null, NOW, NOW);

@@ -1,34 +1,8 @@
-import Database from 'better-sqlite3';
+import { openSqlite } from '../platform/sqlite.js';
+import type { SqliteConnection, Statement, Transaction, TransactionWork } from './connection.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
 import { registerSearchFunctions } from './sqlFunctions.js';
-
-/** A statement as the engine uses one, on either backend (better-sqlite3's, or PostgresStatement). */
-export interface Statement {
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
-  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
-  /** Rows as their first column's value. */
-  pluck(on?: boolean): this;
-  /** Rows as arrays of values. */
-  raw(on?: boolean): this;
-  /** Integers as BigInt (sums of money in cents, exact past 2^53). */
-  safeIntegers(on?: boolean): this;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- better-sqlite3's own constraint (VariableArgFunction)
-type Work = (...params: any[]) => unknown;
-
-// Spelled as better-sqlite3 spells it (not Parameters<F>), so its transactions fit this type.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-type ArgumentTypes<F extends Function> = F extends (...args: infer A) => unknown ? A : never;
-
-/** A function run in a transaction (better-sqlite3's shape): called as is, or `.immediate` to take the write lock first. */
-export interface Transaction<F extends Work> {
-  (...params: ArgumentTypes<F>): ReturnType<F>;
-  immediate(...params: ArgumentTypes<F>): ReturnType<F>;
-  deferred(...params: ArgumentTypes<F>): ReturnType<F>;
-}
 
 /**
  * The engine's database, on either backend: SQLite (better-sqlite3, the
@@ -40,7 +14,7 @@ export interface Transaction<F extends Work> {
 export interface Db {
   readonly dialect: 'sqlite' | 'postgres';
   prepare(sql: string): Statement;
-  transaction<F extends Work>(fn: F): Transaction<F>;
+  transaction<F extends TransactionWork>(fn: F): Transaction<F>;
   /** Statements without parameters, separated by semicolons. */
   exec(sql: string): unknown;
   readonly inTransaction: boolean;
@@ -53,7 +27,9 @@ export interface Db {
   lockRetryDelay?(error: unknown, since: number, attempt: number): number | null;
 }
 
-export type SqliteDb = Database.Database & { readonly dialect: 'sqlite' };
+export type { SqliteConnection, SqliteFunctionOptions, SqliteStatement, Statement, Transaction, TransactionWork } from './connection.js';
+
+export type SqliteDb = SqliteConnection & { readonly dialect: 'sqlite' };
 
 /** Node's errors of a disk that is full (ENOSPC; EDQUOT: a quota) or failing (EIO, EROFS): document files, backups. */
 const DISK_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
@@ -70,14 +46,15 @@ const DISK_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
 export function storageFault(error: unknown): Error | null {
   for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
     const code = (at as NodeJS.ErrnoException).code;
-    if (at instanceof Database.SqliteError && (code === 'SQLITE_FULL' || code?.startsWith('SQLITE_IOERR'))) return at;
+    // SQLite's own errors (better-sqlite3's SqliteError, the wasm adapter's WasmSqliteError) carry its result code's name.
+    if (code === 'SQLITE_FULL' || code?.startsWith('SQLITE_IOERR')) return at;
     if (code !== undefined && DISK_ERRNOS.has(code) && typeof (at as NodeJS.ErrnoException).syscall === 'string') return at;
   }
   return null;
 }
 
-/** A better-sqlite3 connection as the engine's Db. */
-export const asSqliteDb = (db: Database.Database): SqliteDb => Object.assign(db, { dialect: 'sqlite' as const });
+/** A SQLite connection (better-sqlite3's, or the wasm adapter's) as the engine's Db. */
+export const asSqliteDb = (db: SqliteConnection): SqliteDb => Object.assign(db, { dialect: 'sqlite' as const });
 
 /** The SQLite connection behind `db`, for what only SQLite does (a replica's bulk load, backups, pragmas). */
 export function sqliteOf(db: Db): SqliteDb {
@@ -109,16 +86,16 @@ export class SchemaTooNewError extends Error {
 }
 
 /**
- * Opens (and creates) the SQLite database: WAL so readers never block the
- * writer, foreign keys on, a busy timeout so CLI commands can write while a
- * hub runs on the same file, then migrates it to the current schema.
+ * Opens (and creates) the SQLite database through the platform
+ * (platform/sqlite.ts: better-sqlite3 in WAL mode so readers never block the
+ * writer; in the browser, SQLite in WebAssembly), then foreign keys on, a
+ * busy timeout so CLI commands can write while a hub runs on the same file,
+ * and migrates it to the current schema.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): SqliteDb {
-  const db = asSqliteDb(new Database(file, { nativeBinding: options.nativeBinding, readonly: options.readonly ?? false }));
+  const { nativeBinding, readonly, pageSize } = options;
+  const db = asSqliteDb(openSqlite(file, { nativeBinding, readonly, pageSize }));
   try {
-    // Before WAL mode is set: that writes the new file's header, and with it the page size for good.
-    if (options.pageSize !== undefined) db.pragma(`page_size = ${Math.trunc(options.pageSize)}`);
-    db.pragma('journal_mode = WAL');
     db.pragma(`foreign_keys = ${options.foreignKeys === false ? 'OFF' : 'ON'}`);
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');

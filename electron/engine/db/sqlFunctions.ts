@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteConnection } from './connection.js';
 import { PART_MARK } from './searchIndexSql.js';
 
 /**
@@ -8,7 +8,7 @@ import { PART_MARK } from './searchIndexSql.js';
  * of a first sync (searchIndexes.ts), so both index the same terms. A
  * PostgreSQL hub has the same functions in SQL (db/postgres/functions.ts).
  */
-export function registerSearchFunctions(db: Database.Database): void {
+export function registerSearchFunctions(db: Pick<SqliteConnection, 'function'>): void {
   db.function('phone_terms', { deterministic: true, varargs: true }, phoneTerms);
   db.function('name_parts', { deterministic: true, varargs: true }, nameParts);
 }

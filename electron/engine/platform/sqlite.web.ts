@@ -1,0 +1,48 @@
+import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import type { SqliteConnection } from '../db/connection.js';
+import { setUpWasmConnection, WasmDatabase, type OoDatabase } from '../db/wasmDatabase.js';
+import type * as NodeSide from './sqlite.js';
+import type { SqliteOpenOptions, SqlitePrepareOptions } from './sqlite.js';
+
+/**
+ * The engine's SQLite in the browser: SQLite compiled to WebAssembly
+ * (@sqlite.org/sqlite-wasm) in the engine's dedicated worker, its files in the
+ * Origin Private File System through the opfs-sahpool VFS (synchronous access
+ * handles: no SharedArrayBuffer, no COOP/COEP headers). Everything but
+ * loading and the pool is db/wasmDatabase.ts, which the Node tests run too.
+ */
+
+/** The pool's VFS name unless told otherwise. */
+const POOL = 'outpost';
+
+let sqlite: { sqlite3: Sqlite3Static; vfs: string } | null = null;
+
+/** Loads the WebAssembly and installs the OPFS pool (async, once): the opening that follows stays synchronous. */
+export async function prepareSqlite(options: SqlitePrepareOptions = {}): Promise<void> {
+  if (sqlite) return;
+  const sqlite3 = await sqlite3InitModule();
+  const vfs = options.poolName ?? POOL;
+  await sqlite3.installOpfsSAHPoolVfs({ name: vfs, directory: options.directory });
+  sqlite = { sqlite3, vfs };
+}
+
+/**
+ * Opens (and creates) `file` in the pool (an absolute name, `/outpost/<user>.sqlite3`).
+ * One connection holds it, with WAL under exclusive locking (setUpWasmConnection).
+ */
+export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteConnection {
+  if (!sqlite) throw new Error('SQLite is not loaded: await prepareSqlite() once before opening a database.');
+  const { sqlite3, vfs } = sqlite;
+  const DB = sqlite3.oo1.DB as unknown as new (options: { filename: string; flags: string; vfs: string }) => OoDatabase;
+  const db = new WasmDatabase(sqlite3, new DB({ filename: file, flags: options.readonly ? 'r' : 'c', vfs }), { name: file, readonly: options.readonly });
+  try {
+    setUpWasmConnection(db, { pageSize: options.pageSize, journal: 'wal' });
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+// Fails the type check when this side's exports drift from the Node side's.
+({ prepareSqlite, openSqlite }) satisfies Pick<typeof NodeSide, 'prepareSqlite' | 'openSqlite'>;

@@ -1,0 +1,61 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import type { SqliteConnection } from '../../electron/engine/db/connection.js';
+import { setUpWasmConnection, WasmDatabase, type OoDatabase } from '../../electron/engine/db/wasmDatabase.js';
+import type * as NodeSide from '../../electron/engine/platform/sqlite.js';
+import type { SqliteOpenOptions, SqlitePrepareOptions } from '../../electron/engine/platform/sqlite.js';
+
+/**
+ * The platform's SQLite for the wasm test run (vitest.wasm.config.ts swaps it
+ * in for electron/engine/platform/sqlite.ts): the browser's adapter
+ * (db/wasmDatabase.ts) over SQLite compiled to WebAssembly, in Node. Node has
+ * no OPFS, so each database lives in the WebAssembly memory while open: its
+ * file's bytes are read in at open and written back at close, so a test that
+ * closes and reopens a file, or reads it afterwards with better-sqlite3,
+ * finds what was written. Meanwhile the file on disk is stale: what reads it
+ * from another connection while the engine runs is excluded from the run.
+ */
+
+let sqlite3: Sqlite3Static | null = null;
+
+export async function prepareSqlite(_options: SqlitePrepareOptions = {}): Promise<void> {
+  sqlite3 ??= await sqlite3InitModule();
+}
+
+/** The bytes of a file a native connection wrote in WAL mode, marked as a rollback-journal file (SQLite's in-memory files have no WAL). */
+function withoutWal(bytes: Uint8Array): Uint8Array {
+  if (bytes.length >= 20) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
+  return bytes;
+}
+
+export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteConnection {
+  if (!sqlite3) throw new Error('SQLite is not loaded: await prepareSqlite() once before opening a database.');
+  const wasm = sqlite3;
+  const DB = wasm.oo1.DB as unknown as new (filename: string) => OoDatabase;
+  const inMemory = file === ':memory:' || file === '';
+  const ooDb = new DB(':memory:');
+  if (!inMemory && existsSync(file)) load(wasm, ooDb, withoutWal(new Uint8Array(readFileSync(file))), options.readonly ?? false);
+  const persist = (db: WasmDatabase) => writeFileSync(file, wasm.capi.sqlite3_js_db_export(db.pointer));
+  const db = new WasmDatabase(wasm, ooDb, { name: file, readonly: options.readonly, beforeClose: inMemory || options.readonly ? undefined : persist });
+  try {
+    setUpWasmConnection(db, { pageSize: options.pageSize, journal: 'wal' });
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Puts `bytes` (a whole database file) into the in-memory connection, which frees them when it closes. */
+function load(wasm: Sqlite3Static, ooDb: OoDatabase, bytes: Uint8Array, readonly: boolean): void {
+  const { capi } = wasm;
+  const memory = wasm.wasm.allocFromTypedArray(bytes);
+  const flags = capi.SQLITE_DESERIALIZE_FREEONCLOSE | (readonly ? capi.SQLITE_DESERIALIZE_READONLY : capi.SQLITE_DESERIALIZE_RESIZEABLE);
+  const rc = capi.sqlite3_deserialize(ooDb.pointer!, 'main', memory, bytes.length, bytes.length, flags);
+  if (rc !== 0) throw new Error(`The database file could not be loaded into memory: ${capi.sqlite3_js_rc_str(rc)}`);
+}
+
+({ prepareSqlite, openSqlite }) satisfies Pick<typeof NodeSide, 'prepareSqlite' | 'openSqlite'>;
