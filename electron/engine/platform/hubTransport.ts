@@ -87,7 +87,12 @@ async function* decoded(body: AsyncIterable<unknown>): AsyncIterable<string> {
   for await (const chunk of body) yield decoder.decode(chunk as Uint8Array, { stream: true });
 }
 
-/** The hub was not reached (refused, reset, timed out, not found): fetch's TypeError or undici's own errors. */
+/**
+ * The hub was not reached (refused, reset, timed out, not found): fetch's
+ * TypeError, undici's own errors, or a socket's (ECONNREFUSED and the like).
+ */
 export function isTransportError(err: unknown): boolean {
-  return err instanceof TypeError || err instanceof undiciErrors.UndiciError;
+  if (err instanceof TypeError || err instanceof undiciErrors.UndiciError) return true;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }

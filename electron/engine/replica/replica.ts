@@ -795,11 +795,9 @@ function syncFailure(err: unknown): string {
   return 'The hub refused to sync. Syncing again shortly.';
 }
 
-/** The hub was not reached at all: refused, reset, timed out, not found (the transport's errors, socket codes). */
+/** The hub was not reached at all: refused, reset, timed out, not found (which errors say so is the platform's). */
 function isNetworkError(err: unknown): boolean {
-  if (isTransportError(err)) return true;
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+  return isTransportError(err);
 }
 
 /** A refusal decided here, in the shape of the hub's error envelope, so the issues view reads both alike. */

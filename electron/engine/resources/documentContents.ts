@@ -29,7 +29,7 @@ export function documentContents(ctx: EngineContext, dataDir: string): DocumentC
  * of the same name made here (a replica keeps no foreign keys: rows are
  * removed one by one).
  */
-class TableContents implements DocumentContents {
+export class TableContents implements DocumentContents {
   constructor(private readonly ctx: EngineContext, private readonly table: 'cascades' | 'own table') {
     if (table === 'own table') ctx.db.exec('CREATE TABLE IF NOT EXISTS document_contents (id INTEGER PRIMARY KEY, bytes BLOB NOT NULL)');
   }
