@@ -1,7 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DocumentContents } from '../resources/documentContents.js';
-import { DOCUMENTS_FOLDER } from '../db/dataFolder.js';
 
 /**
  * The data folder on disk, Node's side (files.web.ts is the browser's, where
@@ -24,9 +22,19 @@ export function removeFileIfAny(file: string): void {
   rmSync(file, { force: true });
 }
 
-/** Documents' bytes as a file each under the data folder; null where there are no files (the browser). */
-export function documentFolder(dataDir: string): DocumentContents | null {
-  return new FolderContents(join(dataDir, DOCUMENTS_FOLDER));
+/** Where the bytes of uploaded documents are kept (resources/documentContents.ts chooses). */
+export interface DocumentContents {
+  /** Stores a new document's bytes; called inside the transaction that inserts its record (a failed write rolls both back). */
+  write(id: number, content: Uint8Array): void;
+  /** The bytes, or null when they are not here. */
+  read(id: number): Uint8Array | null;
+  /** Removes the bytes of a document whose record was just deleted. */
+  remove(id: number): void;
+}
+
+/** Documents' bytes as a file each in `folder`; null where there are no files (the browser). */
+export function documentFolder(folder: string): DocumentContents | null {
+  return new FolderContents(folder);
 }
 
 /** One file per document, named by its id. */

@@ -1,5 +1,5 @@
 import type * as NodeSide from './files.js';
-import type { DocumentContents } from '../resources/documentContents.js';
+import type { DocumentContents } from './files.js';
 
 /**
  * The data folder in the browser (files.ts is Node's). The database is a file
@@ -18,7 +18,7 @@ export function pathIn(folder: string, name: string): string {
 /** Nothing to remove: the only files asked for (a first sync's search build aside) are made by Node's worker alone. */
 export function removeFileIfAny(_file: string): void {}
 
-export function documentFolder(_dataDir: string): DocumentContents | null {
+export function documentFolder(_folder: string): DocumentContents | null {
   return null;
 }
 

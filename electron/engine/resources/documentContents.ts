@@ -1,5 +1,8 @@
 import type { EngineContext } from '../context.js';
-import { documentFolder } from '../platform/files.js';
+import { DOCUMENTS_FOLDER } from '../db/dataFolder.js';
+import { documentFolder, pathIn, type DocumentContents } from '../platform/files.js';
+
+export type { DocumentContents } from '../platform/files.js';
 
 /**
  * Where the bytes of uploaded documents live (resources/documents.ts keeps
@@ -9,18 +12,9 @@ import { documentFolder } from '../platform/files.js';
  * that every node of a hub serves every document (db/postgres/clusterTables.ts),
  * and in the browser, where no files sit beside the database.
  */
-export interface DocumentContents {
-  /** Stores a new document's bytes; called inside the transaction that inserts its record (a failed write rolls both back). */
-  write(id: number, content: Uint8Array): void;
-  /** The bytes, or null when they are not here. */
-  read(id: number): Uint8Array | null;
-  /** Removes the bytes of a document whose record was just deleted. */
-  remove(id: number): void;
-}
-
 export function documentContents(ctx: EngineContext, dataDir: string): DocumentContents {
   if (ctx.db.dialect === 'postgres') return new TableContents(ctx, 'cascades');
-  return documentFolder(dataDir) ?? new TableContents(ctx, 'own table');
+  return documentFolder(pathIn(dataDir, DOCUMENTS_FOLDER)) ?? new TableContents(ctx, 'own table');
 }
 
 /**

@@ -24,7 +24,7 @@ function replicaEngine(): { engine: Engine; dir: string } {
 describe('documents\' bytes', () => {
   it('are a file each in the data folder on Node', () => {
     const { dir } = replicaEngine();
-    const folder = documentFolder(dir)!;
+    const folder = documentFolder(join(dir, 'documents'))!;
     folder.write(7, BYTES);
     expect(existsSync(join(dir, 'documents', '7'))).toBe(true);
     expect(new Uint8Array(folder.read(7)!)).toEqual(BYTES);
