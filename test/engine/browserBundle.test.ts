@@ -52,6 +52,26 @@ function nodeOnlyImports(reached: Reached[]): Plugin {
   };
 }
 
+/**
+ * Node's globals as the engine's own code would use them (a worker has none of
+ * them, and esbuild bundles code that names them without a word). Packages are
+ * left out: they test for them (`typeof process`) or name methods so.
+ */
+const NODE_GLOBALS = /(?<![.\w$])(process\.|Buffer[.(]|setImmediate\(|clearImmediate\(|__dirname|__filename)/;
+
+/** Each line of the engine's code in the bundle that uses one of Node's globals, with its source file. */
+function nodeGlobalsUsed(bundle: string): string[] {
+  let source = '';
+  const found: string[] = [];
+  for (const line of bundle.split('\n')) {
+    source = /^\/\/ (\S+)$/.exec(line)?.[1] ?? source;
+    const code = line.trim();
+    const comment = code.startsWith('//') || code.startsWith('/*') || code.startsWith('*');
+    if (source.startsWith('electron/') && !comment && NODE_GLOBALS.test(code)) found.push(`${source}: ${code.slice(0, 160)}`);
+  }
+  return found;
+}
+
 /** The importers from the entry down to `file` (the first path found, breadth first). */
 function chainTo(file: string, metafile: Metafile): string[] {
   const importedBy = new Map<string, string>();
@@ -71,7 +91,7 @@ function chainTo(file: string, metafile: Metafile): string[] {
 }
 
 describe('the engine bundled for a browser worker', () => {
-  it('reaches nothing of Node: every platform module is swapped for its .web.ts side', async () => {
+  it('reaches nothing of Node, modules or globals: every platform module is swapped for its .web.ts side', async () => {
     const reached: Reached[] = [];
     const result = await build({
       absWorkingDir: ROOT,
@@ -87,6 +107,7 @@ describe('the engine bundled for a browser worker', () => {
     const report = reached.map(({ module, importer, why }) => `${module} (${why}), imported by ${chainTo(importer, result.metafile).join(' → ')}`);
     expect(report).toEqual([]);
     expect(result.errors).toEqual([]);
+    expect(nodeGlobalsUsed(result.outputFiles[0].text)).toEqual([]);
     // The swap happened: the browser's sides are in the bundle, Node's are not.
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs).toContain('electron/engine/platform/crypto.web.ts');
