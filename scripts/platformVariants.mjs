@@ -4,16 +4,17 @@
 // and vitest load) with a sibling <name>.web.ts exporting the same names. A browser bundle swaps the first for the
 // second with one of the plugins below; everything else resolves as usual.
 import { existsSync } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
-const PLATFORM_FOLDER = `${sep}electron${sep}engine${sep}platform${sep}`;
+/** Compared with forward slashes: Vite names files so on every system, esbuild with the system's separator. */
+const PLATFORM_FOLDER = '/electron/engine/platform/';
 
 /**
  * The `.web.ts` sibling of a platform module, or null. `absolutePath` is the module's file or the `.js` spelling an
  * import uses (`…/platform/crypto.js`); files outside electron/engine/platform/ and web sides themselves have none.
  */
 export function webVariantOf(absolutePath) {
-  if (!absolutePath.includes(PLATFORM_FOLDER)) return null;
+  if (!absolutePath.replaceAll('\\', '/').includes(PLATFORM_FOLDER)) return null;
   const match = /^(.*)\.(?:ts|js)$/.exec(absolutePath);
   if (!match || match[1].endsWith('.web')) return null;
   const web = `${match[1]}.web.ts`;
