@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { makeFolder, pathIn } from './platform/files.js';
 import { openDatabase, sqliteOf, type Db } from './db/database.js';
 import { SqliteAuthWatch } from './db/authChangeWatch.js';
 import { DATABASE_FILE } from './db/dataFolder.js';
-import { openPostgres, openPreparedPostgres } from './db/postgres/open.js';
-import { NoticeListener } from './db/postgres/noticeListener.js';
-import { AUTH_CHANGES } from './db/postgres/clusterTables.js';
+import type { NoticeListener } from './db/postgres/noticeListener.js';
+import { listenToAuthChanges, openHubPostgres, smtpMailer } from './platform/hubOnly.js';
 import { StatementCache } from './db/statements.js';
 import { CommitGroups } from './db/commitGroups.js';
 import { systemClock, type Clock } from './clock.js';
@@ -47,7 +45,6 @@ import { EmailTemplates, EMAIL_TEMPLATE_SYNC } from './resources/emailTemplates.
 import { Sequences, SEQUENCE_SYNC } from './resources/sequences.js';
 import { Enrollments, ENROLLMENT_SYNC } from './resources/enrollments.js';
 import { Scheduler, schedulerIntervalFromEnv } from './sequences/scheduler.js';
-import { SmtpMailer } from './sequences/mailer.js';
 import { Acknowledgements } from './sync/acks.js';
 import { CustomObjectFields } from './customObjects/fields.js';
 import { CustomObjectRecords } from './customObjects/records.js';
@@ -155,7 +152,7 @@ export interface Engine {
 }
 
 export function openEngine(options: EngineOptions): Engine {
-  mkdirSync(options.dataDir, { recursive: true });
+  makeFolder(options.dataDir);
   const clock = options.clock ?? systemClock;
   const db = openEngineDatabase(options, clock);
   const ctx: EngineContext = { db, clock, statements: new StatementCache(db), commits: new CommitGroups(db), changes: new ChangeLog(db, clock), dependents: new Dependents(), mergedIds: new MergedIds(db, clock), writtenAt: new WrittenAt() };
@@ -262,9 +259,9 @@ export function openEngine(options: EngineOptions): Engine {
 function openEngineDatabase(options: EngineOptions, clock: Clock): Db {
   if (options.databaseUrl !== undefined) {
     if (options.replica) throw new Error('A desktop replica keeps its data in SQLite, not PostgreSQL.');
-    return options.databasePrepared ? openPreparedPostgres(options.databaseUrl, clock) : openPostgres(options.databaseUrl, clock);
+    return openHubPostgres(options.databaseUrl, clock, options.databasePrepared === true);
   }
-  return openDatabase(join(options.dataDir, DATABASE_FILE), {
+  return openDatabase(pathIn(options.dataDir, DATABASE_FILE), {
     nativeBinding: options.nativeBinding, clock, foreignKeys: !options.replica,
     // A desktop replica shares the rep's machine: a smaller page cache keeps it well under 200 MB.
     cacheMiB: options.replica ? 16 : 64,
@@ -276,7 +273,7 @@ function openEngineDatabase(options: EngineOptions, clock: Clock): Db {
 
 /** A PostgreSQL node keeps tokens in memory while it hears every change to them, from any node. */
 function cacheTokensWhileHeard(engine: Engine, url: string): void {
-  engine.authChanges = new NoticeListener(url, AUTH_CHANGES, () => engine.tokens.forget());
+  engine.authChanges = listenToAuthChanges(url, () => engine.tokens.forget());
   engine.tokens.cacheWhile(engine.authChanges);
 }
 
@@ -298,7 +295,7 @@ function startScheduler(engine: Engine, options: EngineOptions): Scheduler {
       const service = type === 'user' ? engine.users : type === 'lead' ? engine.leads : engine.contacts;
       return JSON.parse(service.json(id)) as Record<string, unknown>;
     },
-    mailer: new SmtpMailer(),
+    mailer: smtpMailer(),
   });
   scheduler.start(options.schedulerIntervalMs ?? (options.clock ? 0 : schedulerIntervalFromEnv()));
   return scheduler;

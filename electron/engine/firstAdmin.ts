@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './platform/crypto.js';
+import { toBase64Url } from './bytes.js';
 import type { Engine } from './engine.js';
 
 /**
@@ -9,7 +10,7 @@ export async function bootstrapAdmin(engine: Engine, env: NodeJS.ProcessEnv, pri
   if (engine.users.count() > 0) return;
   const email = env.OUTPOST_ADMIN_EMAIL || 'admin@outpost.local';
   const generated = !env.OUTPOST_ADMIN_PASSWORD;
-  const password = env.OUTPOST_ADMIN_PASSWORD || randomBytes(12).toString('base64url');
+  const password = env.OUTPOST_ADMIN_PASSWORD || toBase64Url(randomBytes(12));
   await engine.users.create({ email, name: 'Administrator', role: 'admin', password });
   if (generated) print(`Created the first admin ${email} with password ${password} (shown only this once).`);
   else print(`Created the first admin ${email}.`);

@@ -1,5 +1,5 @@
 import type { ApiError, ErrorCode } from '../../shared/errors.js';
-import { unavailableDatabase } from './db/postgresBridge.js';
+import { unavailableDatabase } from './db/databaseErrors.js';
 import { storageFault } from './db/database.js';
 
 /**

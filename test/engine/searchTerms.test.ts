@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase, type SqliteConnection, type SqliteDb } from '../../electron/engine/db/database.js';
 import { MIGRATIONS } from '../../electron/engine/db/migrations/index.js';
-import { buildSearchIndexesAside, rebuildSearchIndexes } from '../../electron/engine/db/searchIndexes.js';
+import { rebuildSearchIndexes } from '../../electron/engine/db/searchIndexes.js';
+import { buildSearchIndexesAside } from '../../electron/engine/db/searchBuildAside.js';
 import { nameParts, phoneTerms } from '../../electron/engine/db/sqlFunctions.js';
 import { PART_MARK } from '../../electron/engine/db/searchIndexSql.js';
 

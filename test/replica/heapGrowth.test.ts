@@ -1,6 +1,6 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { collectGarbageNow } from '../../electron/engine/replica/heapGrowth.js';
+import { collectGarbageNow } from '../../electron/engine/platform/heap.js';
 
 /**
  * The collection a first sync runs before its end (bulkLoad.ts): in this

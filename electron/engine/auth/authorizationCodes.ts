@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sha256Base64Url, timingSafeEqual } from '../platform/crypto.js';
+import { utf8Bytes } from '../bytes.js';
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { newToken, tokenHash } from './tokens.js';
@@ -68,9 +69,7 @@ export function redeemCode(ctx: EngineContext, code: string, clientId: string, r
 
 function pkceMatches(challenge: string, verifier: string | undefined): boolean {
   if (!verifier || !VERIFIER.test(verifier)) return false;
-  const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
-  const expected = Buffer.from(challenge);
-  return computed.length === expected.length && timingSafeEqual(computed, expected);
+  return timingSafeEqual(utf8Bytes(sha256Base64Url(verifier)), utf8Bytes(challenge));
 }
 
 /** A well-formed S256 challenge: 43 base64url characters (a SHA-256). */

@@ -1,4 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from '../platform/crypto.js';
+import { utf8Bytes } from '../bytes.js';
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { newToken, tokenHash } from './tokens.js';
@@ -96,9 +97,7 @@ export class OAuthClients {
     const client = this.find(clientId);
     if (!client) return null;
     if (client.secret_hash === null) return secret === '' ? client : null;
-    const given = Buffer.from(tokenHash(secret));
-    const expected = Buffer.from(client.secret_hash);
-    return given.length === expected.length && timingSafeEqual(given, expected) ? client : null;
+    return timingSafeEqual(utf8Bytes(tokenHash(secret)), utf8Bytes(client.secret_hash)) ? client : null;
   }
 }
 

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hmacSha256, randomBytes, timingSafeEqual } from '../platform/crypto.js';
+import { toBase64Url, utf8Bytes } from '../bytes.js';
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { hubSecret } from './secrets.js';
@@ -18,7 +19,7 @@ export interface CsrfToken {
  * only when both agree and the signature and age check out.
  */
 export class CsrfTokens {
-  private readonly key: Buffer;
+  private readonly key: Uint8Array;
 
   constructor(private readonly ctx: EngineContext) {
     this.key = hubSecret(ctx, 'csrf');
@@ -26,7 +27,7 @@ export class CsrfTokens {
 
   issue(): CsrfToken {
     const now = this.ctx.clock.now();
-    const body = `${Math.floor(now.getTime() / 1000)}.${randomBytes(16).toString('base64url')}`;
+    const body = `${Math.floor(now.getTime() / 1000)}.${toBase64Url(randomBytes(16))}`;
     return { csrf_token: `${body}.${this.sign(body)}`, generated_at: isoSeconds(now) };
   }
 
@@ -34,14 +35,12 @@ export class CsrfTokens {
   verify(token: string | undefined): boolean {
     const match = token ? /^(\d{1,12})\.([\w-]{22})\.([\w-]{43})$/.exec(token) : null;
     if (!match) return false;
-    const expected = Buffer.from(this.sign(`${match[1]}.${match[2]}`));
-    const given = Buffer.from(match[3]);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    if (!timingSafeEqual(utf8Bytes(match[3]), utf8Bytes(this.sign(`${match[1]}.${match[2]}`)))) return false;
     const age = this.ctx.clock.now().getTime() / 1000 - Number(match[1]);
     return age >= -60 && age <= CSRF_TOKEN_SECONDS;
   }
 
   private sign(body: string): string {
-    return createHmac('sha256', this.key).update(`csrf:${body}`).digest('base64url');
+    return toBase64Url(hmacSha256(this.key, `csrf:${body}`));
   }
 }

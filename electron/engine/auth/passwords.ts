@@ -1,20 +1,19 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual, type ScryptParams } from '../platform/crypto.js';
+import { fromBase64, toBase64 } from '../bytes.js';
 
 // scrypt with N=2^15 (OWASP's recommended minimum for scrypt): ~50 ms a hash here.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } satisfies ScryptOptions;
+const PARAMS = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } satisfies ScryptParams;
 const KEY_LENGTH = 32;
 
-function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, params, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+function derive(password: string, salt: Uint8Array, params: ScryptParams): Promise<Uint8Array> {
+  return scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, params);
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64), so parameters can be raised later without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, toBase64(salt), toBase64(key)].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
@@ -25,9 +24,9 @@ export async function verifyPassword(password: string, stored: string | null): P
     return false;
   }
   const [, n, r, p, salt, hash] = parts;
-  const expected = Buffer.from(hash, 'base64');
-  const key = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  const expected = fromBase64(hash);
+  const key = await derive(password, fromBase64(salt), { N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem });
+  return timingSafeEqual(key, expected);
 }
 
 export const MIN_PASSWORD_LENGTH = 8;

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../platform/crypto.js';
+import { fromHex, toHex } from '../bytes.js';
 import type { EngineContext } from '../context.js';
 
 /**
@@ -6,7 +7,7 @@ import type { EngineContext } from '../context.js';
  * created on first use and kept in the database, so links and tokens stay
  * valid across restarts and differ between hubs.
  */
-export function hubSecret(ctx: EngineContext, name: string): Buffer {
-  ctx.db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(name, randomBytes(32).toString('hex'));
-  return Buffer.from(ctx.db.prepare('SELECT value FROM secrets WHERE name = ?').pluck().get(name) as string, 'hex');
+export function hubSecret(ctx: EngineContext, name: string): Uint8Array {
+  ctx.db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(name, toHex(randomBytes(32)));
+  return fromHex(ctx.db.prepare('SELECT value FROM secrets WHERE name = ?').pluck().get(name) as string);
 }

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '../platform/timers.js';
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { verifyPassword } from './passwords.js';

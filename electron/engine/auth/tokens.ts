@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes, sha256Hex } from '../platform/crypto.js';
+import { toHex } from '../bytes.js';
 import type { EngineContext, Actor } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import type { Scope } from '../../../shared/oauth.js';
@@ -13,11 +14,11 @@ export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
  * has 256 bits of entropy, so a fast hash is enough (unlike passwords).
  */
 export function newToken(): string {
-  return randomBytes(32).toString('hex');
+  return toHex(randomBytes(32));
 }
 
 export function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
 }
 
 interface TokenRow {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../platform/crypto.js';
 import type { Db } from '../db/database.js';
 import { isoSeconds, type Clock } from '../clock.js';
 

@@ -1,6 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
+import { fromBase64, toBase64Url, utf8Bytes, utf8Length, utf8Text } from '../bytes.js';
 import type { CustomObjectRow } from './objectRows.js';
 import { badRequest, RecordInvalid, recordNotFound } from './problems.js';
 import { checkText, isPlainObject, valuePath, type CustomObjectFields, type FieldDefinition } from './fields.js';
@@ -207,7 +208,7 @@ export class CustomObjectRecords {
     const name = current && data.name === undefined ? current.name : checkText(data.name, 'name', NAME_MAX, errors, true);
     const externalId = data.external_id === undefined && current ? current.external_id : this.checkExternalId(object, data.external_id, current, errors);
     const values = this.checkValues(object, data.custom_object_fields, current, errors);
-    if (Buffer.byteLength(JSON.stringify(values)) > RECORD_VALUES_MAX_BYTES) {
+    if (utf8Length(JSON.stringify(values)) > RECORD_VALUES_MAX_BYTES) {
       errors.add('base', 'LimitExceeded', `The record's field values take more than ${RECORD_VALUES_MAX_BYTES / 1024} KB, the most a record can hold.`);
     }
     return { name: name ?? '', external_id: externalId, values };
@@ -371,13 +372,13 @@ function pageRequest(query: Query): PageRequest {
 
 /** Cursors are opaque to clients: the sort, its value and the id of a page's edge record. */
 function encodeCursor(sort: string, value: string, id: string): string {
-  return Buffer.from(JSON.stringify([sort, value, id])).toString('base64url');
+  return toBase64Url(utf8Bytes(JSON.stringify([sort, value, id])));
 }
 
 function decodeCursor(token: string, sort: string): { value: string; id: string } {
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    decoded = JSON.parse(utf8Text(fromBase64(token)));
   } catch {
     decoded = null;
   }

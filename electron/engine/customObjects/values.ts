@@ -1,4 +1,4 @@
-import vm from 'node:vm';
+import { regexpTestWithin } from '../platform/boundedRegexp.js';
 import type { EngineContext } from '../context.js';
 
 /**
@@ -219,20 +219,12 @@ export function patternProblem(pattern: string): string | null {
 }
 
 /**
- * Matching runs in a separate V8 context with a time limit: an admin's
+ * Matching runs in a separate V8 context with a time limit (platform/boundedRegexp.ts): an admin's
  * pattern with nested quantifiers (`(a+)+$`) can backtrack for hours on a
  * short value, and the engine serves every request on one thread.
  */
 const MATCH_TIMEOUT_MS = 50;
-const matchContext = vm.createContext({ pattern: '', value: '' });
-const matchScript = new vm.Script('new RegExp(pattern, "u").test(value)');
 
 export function regexpMatches(pattern: string, value: string): boolean | 'timeout' {
-  Object.assign(matchContext, { pattern: toJsPattern(pattern), value });
-  try {
-    return matchScript.runInContext(matchContext, { timeout: MATCH_TIMEOUT_MS }) === true;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return 'timeout';
-    return false;
-  }
+  return regexpTestWithin(toJsPattern(pattern), value, MATCH_TIMEOUT_MS);
 }

@@ -1,4 +1,5 @@
 import type { SqliteDb } from './database.js';
+import { atTurnEnd } from '../platform/timers.js';
 
 /** The function the connection's own triggers call when a token's validity or a user's permissions change. */
 const CHANGED_FUNCTION = 'outpost_auth_changed';
@@ -56,7 +57,7 @@ export class SqliteAuthWatch {
   get listening(): true {
     if (!this.checked) {
       this.checked = true;
-      setImmediate(() => (this.checked = false));
+      atTurnEnd(() => (this.checked = false));
       const now = this.version.get() as number;
       if (now !== this.seen) {
         this.seen = now;

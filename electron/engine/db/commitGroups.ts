@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { atTurnEnd } from '../platform/timers.js';
 
 /** A group's COMMIT failed: none of its writes were kept. */
 export class CommitFailedError extends Error {
@@ -131,7 +132,7 @@ export class CommitGroups {
     committed.catch(() => undefined);
     const group: Group = { committed, settle };
     this.open = group;
-    setImmediate(() => {
+    atTurnEnd(() => {
       if (this.open === group) this.flush();
     });
     return group;

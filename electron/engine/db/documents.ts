@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../platform/crypto.js';
 import type { Db } from './database.js';
 
 /** Another table whose rows change a document (tags of a contact, say). */
@@ -63,7 +63,7 @@ export function installDocuments(db: Db, spec: DocumentSpec, stored = true): Doc
     return { from: records, idColumn: `${spec.alias}.id`, json: spec.json, records, ofRow: spec.json };
   }
   const triggers = triggersOf(spec);
-  const version = createHash('sha256').update(triggers.join('\n')).digest('hex');
+  const version = sha256Hex(triggers.join('\n'));
   db.transaction(() => {
     replaceTriggers(db, spec.table, triggers);
     const stored = db.prepare('SELECT version FROM document_versions WHERE name = ?').pluck().get(spec.table);

@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { DatabaseUnavailableError, PostgresError } from './databaseErrors.js';
+
+export { DatabaseUnavailableError, PostgresError, unavailableDatabase } from './databaseErrors.js';
 
 /**
  * Synchronous PostgreSQL queries for the engine, whose data access is
@@ -182,29 +185,6 @@ export interface BridgeResult<Row = Record<string, unknown>> {
  * (http/bodyParsers.ts); a path or query may still carry one (%00) to a lookup on a PostgreSQL hub.
  */
 export const NUL_REFUSED = '22021';
-
-/** A statement PostgreSQL refused; `code` is its SQLSTATE (23505: a unique value taken). */
-export class PostgresError extends Error {
-  constructor(message: string, readonly code: string | undefined) {
-    super(message);
-  }
-}
-
-/**
- * The database cannot answer now: the connection was lost (a restart, a
- * failover, a terminated backend; the next statement opens another) or the
- * database is too busy (statement_timeout, lock_timeout). Worth trying again
- * in a moment: over HTTP, 503 temporarily_unavailable.
- */
-export class DatabaseUnavailableError extends PostgresError {}
-
-/** Why a database cannot answer now, whatever wraps it (CommitFailedError keeps it as its cause); null when it can. */
-export function unavailableDatabase(error: unknown): DatabaseUnavailableError | null {
-  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
-    if (at instanceof DatabaseUnavailableError) return at;
-  }
-  return null;
-}
 
 /** SQLSTATEs of a database that is busy rather than wrong: 57014 statement_timeout, 55P03 lock_timeout. */
 const BUSY = new Set(['57014', '55P03']);

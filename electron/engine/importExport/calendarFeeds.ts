@@ -1,11 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes, sha256Hex } from '../platform/crypto.js';
+import { toBase64Url } from '../bytes.js';
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 
 /** 32 random bytes, base64url: the feed URL's only protection, so long enough that guessing is hopeless. */
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const hashOf = (secret: string) => sha256Hex(secret);
 
 /**
  * Per-user calendar feeds on the hub (table calendar_feeds, migration 19).
@@ -18,7 +19,7 @@ export class CalendarFeeds {
 
   /** Turns the user's feed on, or gives it a new secret; answers the secret (shown only now). */
   enable(userId: number): { secret: string; createdAt: string } {
-    const secret = randomBytes(32).toString('base64url');
+    const secret = toBase64Url(randomBytes(32));
     const createdAt = isoSeconds(this.ctx.clock.now());
     this.ctx.statements.get(`INSERT INTO calendar_feeds (user_id, secret_hash, created_at) VALUES (?, ?, ?)
       ON CONFLICT (user_id) DO UPDATE SET secret_hash = excluded.secret_hash, created_at = excluded.created_at`).run(userId, hashOf(secret), createdAt);

@@ -1,4 +1,5 @@
 import type { Actor } from '../context.js';
+import { utf8Length } from '../bytes.js';
 import type { Engine } from '../engine.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { writeLocally } from '../sync/localWrites.js';
@@ -248,7 +249,7 @@ export function fileText(data: Record<string, unknown>, name: string, kind: stri
   if (text === undefined || text === null) throw problem('missing', `${name} is required: the text of the ${kind} file.`, `/${name}`, 'import');
   if (typeof text !== 'string') throw problem('invalid_type', `${name} must be a string: the text of the ${kind} file.`, `/${name}`, 'import');
   if (text.trim() === '' || text.replace(/^\uFEFF/, '').trim() === '') throw problem('blank', `The ${kind} file is empty.`, `/${name}`, 'import');
-  if (Buffer.byteLength(text, 'utf8') > MAX_FILE_BYTES) {
+  if (utf8Length(text) > MAX_FILE_BYTES) {
     throw problem('incorrect_value', `The ${kind} file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB: split it into smaller files.`, `/${name}`, 'import');
   }
   if (text.includes('\u0000')) throw problem('incorrect_value', `This is not a ${kind} text file (it holds binary data).`, `/${name}`, 'import');

@@ -1,8 +1,9 @@
-import { rmSync } from 'node:fs';
 import type { SqliteDb } from '../db/database.js';
-import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, buildSearchIndexesAside, rebuildSearchIndexes } from '../db/searchIndexes.js';
-import { SqlWorker } from '../db/sqlWorker.js';
-import { collectGarbageNow } from './heapGrowth.js';
+import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, rebuildSearchIndexes } from '../db/searchIndexes.js';
+import type { SqlWorker } from '../db/sqlWorker.js';
+import { removeFileIfAny } from '../platform/files.js';
+import { buildSearchIndexesAside, sqlThreads, startSqlWorker } from '../platform/sqlThreads.js';
+import { collectGarbageNow } from '../platform/heap.js';
 import type { WriteGate } from './writeGate.js';
 
 const SETTING = 'bulk_load_schema';
@@ -122,9 +123,12 @@ export interface BulkLoadOptions {
   writes?: WriteGate;
 }
 
-/** Ends a bulk load that wrote `rows`: on two threads when that is worth a worker, otherwise (or if the worker fails) on this one. */
+/**
+ * Ends a bulk load that wrote `rows`: on two threads when that is worth a worker and the platform has them,
+ * otherwise (or if the worker fails) on this one.
+ */
 async function finish(db: SqliteDb, rows: number, { nativeBinding, writes }: BulkLoadOptions): Promise<Finished> {
-  if (rows >= PARALLEL_FINISH_ROWS) {
+  if (rows >= PARALLEL_FINISH_ROWS && sqlThreads) {
     collectGarbageNow();
     try {
       const parallel = finishInParallel(db, nativeBinding);
@@ -162,7 +166,7 @@ export function finishBulkLoad(db: SqliteDb): void {
   const objects = savedSchema(db);
   if (objects === null) return;
   // Left by a process that ended while building aside.
-  rmSync(asideFile(db), { force: true });
+  removeFileIfAny(asideFile(db));
   db.transaction(() => {
     for (const sql of recreate(objects)) db.exec(sql);
     rebuildSearchIndexes(db);
@@ -184,14 +188,14 @@ async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined)
   const objects = savedSchema(db);
   if (objects === null) return DONE;
   const aside = asideFile(db);
-  const worker = new SqlWorker({ file: db.name, nativeBinding, cacheKiB: SORT_CACHE_KIB, sortThreads: SORT_THREADS, autoCheckpoint: false });
+  const worker = startSqlWorker({ file: db.name, nativeBinding, cacheKiB: SORT_CACHE_KIB, sortThreads: SORT_THREADS, autoCheckpoint: false });
   // Ends the search build at its next slice if the worker failed first.
   const stopSearch = new AbortController();
   // Settles once the search build's connection is closed (the file aside is removed only then: Windows keeps an open file).
   let searchClosed: Promise<unknown> = Promise.resolve();
   let handedOver = false;
   try {
-    rmSync(aside, { force: true });
+    removeFileIfAny(aside);
     // The worker's transaction writes first, taking the write lock until it commits: a write made here
     // meanwhile waits for it (WriteGate) and finds the triggers back, so none falls between the search
     // indexes built aside (from the tables as they are now) and their copy.
@@ -212,7 +216,7 @@ async function finishInParallel(db: SqliteDb, nativeBinding: string | undefined)
     stopSearch.abort();
     await searchClosed;
     if (!handedOver) await worker.close();
-    rmSync(aside, { force: true });
+    removeFileIfAny(aside);
   }
 }
 

@@ -1,5 +1,6 @@
-import { Agent, request } from 'undici';
 import { createParser } from 'eventsource-parser';
+import { openHubStream } from '../platform/hubTransport.js';
+import { unrefTimer } from '../platform/timers.js';
 
 /**
  * Silence on the hub's change stream after which the hub counts as lost: three
@@ -12,9 +13,6 @@ export const HUB_SILENCE_MS = 1500;
 export const RECONNECT_MS = 1000;
 /** Wait before asking again a hub whose stream is of no use here (an older hub, a proxy that buffers). */
 const UNSUPPORTED_RETRY_MS = 60_000;
-
-/** The stream's own connections: a stream holds its socket for hours, and must not take one of the pool's. */
-const streamConnections = new Agent({ connect: { timeout: HUB_SILENCE_MS } });
 
 export interface HubEventsListener {
   /** The stream is open (the hub said `ready`): anything missed while it was closed is to be pulled now. */
@@ -80,14 +78,11 @@ export class HubEvents {
     let answered = false;
     let ready = false;
     try {
-      const answer = await request(this.options.url, {
-        headers: { ...headers, Accept: 'text/event-stream' }, signal: abort.signal, dispatcher: streamConnections,
-        headersTimeout: HUB_SILENCE_MS, bodyTimeout: HUB_SILENCE_MS,
-      });
+      const answer = await openHubStream(this.options.url, { ...headers, Accept: 'text/event-stream' }, abort.signal, HUB_SILENCE_MS);
       answered = true;
-      if (answer.statusCode !== 200) {
-        await answer.body.dump();
-        return this.refused(answer.statusCode);
+      if (answer.status !== 200) {
+        await answer.discard();
+        return this.refused(answer.status);
       }
       const parser = createParser({
         onEvent: (event) => {
@@ -97,9 +92,7 @@ export class HubEvents {
           } else if (event.event === 'change') this.listener.changed();
         },
       });
-      // undici's body gives bytes; a character may straddle two chunks.
-      const decoder = new TextDecoder();
-      for await (const chunk of answer.body) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+      for await (const text of answer.text) parser.feed(text);
       // Closed after `ready`: the hub stopped. Closed before: not a stream this hub serves.
       return ready ? 'closed' : 'unsupported';
     } catch (err) {
@@ -128,7 +121,7 @@ export class HubEvents {
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
-      timer.unref?.();
+      unrefTimer(timer);
       function done() {
         clearTimeout(timer);
         resolve();

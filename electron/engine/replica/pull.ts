@@ -7,6 +7,7 @@
  */
 
 import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
+import { atTurnEnd } from '../platform/timers.js';
 
 /**
  * Queue pages asked for ahead of the one being applied. With one, the hub
@@ -99,7 +100,7 @@ export async function pullOnce(options: PullOptions): Promise<PullResult> {
     }
     if (!drained) requested.push(nextPage());
     // Requests leave in a later turn of the event loop, and applying blocks it: let the new one go first.
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => atTurnEnd(resolve));
     const applying = performance.now();
     await options.apply(page.items);
     timings.applyingMs += performance.now() - applying;

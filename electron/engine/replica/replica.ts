@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { errors as undiciErrors } from 'undici';
+import { randomUUID } from '../platform/crypto.js';
+import { isTransportError } from '../platform/hubTransport.js';
 import type { Engine } from '../engine.js';
 import { isoSeconds } from '../clock.js';
 import { LocalRecords } from './localRecords.js';
@@ -9,7 +9,7 @@ import { UpstreamCredentials } from './upstream.js';
 import { hubFetch, type HubFetch, type HubResponse } from './hubFetch.js';
 import { asBulkLoad, finishBulkLoad, type BulkLoadEnd } from './bulkLoad.js';
 import { WriteGate } from './writeGate.js';
-import { boundHeapGrowth } from './heapGrowth.js';
+import { boundHeapGrowth } from '../platform/heap.js';
 import { HubEvents } from './hubEvents.js';
 import { WatchedValue } from '../watchedValue.js';
 import type { SignInResult } from '../auth/signIn.js';
@@ -536,7 +536,7 @@ export class Replica {
    * records only): the hub's fresh download link, then the file. Null when the
    * hub has no such document; rejects with HubUnreachableError when offline.
    */
-  async documentFile(id: number): Promise<Buffer | null> {
+  async documentFile(id: number): Promise<Uint8Array | null> {
     const unreachable = () => new HubUnreachableError('This document’s file is kept on the hub, which cannot be reached now. Try again when online.');
     const record = await this.forward({ method: 'GET', path: `/v2/documents/${id}` });
     if (!record) throw unreachable();
@@ -795,11 +795,9 @@ function syncFailure(err: unknown): string {
   return 'The hub refused to sync. Syncing again shortly.';
 }
 
-/** The hub was not reached at all: refused, reset, timed out, not found (fetch's TypeError, undici's errors, socket codes). */
+/** The hub was not reached at all: refused, reset, timed out, not found (which errors say so is the platform's). */
 function isNetworkError(err: unknown): boolean {
-  if (err instanceof TypeError || err instanceof undiciErrors.UndiciError) return true;
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+  return isTransportError(err);
 }
 
 /** A refusal decided here, in the shape of the hub's error envelope, so the issues view reads both alike. */

@@ -1,5 +1,6 @@
 import { FIRST_PARTY_CLIENT_ID } from '../../../shared/oauth.js';
 import { hubFetch, type HubFetch } from './hubFetch.js';
+import { toBase64, utf8Bytes } from '../bytes.js';
 import type { Db } from '../db/database.js';
 
 /** The scopes a replica asks the hub for: read and change data, its own profile, and sync. */
@@ -57,7 +58,7 @@ export class UpstreamCredentials {
   private async tokenRequest(form: Record<string, string>): Promise<{ ok: boolean; body: Record<string, string> }> {
     const response = await this.fetchFn(`${this.base}/oauth2/token`, {
       method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${FIRST_PARTY_CLIENT_ID}:`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      headers: { Authorization: `Basic ${toBase64(utf8Bytes(`${FIRST_PARTY_CLIENT_ID}:`))}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body: new URLSearchParams(form).toString(),
     });
     return { ok: response.ok, body: (await response.json()) as Record<string, string> };

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../platform/crypto.js';
+import { toHex } from '../bytes.js';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import { FieldErrors, invalidParam, notFound } from '../problems.js';
@@ -174,7 +175,7 @@ export class Deals {
       currency: this.accountCurrency(),
       hot: 0,
       stage_id: this.stages.defaultStageId() ?? null,
-      dropbox_email: `dropbox@${randomBytes(4).toString('hex')}.deals.outpost.invalid`,
+      dropbox_email: `dropbox@${toHex(randomBytes(4))}.deals.outpost.invalid`,
       // A new deal has just entered its stage.
       last_stage_change_at: now,
       last_stage_change_by_id: actor.userId,

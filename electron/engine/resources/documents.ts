@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256, sha256Hex, timingSafeEqual } from '../platform/crypto.js';
+import { fromHex, toHex } from '../bytes.js';
 import type { Actor, EngineContext } from '../context.js';
 import { FieldErrors, invalidParam, notFound, problem } from '../problems.js';
 import { runList, type ListDefinition, type ListPage } from './listing.js';
@@ -47,7 +48,7 @@ export interface Upload {
   resource_id: number;
   name: string;
   content_type: string;
-  content: Buffer;
+  content: Uint8Array;
 }
 
 /**
@@ -59,7 +60,7 @@ export interface Upload {
 export class Documents {
   private readonly store: RecordStore;
   private readonly contents: DocumentContents;
-  private readonly key: Buffer;
+  private readonly key: Uint8Array;
 
   constructor(private readonly ctx: EngineContext, dataDir: string) {
     this.store = new RecordStore(ctx, 'documents', 'document', ['resource_type', 'resource_id', 'name', 'content_type', 'size', 'sha256']);
@@ -99,7 +100,7 @@ export class Documents {
     if (!name) errors.add('/name', 'blank', "name can't be blank.");
     if (upload.content.length === 0) errors.add('/content', 'blank', 'The file is empty.');
     errors.throwIfAny();
-    const sha256 = createHash('sha256').update(upload.content).digest('hex');
+    const sha256 = sha256Hex(upload.content);
     const row = { ...upload, name, size: upload.content.length, sha256 };
     return this.store.insert(row, { creator_id: actor.userId }, actor.userId, (id) => {
       // Written inside the transaction: if the write fails, the record is rolled back too.
@@ -112,10 +113,8 @@ export class Documents {
    * `content` is null when the file is not here: a replica keeps documents'
    * records, and their files stay on the hub.
    */
-  download(id: number, expires: string, signature: string): { name: string; contentType: string; content: Buffer | null } {
-    const expected = this.sign(id, expires);
-    const given = Buffer.from(signature, 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw problem('forbidden', 'This download link is not valid.');
+  download(id: number, expires: string, signature: string): { name: string; contentType: string; content: Uint8Array | null } {
+    if (!timingSafeEqual(fromHex(signature), this.sign(id, expires))) throw problem('forbidden', 'This download link is not valid.');
     if (!/^\d+$/.test(expires) || Number(expires) * 1000 < this.ctx.clock.now().getTime()) {
       throw problem('forbidden', 'This download link has expired; fetch the document again for a fresh link.');
     }
@@ -129,14 +128,14 @@ export class Documents {
     this.contents.remove(id);
   }
 
-  private sign(id: number, expires: string): Buffer {
-    return createHmac('sha256', this.key).update(`document:${id}:${expires}`).digest();
+  private sign(id: number, expires: string): Uint8Array {
+    return hmacSha256(this.key, `document:${id}:${expires}`);
   }
 
   private withLink(json: string, origin: string): string {
     const document = JSON.parse(json) as { id: number };
     const expires = String(Math.floor(this.ctx.clock.now().getTime() / 1000) + DOWNLOAD_LINK_SECONDS);
-    const signature = this.sign(document.id, expires).toString('hex');
+    const signature = toHex(this.sign(document.id, expires));
     return JSON.stringify({ ...document, download_url: `${origin}/downloads/documents/${document.id}?expires=${expires}&signature=${signature}` });
   }
 }

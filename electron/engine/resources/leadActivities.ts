@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
+import { atTurnEnd } from '../platform/timers.js';
 
 /**
  * Tables whose records attach to a lead with resource_type + resource_id,
@@ -35,7 +36,8 @@ interface PendingConversion {
  * move when it opens again. Each moved record is logged as updated.
  */
 export class LeadActivityMover {
-  private scheduled: NodeJS.Immediate | null = null;
+  /** Cancels the pass planned for the turn's end, if any. */
+  private scheduled: (() => void) | null = null;
   private stopped = false;
   private readonly tables;
 
@@ -50,7 +52,7 @@ export class LeadActivityMover {
    */
   schedule(): void {
     if (this.stopped || this.scheduled || this.ctx.replica) return;
-    this.scheduled = setImmediate(() => {
+    this.scheduled = atTurnEnd(() => {
       this.scheduled = null;
       this.runPending();
     });
@@ -59,7 +61,7 @@ export class LeadActivityMover {
   /** No more moves: the engine is closing (pending ones are finished when it opens again). */
   stop(): void {
     this.stopped = true;
-    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled?.();
     this.scheduled = null;
   }
 

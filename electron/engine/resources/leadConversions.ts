@@ -1,4 +1,5 @@
 import { newRecordId, type Actor, type EngineContext } from '../context.js';
+import { fromBase64, toBase64Url, utf8Bytes, utf8Text } from '../bytes.js';
 import { isoSeconds } from '../clock.js';
 import { invalidParam, notFound, type FieldErrors } from '../problems.js';
 import { checkFields, isBlank, type FieldTable } from './fields.js';
@@ -241,11 +242,11 @@ function copy(lead: Lead, fields: readonly ContactTextField[]): Record<string, s
 
 /** Cursors are opaque to clients: the id of the last conversion seen, encoded. */
 function writeCursor(lastId: number): string {
-  return Buffer.from(`lead_conversion:${lastId}`).toString('base64url');
+  return toBase64Url(utf8Bytes(`lead_conversion:${lastId}`));
 }
 
 function readCursor(token: string): number {
-  const match = /^lead_conversion:(-?[1-9]\d{0,14})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  const match = /^lead_conversion:(-?[1-9]\d{0,14})$/.exec(utf8Text(fromBase64(token)));
   if (!match || !/^[\w-]+$/.test(token)) throw invalidParam('cursor', 'not a cursor this service issued');
   return Number(match[1]);
 }

@@ -1,5 +1,6 @@
 import { newRecordId, type EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
+import { bytesEqual } from '../bytes.js';
 import { notFound } from '../problems.js';
 
 /**
@@ -80,12 +81,12 @@ function pick(row: Record<string, unknown>, columns: readonly string[]): Record<
 /**
  * Whether binding `next` would store what the column already holds, as far
  * as the values better-sqlite3 returns and binds can tell (numbers, strings,
- * null, bigint, Buffer). Anything else counts as changed: writing an
+ * null, bigint, bytes: a Buffer on Node, a Uint8Array in the browser). Anything else counts as changed: writing an
  * unchanged value is only slower, skipping a changed one would be wrong.
  */
 function sameStoredValue(stored: unknown, next: unknown): boolean {
   if (stored === next) return true;
-  return Buffer.isBuffer(stored) && Buffer.isBuffer(next) && stored.equals(next);
+  return stored instanceof Uint8Array && next instanceof Uint8Array && bytesEqual(stored, next);
 }
 
 /** A record's JSON from the SELECT that builds it (`SELECT <json> FROM … WHERE x.id = ?`), or a 404 of `type`. */

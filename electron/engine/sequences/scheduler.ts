@@ -1,13 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../platform/crypto.js';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';
 import type { Accounts } from '../resources/account.js';
 import { SEQUENCES_ADDON, type Enrollments, type StepRow } from '../resources/enrollments.js';
 import type { MergeContext, Rendered } from '../resources/emailTemplates.js';
 import type { FailureReason } from '../../../shared/resources/sequence.js';
-import { failureReasonOf, type Mailer, type OutgoingEmail } from './mailer.js';
+import { failureReasonOf, type Mailer, type OutgoingEmail } from './mail.js';
 import type { PostgresDatabase } from '../db/postgres/database.js';
-import { DatabaseUnavailableError } from '../db/postgresBridge.js';
+import { DatabaseUnavailableError } from '../db/databaseErrors.js';
+import { environment } from '../platform/env.js';
+import { unrefTimer } from '../platform/timers.js';
 
 /** What the scheduler needs from the rest of the engine (passed lazily: they are built around it). */
 export interface SchedulerDeps {
@@ -37,7 +39,7 @@ const DEFAULT_INTERVAL_MS = 15_000;
  * How often a hub's scheduler runs: `OUTPOST_SCHEDULER_INTERVAL_MS` if set
  * (tests of real hub processes shorten it), else every 15 seconds.
  */
-export function schedulerIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function schedulerIntervalFromEnv(env: Readonly<Record<string, string | undefined>> = environment()): number {
   const given = env.OUTPOST_SCHEDULER_INTERVAL_MS;
   if (given === undefined || given === '') return DEFAULT_INTERVAL_MS;
   if (!/^\d+$/.test(given) || Number(given) < 100) {
@@ -89,7 +91,7 @@ export class Scheduler {
     this.timer = setInterval(() => {
       if (!this.busy) void this.tick();
     }, intervalMs);
-    this.timer.unref();
+    unrefTimer(this.timer);
   }
 
   /** No step runs after this; an email being sent finishes on the wire but is not recorded (it is recovered as `unknown`). */

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { unrefTimer } from '../platform/timers.js';
 
 /**
  * What one queue item asks the device to acknowledge: this record at this
@@ -66,7 +67,7 @@ export class Acknowledgements {
     if (!this.timer) {
       this.timer = setTimeout(() => this.flushSafely(), ACK_WRITE_DELAY_MS);
       // Pending keys are written when the engine closes (SyncSessions.flush); they keep no process alive.
-      this.timer.unref();
+      unrefTimer(this.timer);
     }
   }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../platform/crypto.js';
 import type { Statement } from '../db/database.js';
 import type { Actor, EngineContext } from '../context.js';
 import { isoSeconds } from '../clock.js';

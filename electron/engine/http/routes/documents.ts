@@ -87,7 +87,7 @@ function servedType(uploaded: string): string {
 }
 
 /** A document's file from the replica's hub; null when the hub has no such document. */
-async function hubFile(replica: Replica, id: number): Promise<Buffer | null> {
+async function hubFile(replica: Replica, id: number): Promise<Uint8Array | null> {
   try {
     return await replica.documentFile(id);
   } catch (err) {

@@ -2,6 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
+ * V8's heap tuned for a replica, Node's side (heap.web.ts is the browser's,
+ * where both functions are no-ops: a page has no say over its heap).
+ *
  * How far past the live heap of its last full collection V8 may grow the
  * heap of a process that runs a replica (V8 chooses 10–300 % by itself, from
  * how fast the program allocates against how fast it collects).
