@@ -143,7 +143,8 @@ class Instance {
     if ('prefix' in options) throw new Error('The route host has no register prefixes.');
     // A plugin wrapped by fastify-plugin runs in the scope that registers it.
     const scope = (run as unknown as Record<symbol, unknown>)[SKIP_OVERRIDE] ? this.scope : new Scope(this.scope.host, this.scope);
-    await run(asFastify(new Instance(scope)), options);
+    // Async, or written with Fastify's `done` callback as its third parameter.
+    await callHook(run, [asFastify(new Instance(scope)), options]);
   };
 
   addHook = (name: string, fn: Handler): this => {
