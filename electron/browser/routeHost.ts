@@ -70,14 +70,17 @@ const SKIP_OVERRIDE = Symbol.for('skip-override');
 /** As inject() decodes a payload: a byte order mark at the start is kept (exports begin with one). */
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-interface RouteOptionsSeen {
+/** A shorthand's options (`app.get(url, { config }, handler)`). */
+type RouteShorthandOptions = Record<string, unknown>;
+
+/** A route's options as onRoute hooks see and change them (Fastify's RouteOptions, the part used). */
+interface RouteOptionsSeen extends Partial<Record<LifecycleHook, Handler | Handler[]>> {
   method: string | string[];
   url: string;
   path: string;
   config: Record<string, unknown>;
   handler: Handler;
   bodyLimit?: number;
-  [hook: string]: unknown;
 }
 
 interface Route {
@@ -142,7 +145,7 @@ class Instance {
     const run = typeof plugin === 'function' ? plugin : plugin.default;
     if ('prefix' in options) throw new Error('The route host has no register prefixes.');
     // A plugin wrapped by fastify-plugin runs in the scope that registers it.
-    const scope = (run as unknown as Record<symbol, unknown>)[SKIP_OVERRIDE] ? this.scope : new Scope(this.scope.host, this.scope);
+    const scope = Reflect.get(run, SKIP_OVERRIDE) ? this.scope : new Scope(this.scope.host, this.scope);
     // Async, or written with Fastify's `done` callback as its third parameter.
     await callHook(run, [asFastify(new Instance(scope)), options]);
   };
@@ -161,7 +164,7 @@ class Instance {
   hasRequestDecorator = (name: string): boolean => this.scope.host.requestDecorators.has(name);
 
   decorate = (name: string, value: unknown): this => {
-    (this as unknown as Record<string, unknown>)[name] = value;
+    Reflect.set(this, name, value);
     return this;
   };
 
@@ -201,15 +204,15 @@ class Instance {
     return this;
   };
 
-  get = (url: string, options: object | Handler, handler?: Handler) => this.shorthand('GET', url, options, handler);
-  post = (url: string, options: object | Handler, handler?: Handler) => this.shorthand('POST', url, options, handler);
-  put = (url: string, options: object | Handler, handler?: Handler) => this.shorthand('PUT', url, options, handler);
-  patch = (url: string, options: object | Handler, handler?: Handler) => this.shorthand('PATCH', url, options, handler);
-  delete = (url: string, options: object | Handler, handler?: Handler) => this.shorthand('DELETE', url, options, handler);
-  all = (url: string, options: object | Handler, handler?: Handler) => this.shorthand(ALL_METHODS, url, options, handler);
+  get = (url: string, options: RouteShorthandOptions | Handler, handler?: Handler) => this.shorthand('GET', url, options, handler);
+  post = (url: string, options: RouteShorthandOptions | Handler, handler?: Handler) => this.shorthand('POST', url, options, handler);
+  put = (url: string, options: RouteShorthandOptions | Handler, handler?: Handler) => this.shorthand('PUT', url, options, handler);
+  patch = (url: string, options: RouteShorthandOptions | Handler, handler?: Handler) => this.shorthand('PATCH', url, options, handler);
+  delete = (url: string, options: RouteShorthandOptions | Handler, handler?: Handler) => this.shorthand('DELETE', url, options, handler);
+  all = (url: string, options: RouteShorthandOptions | Handler, handler?: Handler) => this.shorthand(ALL_METHODS, url, options, handler);
 
-  private shorthand(method: string | string[], url: string, options: object | Handler, handler?: Handler): this {
-    const [opts, fn]: [object, Handler] = typeof options === 'function' ? [{}, options as Handler] : [options, handler!];
+  private shorthand(method: string | string[], url: string, options: RouteShorthandOptions | Handler, handler?: Handler): this {
+    const [opts, fn] = typeof options === 'function' ? [{}, options] : [options, handler!];
     return this.route({ ...opts, method, url, handler: fn });
   }
 }
@@ -264,7 +267,7 @@ export class RouteHost {
     for (const hook of scope.hooksOf('onRoute')) hook(seen);
     const pattern = patternOf(seen.url);
     const hooks: Route['hooks'] = {};
-    for (const name of LIFECYCLE_HOOKS) if (seen[name] !== undefined) hooks[name] = [seen[name] as Handler | Handler[]].flat();
+    for (const name of LIFECYCLE_HOOKS) if (seen[name] !== undefined) hooks[name] = [seen[name]].flat();
     for (const method of [seen.method].flat()) {
       if (this.routes.some((route) => route.method === method && route.url === seen.url)) throw new Error(`Method '${method}' already declared for route '${seen.url}'.`);
       this.routes.push({ method, url: seen.url, pattern, config: { ...seen.config, url: seen.url, method }, handler: seen.handler, scope, bodyLimit: seen.bodyLimit, hooks });
@@ -336,6 +339,8 @@ class Call {
   /** The request as route code sees it: the same object, behind the guard. */
   readonly requestView: unknown;
   readonly reply: Reply;
+  /** The request's headers, names in lower case (Node's and Fastify's convention). */
+  readonly headers: Record<string, string>;
   readonly finished: Promise<HostResponse>;
   route: Route | null = null;
   private finish!: (response: HostResponse) => void;
@@ -343,6 +348,7 @@ class Call {
   constructor(readonly host: RouteHost, readonly init: HostRequest, url: string) {
     this.finished = new Promise((resolve) => (this.finish = resolve));
     const headers = Object.fromEntries(Object.entries(init.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    this.headers = headers;
     const hostHeader = headers.host ?? 'localhost';
     this.request = {
       id: host.newRequestId(),
@@ -429,10 +435,9 @@ class Call {
 
   /** The body as the scope's content-type parsers make it (Fastify's ContentTypeParser.run). */
   private async parseBody(): Promise<unknown> {
-    const method = this.request.method as string;
-    if (!BODY_METHODS.has(method)) return undefined;
+    if (!BODY_METHODS.has(this.init.method.toUpperCase())) return undefined;
     const bytes = bytesOf(this.init.body);
-    const contentType = (this.request.headers as Record<string, string | undefined>)['content-type'];
+    const contentType = this.headers['content-type'];
     if (contentType === undefined && bytes.length === 0) return undefined;
     const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
     if (contentType !== undefined && !MEDIA_TYPE.test(mediaType)) throw fastifyError('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415, 'Unsupported Media Type');
@@ -717,7 +722,7 @@ function bytesOf(body: Uint8Array | string | undefined): Uint8Array {
  * Buffer (a browser without the platform's polyfill), the bytes as they are.
  */
 function nodeBuffer(bytes: Uint8Array): Uint8Array {
-  const NodeBuffer = (globalThis as { Buffer?: { from(bytes: Uint8Array): Uint8Array } }).Buffer;
+  const NodeBuffer = Reflect.get(globalThis, 'Buffer');
   return NodeBuffer ? NodeBuffer.from(bytes) : bytes;
 }
 
