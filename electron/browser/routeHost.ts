@@ -6,6 +6,7 @@
 // instead of failing later as `undefined is not a function`. No Node module and no Fastify at run time.
 import type { FastifyInstance } from 'fastify';
 import { parseQuery } from './query.js';
+import { fastifyError, RouteTable } from './routeTable.js';
 
 /** A request as the host takes it: the path with its query, header names in lower case, the body's bytes. */
 export interface HostRequest {
@@ -86,7 +87,6 @@ interface RouteOptionsSeen extends Partial<Record<LifecycleHook, Handler | Handl
 interface Route {
   method: string;
   url: string;
-  pattern: Segment[];
   config: Record<string, unknown>;
   handler: Handler;
   scope: Scope;
@@ -94,18 +94,11 @@ interface Route {
   hooks: Partial<Record<LifecycleHook, Handler[]>>;
 }
 
-type Segment = { kind: 'static'; text: string } | { kind: 'param'; name: string } | { kind: 'wildcard' };
-
 interface Parser {
   type: string | RegExp;
   parseAs: 'buffer' | 'string';
   bodyLimit?: number;
   fn: Handler;
-}
-
-/** An error as Fastify raises it (its `code` is what the error handlers read). */
-export function fastifyError(code: string, statusCode: number, message: string): Error & { code: string; statusCode: number } {
-  return Object.assign(new Error(message), { code, statusCode });
 }
 
 /** One encapsulation context: what `register` creates in Fastify. */
@@ -248,7 +241,7 @@ export class RouteHost {
   readonly routeList: { method: string; url: string }[] = [];
   notFound?: Handler;
   private readonly root: Scope;
-  private readonly routes: Route[] = [];
+  private readonly routes = new RouteTable<Route>();
   private readonly options: RouteHostOptions;
 
   constructor(options: RouteHostOptions = {}) {
@@ -265,12 +258,10 @@ export class RouteHost {
   addRoute(scope: Scope, options: { method: string | string[]; url: string; handler: Handler; config?: Record<string, unknown>; [key: string]: unknown }): void {
     const seen: RouteOptionsSeen = { ...options, path: options.url, config: { ...options.config } };
     for (const hook of scope.hooksOf('onRoute')) hook(seen);
-    const pattern = patternOf(seen.url);
     const hooks: Route['hooks'] = {};
     for (const name of LIFECYCLE_HOOKS) if (seen[name] !== undefined) hooks[name] = [seen[name]].flat();
     for (const method of [seen.method].flat()) {
-      if (this.routes.some((route) => route.method === method && route.url === seen.url)) throw new Error(`Method '${method}' already declared for route '${seen.url}'.`);
-      this.routes.push({ method, url: seen.url, pattern, config: { ...seen.config, url: seen.url, method }, handler: seen.handler, scope, bodyLimit: seen.bodyLimit, hooks });
+      this.routes.add(method, seen.url, { method, url: seen.url, config: { ...seen.config, url: seen.url, method }, handler: seen.handler, scope, bodyLimit: seen.bodyLimit, hooks });
       this.routeList.push({ method, url: seen.url });
     }
   }
@@ -280,9 +271,9 @@ export class RouteHost {
     const url = this.options.rewriteUrl ? this.options.rewriteUrl(init.url) : init.url;
     const call = new Call(this, init, url);
     const [path, query] = splitUrl(url);
-    let found: { route: Route; params: Record<string, string> } | null;
+    let found: { value: Route; params: Record<string, string> } | null;
     try {
-      found = this.match(init.method.toUpperCase(), path);
+      found = this.routes.find(init.method.toUpperCase(), path);
     } catch (error) {
       // A path that is not valid percent-encoding: Fastify answers it by frameworkErrors, outside every hook.
       call.begin(null, {}, {});
@@ -290,8 +281,8 @@ export class RouteHost {
       call.catchFrom(() => this.options.frameworkErrors!(error, call.requestView, call.reply.strict));
       return call.finished;
     }
-    call.begin(found?.route ?? null, found?.params ?? {}, parseQuery(query));
-    void call.run(found?.route.handler ?? this.notFound ?? defaultNotFound);
+    call.begin(found?.value ?? null, found?.params ?? {}, parseQuery(query));
+    void call.run(found?.value.handler ?? this.notFound ?? defaultNotFound);
     return call.finished;
   }
 
@@ -306,20 +297,6 @@ export class RouteHost {
 
   newRequestId(): string {
     return this.options.genReqId ? this.options.genReqId() : globalThis.crypto.randomUUID();
-  }
-
-  /** The route for a method and path as find-my-way picks it: static segments before parameters before a wildcard. */
-  private match(method: string, rawPath: string): { route: Route; params: Record<string, string> } | null {
-    // ignoreTrailingSlash: `/v2/contacts/` is `/v2/contacts`.
-    const trimmed = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
-    const segments = trimmed.split('/').slice(1).map((segment) => decodeSegment(segment, rawPath));
-    let best: { route: Route; params: Record<string, string>; rank: number[] } | null = null;
-    for (const route of this.routes) {
-      if (route.method !== method) continue;
-      const matched = matchPattern(route.pattern, segments);
-      if (matched && (!best || compareRanks(matched.rank, best.rank) < 0)) best = { route, ...matched };
-    }
-    return best && { route: best.route, params: best.params };
   }
 
   lifecycleHooks(route: Route | null, name: LifecycleHook): Handler[] {
@@ -650,54 +627,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 function splitUrl(url: string): [string, string] {
   const at = url.indexOf('?');
   return at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at + 1)];
-}
-
-function decodeSegment(segment: string, path: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw fastifyError('FST_ERR_BAD_URL', 400, `'${path}' is not a valid url component`);
-  }
-}
-
-/** A route URL's segments; forms the host does not match (regular expressions, several parameters in one segment) are refused. */
-function patternOf(url: string): Segment[] {
-  const path = url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url;
-  return path.split('/').slice(1).map((text, at, all): Segment => {
-    if (text === '*' && at === all.length - 1) return { kind: 'wildcard' };
-    if (text.startsWith(':') && /^:\w+$/.test(text)) return { kind: 'param', name: text.slice(1) };
-    if (/[:*(]/.test(text)) throw new Error(`The route host cannot match the route '${url}' (segment '${text}').`);
-    return { kind: 'static', text };
-  });
-}
-
-const RANK = { static: 0, param: 1, wildcard: 2 } as const;
-
-function matchPattern(pattern: Segment[], segments: string[]): { params: Record<string, string>; rank: number[] } | null {
-  const params: Record<string, string> = {};
-  const rank: number[] = [];
-  for (let at = 0; at < pattern.length; at++) {
-    const part = pattern[at];
-    if (part.kind === 'wildcard') {
-      params['*'] = segments.slice(at).join('/');
-      rank.push(RANK.wildcard);
-      return { params, rank };
-    }
-    const segment = segments[at];
-    if (segment === undefined) return null;
-    if (part.kind === 'static' && part.text !== segment) return null;
-    if (part.kind === 'param') {
-      if (segment === '') return null;
-      params[part.name] = segment;
-    }
-    rank.push(RANK[part.kind]);
-  }
-  return segments.length === pattern.length ? { params, rank } : null;
-}
-
-function compareRanks(a: number[], b: number[]): number {
-  for (let at = 0; at < Math.min(a.length, b.length); at++) if (a[at] !== b[at]) return a[at] - b[at];
-  return b.length - a.length;
 }
 
 /** Fastify's lookup: the exact type, then its media type, then the regular expressions, then the catch-all. */
