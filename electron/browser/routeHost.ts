@@ -388,8 +388,9 @@ class Call {
       const result = fn();
       if (isThenable(result)) {
         result.then(
+          // An async function that answered nothing is answered with nothing (an empty 200), as Fastify's wrapThenable does.
           (payload) => {
-            if (payload !== undefined && !this.reply.sent) this.reply.strict.send(payload);
+            if (!this.reply.sent) this.reply.strict.send(payload);
           },
           (error) => (this.reply.sent ? this.host.log.error({ err: error }, 'Promise errored, but reply.sent = true was set') : this.reply.sendError(error)),
         );

@@ -71,6 +71,14 @@ function plugin(trace: Trace) {
       });
     });
 
+    await app.register(async (quiet) => {
+      // An error handler that answers nothing.
+      quiet.setErrorHandler(async () => undefined);
+      quiet.get('/quiet/fails', async () => {
+        throw new Error('unheard');
+      });
+    });
+
     await app.register(async (sibling) => {
       sibling.addHook('onRequest', async () => void trace.push('sibling onRequest'));
       sibling.get('/sibling', async () => ({ sibling: true }));
@@ -148,6 +156,7 @@ describe('the route host runs route code as Fastify does', () => {
     expect((await both('GET', '/sibling', { 'x-stop': 'onRequest' })).status).toBe(418);
     expect(JSON.parse((await both('GET', '/child/fails')).body)).toEqual({ childAnswer: 'the handler failed' });
     expect((await both('GET', '/child/fails', { 'x-rethrow': '1' })).trace).toContain('root errorHandler the child could not answer');
+    expect(await both('GET', '/quiet/fails')).toMatchObject({ status: 200, body: '' });
     // A body no parser takes is Fastify's 415 error, answered here by the child's handler (which keeps the status it is given).
     expect(JSON.parse((await both('POST', '/child', { 'content-type': 'application/xml' }, '<a/>')).body)).toEqual({ childAnswer: 'Unsupported Media Type' });
   });
