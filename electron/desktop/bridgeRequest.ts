@@ -2,10 +2,8 @@
 // requests to the engine's HTTP app (Fastify inject, no socket).
 // Pure Node code (no 'electron' import) so it is tested under Vitest.
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { dispositionFilename, isJsonContentType, toQueryString, type ApiRequest, type ApiResponse } from '../../shared/bridge.js';
+import { toBridgeCall } from '../engine/http/bridgeCall.js';
 import { APP_ORIGIN } from './appProtocol.js';
-
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Host of the in-process API. The engine builds absolute links (document
@@ -16,13 +14,7 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 export const DESKTOP_API_HOST = 'outpost.invalid';
 export const DESKTOP_API_ORIGIN = `http://${DESKTOP_API_HOST}`;
 
-/** API paths the renderer may call: the REST interface, OAuth, custom objects. No `..`, no query or fragment in the path. */
-const API_PATH = /^\/(?:v2|oauth2|api\/v2)(?:\/[A-Za-z0-9._~%:@!$&'()*+,;=-]*)*$/;
 const DOWNLOAD_PATH = /^\/downloads\/documents\/\d+$/;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Turns a renderer's REST-shaped request into an in-process request for the
@@ -31,51 +23,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * the renderer is untrusted input too.
  */
 export function toInjectOptions(request: unknown, accessToken: string): InjectOptions | null {
-  if (!isPlainObject(request)) return null;
-  const { method, path, query, body, upload } = request as Partial<ApiRequest>;
-  if (typeof method !== 'string' || !METHODS.has(method)) return null;
-  if (typeof path !== 'string' || !API_PATH.test(path) || path.split('/').some((segment) => segment === '..' || segment === '.')) return null;
-  if (query !== undefined && !isPlainObject(query)) return null;
-  const headers: Record<string, string> = { host: DESKTOP_API_HOST, authorization: `Bearer ${accessToken}`, accept: 'application/json' };
-  const options: InjectOptions = { method: method as InjectOptions['method'], url: path + toQueryString(query as ApiRequest['query']), headers };
-  if (upload !== undefined) {
-    if (!isPlainObject(upload) || typeof upload.contentType !== 'string' || !(upload.bytes instanceof ArrayBuffer)) return null;
-    headers['content-type'] = upload.contentType;
-    options.payload = Buffer.from(upload.bytes);
-  } else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    options.payload = JSON.stringify(body);
-  }
-  return options;
+  const call = toBridgeCall(request, accessToken, DESKTOP_API_HOST);
+  if (!call) return null;
+  const { payload, ...options } = call;
+  if (payload === undefined) return options;
+  return { ...options, payload: typeof payload === 'string' ? payload : Buffer.from(payload) };
 }
 
-/**
- * The renderer's answer: status, parsed JSON (null when empty or not JSON)
- * and the request id; a file answer (CSV, vCard, iCalendar exports) as its
- * text, type and suggested file name, for the renderer to save.
- */
-export function toBridgeResponse(response: LightMyRequestResponse): ApiResponse {
-  const requestId = headerText(response, 'x-request-id');
-  const answer: ApiResponse = { status: response.statusCode, body: null, requestId };
-  const contentType = headerText(response, 'content-type');
-  // By type, not by content: an export with nothing in it is still a file.
-  if (contentType && !isJsonContentType(contentType)) {
-    return { ...answer, text: response.body, contentType, filename: dispositionFilename(headerText(response, 'content-disposition')) };
-  }
-  if (response.body) {
-    try {
-      answer.body = JSON.parse(response.body);
-    } catch {
-      answer.body = null;
-    }
-  }
-  return answer;
-}
-
-function headerText(response: LightMyRequestResponse, name: string): string | undefined {
-  const value = response.headers[name];
-  return typeof value === 'string' ? value : undefined;
-}
+/** The renderer's answer to an inject() (one conversion with the browser worker's bridge). */
+export { toBridgeResponse } from '../engine/http/bridgeCall.js';
 
 /**
  * A document download link of the in-process API

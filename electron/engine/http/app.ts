@@ -2,56 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { maxHeaderSize } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import formBody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Engine } from '../engine.js';
-import { ApiProblem, problem } from '../problems.js';
-import { serverFaultProblem, NUL_MESSAGE, oauthUnavailableBody, problemHeaders, problemStatus } from './problemReply.js';
-import { NUL_REFUSED } from '../db/postgresBridge.js';
-import { errorEnvelope, DOCS_PATH } from './envelope.js';
-import { authenticate } from './auth.js';
-import { JSON_TYPE, requestOrigin as origin } from './reply.js';
-import { registerBodyParsers } from './bodyParsers.js';
+import { ApiProblem } from '../problems.js';
 import { answerClientError } from './clientErrors.js';
-import { salesRoutes } from './routes/sales.js';
-import { bulkRoutes } from './routes/bulk.js';
-import { mergingRoutes } from './routes/merging.js';
-import { enrollmentRoutes } from './routes/enrollments.js';
-import { customFieldRoutes } from './routes/customFields.js';
-import { exchangeRateRoutes } from './routes/exchangeRates.js';
-import { smartListRoutes } from './routes/smartLists.js';
-import { recordSearchRoutes } from './routes/recordSearch.js';
-import { isSupportPath, normalizeSupportBaseUrl, sendSupportError, supportApi, supportNotFound, withoutJsonSuffix } from './supportApi.js';
-import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
-import { oauthClientRoutes } from './routes/oauthClients.js';
+import { normalizeSupportBaseUrl, withoutJsonSuffix } from './supportApi.js';
 import { oauthRoutes, sendOAuthFailure } from './routes/oauth.js';
 import { invitationRoutes } from './routes/invitations.js';
-import { teamRoutes } from './routes/team.js';
 import { authorizeRoutes } from './routes/authorize.js';
-import { idempotentWrites } from './idempotency.js';
-import { answerAfterCommit } from './writeRouteHooks.js';
-import { holdWritesWhileLocked, refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
-import type { Replica } from '../replica/replica.js';
-import { documentRoutes, downloadRoutes } from './routes/documents.js';
-import { calendarFeedRoutes, importExportRoutes } from './routes/importExport.js';
-import { leadConversionRoutes } from './routes/leadConversions.js';
-import { guardCommerce } from './commerce.js';
-import { associatedContactRoutes } from './routes/associatedContacts.js';
-import { commerceRoutes } from './routes/commerce.js';
-import { supportForwardRoutes } from './routes/supportForward.js';
-import type { ApiError } from '../../../shared/errors.js';
+import { calendarFeedRoutes } from './routes/importExport.js';
+import { apiBasics, apiOutsideScope, apiScope, answerFrameworkError, BODY_LIMIT, type ApiScopeOptions } from './apiScope.js';
+import { DOCS_PATH } from './envelope.js';
 import { loggerOptions, type LoggerOption } from './logging.js';
 import { metricsRoutes } from './metrics.js';
 import { healthRoutes } from './routes/health.js';
-import { reportRoutes } from './routes/reports.js';
 import { closeConnectionsWhenClosing } from './draining.js';
 import { sharedRateLimitStore } from './rateLimitStore.js';
 import { openApiRoutes } from './routes/openapi.js';
 
-export interface HttpOptions {
+export interface HttpOptions extends ApiScopeOptions {
   /** Requests per hour per token (the real service allows 36 000); 0 turns the limit off. */
   rateLimitPerHour?: number;
   /** Built web UI (Vite output) to serve at `/`; omitted for API-only apps. */
@@ -60,10 +33,6 @@ export interface HttpOptions {
   docsFile?: string;
   /** Off when absent (tests, the desktop app); `serve` logs JSON lines at `--log-level` (logging.ts). */
   logger?: LoggerOption;
-  /** On a desktop replica: its sync, served at /v2/replica/…; writes it cannot replay are refused. */
-  replica?: Replica;
-  /** Routes the desktop shell adds inside the authenticated /v2 scope (its hub connection). */
-  shellRoutes?: (api: FastifyInstance) => void;
   /**
    * The reverse proxies (addresses or CIDR ranges, comma separated) whose `X-Forwarded-For` names the
    * client: behind a load balancer every request otherwise comes from its address, and the sign-in
@@ -90,7 +59,6 @@ export const CONTENT_SECURITY_POLICY =
   "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export const DEFAULT_RATE_LIMIT_PER_HOUR = 36_000;
-const BODY_LIMIT = 1024 * 1024;
 
 /**
  * The one HTTP app: REST under /v2, OAuth under /oauth2, the web UI at /.
@@ -105,32 +73,24 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     // An id of any length Node lets through reaches its route, whose idParam answers 404 not_found (never a bare 414).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     // Errors before routing (a URL that is not valid percent-encoding) and before Fastify (bad HTTP) in the envelope too.
-    frameworkErrors: (error, request, reply) => {
-      reply.header('X-Request-Id', request.id).header('Content-Language', 'en');
-      return isSupportPath(request.url) ? sendSupportError(error, request, reply) : sendError(error, request, reply);
-    },
+    frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // /api/v2 links end in `.json`, as the real service's do.
     rewriteUrl: (request) => withoutJsonSuffix(request.url ?? '/'),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
   });
-  app.decorateRequest('actor', null);
   app.decorate('routeList', [] as FastifyInstance['routeList']);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) app.routeList.push({ method, url: route.url });
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id).header('Content-Language', 'en');
-  });
-
-  registerBodyParsers(app);
-  registerErrorHandling(app, engine, options.webRoot);
-  answerAfterCommit(app, engine.ctx.commits);
+  const { webRoot, replica } = options;
+  // A person who typed or followed an address the app has no screen for gets its not-found page, with a 404.
+  apiBasics(app, engine, webRoot ? (request, reply) => (wantsPage(request) ? sendIndex(webRoot, reply.code(404)) : undefined) : undefined);
   // Operations: the metrics and closing hooks cover every route registered after them; /health and /metrics sit outside /v2.
   metricsRoutes(app, engine);
-  healthRoutes(app, engine, options.replica);
+  healthRoutes(app, engine, replica);
   closeConnectionsWhenClosing(app);
   await app.register(cookie);
 
@@ -149,38 +109,12 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
         },
       });
     }
-    if (options.replica) holdWritesWhileLocked(api, options.replica);
-    api.addHook('onRequest', authenticate(engine));
-    idempotentWrites(api, engine);
-    noteWritesByDevices(api, engine);
-    if (engine.ctx.replica) refuseUnreplicableWrites(api);
-    guardCommerce(api, engine);
-    if (options.replica) replicaRoutes(api, options.replica, engine.ctx);
-    options.shellRoutes?.(api);
-    salesRoutes(api, engine);
-    bulkRoutes(api, engine);
-    mergingRoutes(api, engine);
-    teamRoutes(api, engine);
-    enrollmentRoutes(api, engine);
-    leadConversionRoutes(api, engine);
-    associatedContactRoutes(api, engine);
-    commerceRoutes(api, engine);
-    customFieldRoutes(api, engine);
-    exchangeRateRoutes(api, engine);
-    smartListRoutes(api, engine);
-    recordSearchRoutes(api, engine);
-    syncRoutes(api, engine);
-    oauthClientRoutes(api, engine);
-    importExportRoutes(api, engine);
-    reportRoutes(api, engine);
-    await documentRoutes(api, engine);
+    await apiScope(api, engine, options);
   });
-  const { replica } = options;
-  await supportApi(app, engine, {
+  await apiOutsideScope(app, engine, {
+    replica,
     rateLimitPerHour: options.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR,
     supportBaseUrl: supportBaseUrlOf(options),
-    // Custom objects are the hub's only: a replica sends those requests on to it.
-    routes: replica ? (api) => supportForwardRoutes(api, replica) : undefined,
   });
 
   await app.register(async (oauth) => {
@@ -192,63 +126,12 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
     authorizeRoutes(oauth, engine);
     await invitationRoutes(oauth, engine);
   });
-  downloadRoutes(app, engine, options.replica);
   calendarFeedRoutes(app, engine);
   serveDocs(app, options.docsFile);
   // The OpenAPI document and its page: a hub's interface; a desktop replica's API is its own app's.
-  if (!options.replica) openApiRoutes(app, engine);
-  if (options.webRoot) await serveWebUi(app, options.webRoot);
+  if (!replica) openApiRoutes(app, engine);
+  if (webRoot) await serveWebUi(app, webRoot);
   return app;
-}
-
-function registerErrorHandling(app: FastifyInstance, engine: Engine, webRoot: string | undefined): void {
-  const bearerAuth = authenticate(engine);
-  app.setNotFoundHandler(async (request, reply) => {
-    // The custom-objects interface answers in its own style, credentials first.
-    if (isSupportPath(request.url)) return supportNotFound(engine, request, reply);
-    // A person who typed or followed an address the app has no screen for gets its not-found page, with a 404.
-    if (webRoot && wantsPage(request)) return sendIndex(webRoot, reply.code(404));
-    // Unknown /v2 paths still need a token first, so routes cannot be probed anonymously.
-    if (/^\/v2(\/|$|\?)/.test(request.url)) await bearerAuth(request, reply);
-    const message = `Requested path at '${request.url.split('?')[0]}' was not found using the HTTP method '${request.method}'.`;
-    const errors: ApiError[] = [{ resource: 'request', field: '', code: 'incorrect_path', message, details: message }];
-    return reply.code(404).type(JSON_TYPE).send(errorEnvelope(404, errors, request.id, origin(request)));
-  });
-
-  app.setErrorHandler(sendError);
-}
-
-function sendError(error: FastifyError | ApiProblem, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = error instanceof ApiProblem ? error : serverFaultProblem(error, request.log) ?? fromFastifyError(error);
-  if (!known) request.log.error({ err: error }, 'unhandled error');
-  const failure = known ?? problem('internal_error', 'Something went wrong on the server; the request id identifies it in the log.');
-  const status = problemStatus(failure);
-  reply.headers(problemHeaders(failure));
-  // The OAuth endpoints answer in OAuth's shape (routes/oauth.ts), a database that cannot answer too.
-  if (status === 503 && request.url.startsWith('/oauth2/')) return reply.code(status).type(JSON_TYPE).send(oauthUnavailableBody(failure));
-  return reply.code(status).type(JSON_TYPE).send(errorEnvelope(status, failure.errors, request.id, origin(request)));
-}
-
-/** Fastify's own client errors (body too large, bad content type, …) in our envelope. */
-function fromFastifyError(error: FastifyError): ApiProblem | null {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return problem('request_too_large', `The request body is larger than ${BODY_LIMIT} bytes.`);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return problem('unsupported_media_type', 'The Content-Type of the request is not supported: send application/json.', 'Content-Type');
-    case 'FST_ERR_BAD_URL':
-      return problem('malformed_request', 'The request path is not a valid URL: each % must start an escape of UTF-8 bytes, such as %20.');
-    case NUL_REFUSED:
-      return problem('malformed_request', NUL_MESSAGE);
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return problem('invalid_payload', error.message);
-    default:
-      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-        return problem('invalid_payload', error.message);
-      }
-      return null;
-  }
 }
 
 function supportBaseUrlOf(options: HttpOptions): string | undefined {
