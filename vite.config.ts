@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { viteWebPlatform } from './scripts/platformVariants.mjs';
 
 // The renderer: built once, served by the hub at / and loaded by Electron from app://.
 export default defineConfig({
@@ -34,6 +35,10 @@ export default defineConfig({
       },
     },
   },
+  // The engine worker (electron/browser/engineWorker.ts): the engine's platform/<name>.ts swapped for
+  // its .web.ts side; SQLite's WebAssembly is found by sqlite-wasm through import.meta.url and emitted beside it.
+  worker: { format: 'es', plugins: () => [viteWebPlatform()] },
+  optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
   server: {
     // `vite` dev server: API calls go to a hub started with `npm run serve`.
     proxy: { '/v2': 'http://127.0.0.1:4100', '/api': 'http://127.0.0.1:4100', '/oauth2': 'http://127.0.0.1:4100', '/docs': 'http://127.0.0.1:4100' },

@@ -39,7 +39,11 @@ const RUN_ON_WASM = new RegExp(`^(?!.*(?:${Object.keys(NOT_ON_WASM).map(escaped)
 
 export default defineConfig({
   resolve: {
-    alias: [{ find: /^.*\/platform\/sqlite\.js$/, replacement: WASM_PLATFORM }],
+    alias: [
+      { find: /^.*\/platform\/sqlite\.js$/, replacement: WASM_PLATFORM },
+      // The browser's row readers (closures: its worker may not compile code), so the replica's tests cover them too.
+      { find: /^(.*\/platform)\/codegen\.js$/, replacement: '$1/codegen.web.ts' },
+    ],
   },
   test: {
     include: ['test/engine/**/*.test.ts', 'test/replica/**/*.test.ts'],

@@ -21,16 +21,27 @@ export async function signInAt(browser, url, account, options = {}) {
   return page;
 }
 
-/** Signs in on a page the spec made itself (one with a fake clock, say), and opens the contacts. */
-export async function signInOn(page, url, { email, password }) {
+/**
+ * Signs in on a page the spec made itself (one with a fake clock, say), and opens the contacts. On a hub's
+ * page the specs sign in as on a shared computer (the page talks to the hub, nothing kept in the browser)
+ * unless `keepData`; the browser's own engine has specs of its own.
+ */
+export async function signInOn(page, url, { email, password }, { keepData = false } = {}) {
   await page.goto(url);
   await page.getByLabel('Email').fill(email);
+  await asSharedComputer(page, !keepData);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   // Sign-in lands on Today; the specs start from the contacts, as they always have.
   await page.getByRole('heading', { name: 'Today', exact: true }).waitFor();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
   await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
+}
+
+/** Ticks (or leaves unticked) the sign-in form's "Shared computer", where the page offers it (a hub's page, not a replica's). */
+export async function asSharedComputer(page, shared = true) {
+  const choice = page.getByRole('checkbox', { name: 'Shared computer' });
+  if ((await choice.count()) > 0) await choice.setChecked(shared);
 }
 
 export const screenshot = (page, name) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });

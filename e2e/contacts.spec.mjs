@@ -1,6 +1,6 @@
 import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { screenshot, signIn, closeContexts } from './browser.mjs';
+import { asSharedComputer, screenshot, signIn, closeContexts } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
 test.describe.configure({ mode: 'serial' });
@@ -26,6 +26,7 @@ test.describe('signing in', () => {
     const page = await browser.newPage();
     await page.goto(seededHub.url);
     await page.getByLabel('Email').fill(seededHub.admin.email);
+    await asSharedComputer(page);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();

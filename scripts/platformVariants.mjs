@@ -4,7 +4,25 @@
 // and vitest load) with a sibling <name>.web.ts exporting the same names. A browser bundle swaps the first for the
 // second with one of the plugins below; everything else resolves as usual.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Packages whose main build needs Node's Buffer at load, and the browser build they ship for the same API
+ * (with a Buffer of their own inside).
+ */
+export const BROWSER_BUILDS = {
+  'csv-parse/sync': 'csv-parse/browser/esm/sync',
+  'csv-stringify/sync': 'csv-stringify/browser/esm/sync',
+};
+
+/** The file of a package's browser build, for an import a browser bundle must not take from its Node build; else null. */
+export function browserBuildOf(specifier) {
+  const build = BROWSER_BUILDS[specifier];
+  return build ? require.resolve(build) : null;
+}
 
 /** Compared with forward slashes: Vite names files so on every system, esbuild with the system's separator. */
 const PLATFORM_FOLDER = '/electron/engine/platform/';
@@ -26,7 +44,7 @@ function webVariantOfImport(specifier, importer) {
   return webVariantOf(resolve(dirname(importer), specifier));
 }
 
-/** esbuild: relative imports of a platform module resolve to its `.web.ts` side when it has one. */
+/** esbuild: relative imports of a platform module resolve to its `.web.ts` side when it has one; packages to their browser build. */
 export function esbuildWebPlatform() {
   return {
     name: 'outpost-web-platform',
@@ -34,6 +52,10 @@ export function esbuildWebPlatform() {
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
         const web = webVariantOfImport(args.path, args.importer);
         return web ? { path: web } : undefined;
+      });
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        const browserBuild = browserBuildOf(args.path);
+        return browserBuild ? { path: browserBuild } : undefined;
       });
     },
   };
@@ -45,7 +67,7 @@ export function viteWebPlatform() {
     name: 'outpost-web-platform',
     enforce: 'pre',
     resolveId(source, importer) {
-      return webVariantOfImport(source, importer ? importer.split('?')[0] : importer);
+      return browserBuildOf(source) ?? webVariantOfImport(source, importer ? importer.split('?')[0] : importer);
     },
   };
 }

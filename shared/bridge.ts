@@ -17,6 +17,8 @@ export interface ApiRequest {
   body?: unknown;
   /** A file sent as the raw body instead of JSON (document uploads). */
   upload?: { contentType: string; bytes: ArrayBuffer };
+  /** Sent as the Idempotency-Key header: a write that may be asked twice is done once (the browser's engine worker sets it). */
+  idempotencyKey?: string;
 }
 
 export interface ApiResponse<T = unknown> {

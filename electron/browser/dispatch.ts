@@ -43,7 +43,7 @@ export async function buildLocalApi(engine: Engine, options: LocalApiOptions = {
   const { app } = host;
   apiBasics(app, engine);
   await app.register(async (api) => apiScope(api, engine, { replica: options.replica }));
-  await apiOutsideScope(app, engine, { replica: options.replica, rateLimitPerHour: 0 });
+  await apiOutsideScope(app, engine, { replica: options.replica });
   return host;
 }
 

@@ -3,10 +3,11 @@
 // exists only in the main process's memory for one run.
 import { randomBytes } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';
-import type { Scope } from '../../shared/oauth.js';
+import { LOCAL_USER_SCOPES } from '../engine/auth/localAccess.js';
+
+export { replicaAccessToken } from '../engine/auth/localAccess.js';
 
 export const LOCAL_USER_EMAIL = 'me@outpost.local';
-export const LOCAL_USER_SCOPES: Scope[] = ['read', 'write', 'profile', 'sync'];
 
 /**
  * Creates the local admin on first start (with a random password that is
@@ -19,9 +20,4 @@ export async function localAccessToken(engine: Engine): Promise<string> {
     ? existing.id
     : await engine.users.create({ email: LOCAL_USER_EMAIL, name: 'Me', role: 'admin', password: randomBytes(24).toString('base64url') });
   return engine.tokens.createPersonal(userId, LOCAL_USER_SCOPES);
-}
-
-/** On a replica, the main process acts for the rep's hub user (pulled from the hub like every user). */
-export function replicaAccessToken(engine: Engine, hubUserId: number): string {
-  return engine.tokens.createPersonal(hubUserId, LOCAL_USER_SCOPES);
 }

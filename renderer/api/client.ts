@@ -1,8 +1,8 @@
-import type { ApiRequest, ApiResponse, DesktopBridge, QueryValue } from '../../shared/bridge.js';
+import type { ApiRequest, ApiResponse, BridgeEvent, DesktopBridge, QueryValue, Transport } from '../../shared/bridge.js';
 import type { CollectionEnvelope, ResourceEnvelope } from '../../shared/envelope.js';
 import { fieldErrors, isErrorEnvelope, type ErrorEnvelope } from '../../shared/errors.js';
 import { HttpTransport } from './httpTransport.js';
-import { IpcTransport } from './ipcTransport.js';
+import { BridgeTransport } from './bridgeTransport.js';
 
 declare global {
   interface Window {
@@ -20,10 +20,32 @@ export class ApiFailure extends Error {
   }
 }
 
-/** In the desktop app the preload provides the bridge; in a browser we talk HTTP to the hub. */
+/**
+ * In the desktop app the preload provides the bridge to its engine. In a
+ * browser we talk HTTP to the hub, or, once the browser keeps the rep's data,
+ * to the engine in its worker (renderer/local/localMode.ts).
+ */
 export const httpTransport = window.outpost ? null : new HttpTransport();
-const transport = window.outpost ? new IpcTransport(window.outpost) : httpTransport!;
 export const isDesktop = Boolean(window.outpost);
+let engineBridge: DesktopBridge | null = window.outpost ?? null;
+let transport: Transport = engineBridge ? new BridgeTransport(engineBridge) : httpTransport!;
+
+/** From now on the app is answered by the browser's own engine (`bridge`), or by the hub over HTTP again (null). */
+export function answerFromEngine(bridge: DesktopBridge | null): void {
+  engineBridge = window.outpost ?? bridge;
+  transport = engineBridge ? new BridgeTransport(engineBridge) : httpTransport!;
+}
+
+/** Whether an engine on this device answers (the desktop's, or the browser's worker). */
+export const answeredLocally = (): boolean => engineBridge !== null;
+
+/** The transport in use, for the custom-objects client. */
+export const currentTransport = (): Transport => transport;
+
+/** Follows an event of the engine on this device; undefined when the hub answers (it has no such events). */
+export function onEngineEvent(event: BridgeEvent, listener: (payload: unknown) => void): (() => void) | undefined {
+  return engineBridge?.on(event, listener);
+}
 
 /** A file the API answered (an export): its text as sent, type and suggested name. */
 export interface DownloadedFile {

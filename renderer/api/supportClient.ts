@@ -1,6 +1,5 @@
-import type { ApiRequest, QueryValue, Transport } from '../../shared/bridge.js';
-import { httpTransport } from './client.js';
-import { IpcTransport } from './ipcTransport.js';
+import type { ApiRequest, QueryValue } from '../../shared/bridge.js';
+import { currentTransport } from './client.js';
 import { isSupportErrorBody, type SupportErrorBody, type SupportErrorDetail } from '../../shared/supportErrors.js';
 
 export type { SupportErrorBody, SupportErrorDetail };
@@ -35,18 +34,15 @@ export class SupportFailure extends Error {
   }
 }
 
-/**
- * The same transport as `api` (client.ts): in a browser the hub's fetch with
- * the session's Bearer token (and its refresh on a 401); in the desktop app
- * the preload's bridge, which admits /api/v2 paths and attaches the token in
- * the main process.
- */
-const transport: Transport = window.outpost ? new IpcTransport(window.outpost) : httpTransport!;
-
 const BASE = '/api/v2';
 
+/**
+ * The same transport as `api` (client.ts): the hub's fetch with the session's
+ * token, or the engine on this device, which admits /api/v2 paths (a replica
+ * sends them on to its hub).
+ */
 async function send<T>(req: ApiRequest): Promise<T> {
-  const response = await transport.request<T>({ ...req, path: BASE + req.path });
+  const response = await currentTransport().request<T>({ ...req, path: BASE + req.path });
   if (response.status >= 400) throw new SupportFailure(response.status, response.body);
   return response.body as T;
 }

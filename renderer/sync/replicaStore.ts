@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ReplicaStatus } from '../../shared/resources/replica.js';
-import { api, ApiFailure, httpTransport } from '../api/client.js';
+import { answeredLocally, api, ApiFailure, httpTransport, onEngineEvent } from '../api/client.js';
 
 const POLL_MS = 2000;
 
@@ -50,11 +50,11 @@ export function followReplicaStatus(): () => void {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const abort = new AbortController();
-  const pushed = window.outpost?.on('sync-status', (payload) => useReplica.setState({ kind: 'replica', status: payload as ReplicaStatus }));
+  const pushed = onEngineEvent('sync-status', (payload) => useReplica.setState({ kind: 'replica', status: payload as ReplicaStatus }));
   const tick = async () => {
     await useReplica.getState().refresh();
     if (stopped || useReplica.getState().kind === 'hub' || pushed) return;
-    if (httpTransport && useReplica.getState().kind === 'replica') {
+    if (httpTransport && !answeredLocally() && useReplica.getState().kind === 'replica') {
       await httpTransport.stream('/v2/replica/events', (event, data) => {
         if (event === 'status') useReplica.setState({ status: JSON.parse(data) as ReplicaStatus });
       }, abort.signal).catch(() => undefined);

@@ -3,6 +3,12 @@
  * (postgresBridge.ts throws them; a browser's engine loads this alone).
  */
 
+/**
+ * PostgreSQL's SQLSTATE for a NUL character in text, which it cannot hold. Bodies are refused earlier
+ * (http/bodyParsers.ts); a path or query may still carry one (%00) to a lookup on a PostgreSQL hub.
+ */
+export const NUL_REFUSED = '22021';
+
 /** A statement PostgreSQL refused; `code` is its SQLSTATE (23505: a unique value taken). */
 export class PostgresError extends Error {
   constructor(message: string, readonly code: string | undefined) {

@@ -180,11 +180,6 @@ export interface BridgeResult<Row = Record<string, unknown>> {
   rowCount: number;
 }
 
-/**
- * PostgreSQL's SQLSTATE for a NUL character in text, which it cannot hold. Bodies are refused earlier
- * (http/bodyParsers.ts); a path or query may still carry one (%00) to a lookup on a PostgreSQL hub.
- */
-export const NUL_REFUSED = '22021';
 
 /** SQLSTATEs of a database that is busy rather than wrong: 57014 statement_timeout, 55P03 lock_timeout. */
 const BUSY = new Set(['57014', '55P03']);

@@ -4,7 +4,7 @@ import type { Replica } from '../replica/replica.js';
 import { ApiProblem, problem } from '../problems.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { serverFaultProblem, NUL_MESSAGE, oauthUnavailableBody, problemHeaders, problemStatus } from './problemReply.js';
-import { NUL_REFUSED } from '../db/postgresBridge.js';
+import { NUL_REFUSED } from '../db/databaseErrors.js';
 import { errorEnvelope } from './envelope.js';
 import { authenticate } from './auth.js';
 import { JSON_TYPE, requestOrigin as origin } from './reply.js';
@@ -12,7 +12,7 @@ import { registerBodyParsers } from './bodyParsers.js';
 import { answerAfterCommit } from './writeRouteHooks.js';
 import { idempotentWrites } from './idempotency.js';
 import { guardCommerce } from './commerce.js';
-import { isSupportPath, sendSupportError, supportApi, supportNotFound } from './supportApi.js';
+import { isSupportPath, sendSupportError, supportApi, supportNotFound, type SupportApiOptions } from './supportApi.js';
 import { holdWritesWhileLocked, refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { supportForwardRoutes } from './routes/supportForward.js';
@@ -101,10 +101,10 @@ export async function apiScope(api: FastifyInstance, engine: Engine, options: Ap
  * What the UI also reaches outside /v2: the custom-objects interface (/api/v2; a replica sends it on
  * to its hub) and the signed document downloads.
  */
-export async function apiOutsideScope(app: FastifyInstance, engine: Engine, options: { replica?: Replica; rateLimitPerHour: number; supportBaseUrl?: string }): Promise<void> {
+export async function apiOutsideScope(app: FastifyInstance, engine: Engine, options: Pick<SupportApiOptions, 'limitRate' | 'supportBaseUrl'> & { replica?: Replica }): Promise<void> {
   const { replica } = options;
   await supportApi(app, engine, {
-    rateLimitPerHour: options.rateLimitPerHour,
+    limitRate: options.limitRate,
     supportBaseUrl: options.supportBaseUrl,
     // Custom objects are the hub's only: a replica sends those requests on to it.
     routes: replica ? (api) => supportForwardRoutes(api, replica) : undefined,

@@ -5,10 +5,8 @@ import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import formBody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Engine } from '../engine.js';
-import { ApiProblem } from '../problems.js';
 import { answerClientError } from './clientErrors.js';
 import { normalizeSupportBaseUrl, withoutJsonSuffix } from './supportApi.js';
 import { oauthRoutes, sendOAuthFailure } from './routes/oauth.js';
@@ -21,7 +19,7 @@ import { loggerOptions, type LoggerOption } from './logging.js';
 import { metricsRoutes } from './metrics.js';
 import { healthRoutes } from './routes/health.js';
 import { closeConnectionsWhenClosing } from './draining.js';
-import { sharedRateLimitStore } from './rateLimitStore.js';
+import { limitSupportRate, limitV2Rate } from './rateLimits.js';
 import { openApiRoutes } from './routes/openapi.js';
 
 export interface HttpOptions extends ApiScopeOptions {
@@ -54,7 +52,8 @@ declare module 'fastify' {
 
 /** Strict CSP for the web UI: only our own scripts, styles, API, workers and install manifest. */
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+  // 'wasm-unsafe-eval' lets the engine worker compile SQLite's WebAssembly (no JavaScript eval).
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
   "worker-src 'self'; manifest-src 'self'; " +
   "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -94,26 +93,14 @@ export async function createHttpApp(engine: Engine, options: HttpOptions = {}): 
   closeConnectionsWhenClosing(app);
   await app.register(cookie);
 
+  const limit = options.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR;
   await app.register(async (api) => {
-    const limit = options.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR;
-    if (limit > 0) {
-      await api.register(rateLimit, {
-        // On a PostgreSQL hub the count is every node's together.
-        ...sharedRateLimitStore(engine, 'v2'),
-        max: limit,
-        timeWindow: '1 hour',
-        keyGenerator: (request) => request.headers.authorization ?? request.ip,
-        errorResponseBuilder: (_request, context) => {
-          const message = `Rate limit of ${context.max} requests per hour exceeded; retry in ${Math.ceil(context.ttl / 1000)} seconds.`;
-          return new ApiProblem([{ resource: 'request', field: '', code: 'rate_limit_exceeded', message, details: message }]);
-        },
-      });
-    }
+    if (limit > 0) await limitV2Rate(api, engine, limit);
     await apiScope(api, engine, options);
   });
   await apiOutsideScope(app, engine, {
     replica,
-    rateLimitPerHour: options.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR,
+    limitRate: limit > 0 ? (api) => limitSupportRate(api, engine, limit) : undefined,
     supportBaseUrl: supportBaseUrlOf(options),
   });
 
@@ -162,7 +149,8 @@ async function serveWebUi(app: FastifyInstance, webRoot: string): Promise<void> 
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     // Pages with a policy of their own (the OAuth consent page, which may redirect to an application) keep it.
-    if (type.startsWith('text/html') && !reply.hasHeader('Content-Security-Policy')) {
+    // Scripts carry it too: a worker runs under the policy of its own script's answer, not its page's.
+    if (/^(text\/html|text\/javascript|application\/javascript)/.test(type) && !reply.hasHeader('Content-Security-Policy')) {
       reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
     }
     return payload;

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiProblem, problem } from '../problems.js';
 import type { ApiError } from '../../../shared/errors.js';
@@ -17,8 +16,11 @@ const MAX_BODY_DEPTH = 32;
  * is not taken for one. Such a body is refused: neither reaches a record.
  */
 const NOT_UTF8 = '\uFDD0';
-const REPLACEMENT_UTF8 = Buffer.from('\uFFFD');
-const OTHER_UTF8 = Buffer.from('\uFDD1');
+const REPLACEMENT_UTF8 = [0xef, 0xbf, 0xbd];
+const OTHER_UTF8 = [0xef, 0xb7, 0x91];
+/** Strict, and keeping a byte order mark as text (as Buffer's toString does): JSON.parse then refuses it, as it should. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const LENIENT_UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** NUL, or a lone surrogate (`/u` makes a well-formed pair one code point, so only a lone half matches). */
 const BAD_TEXT = /[\0\p{Cs}]/u;
@@ -31,11 +33,11 @@ const BAD_TEXT = /[\0\p{Cs}]/u;
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  const parseJson = async (_request: FastifyRequest, body: string | Buffer) => jsonBody(body as Buffer);
+  const parseJson = async (_request: FastifyRequest, body: string | Uint8Array) => jsonBody(body as Uint8Array);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJson);
   app.addContentTypeParser(/^application\/[\w.-]+\+json$/, { parseAs: 'buffer' }, parseJson);
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, body: string | Buffer) => {
-    if (isBlank(body as Buffer)) return undefined;
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, body: string | Uint8Array) => {
+    if (isBlank(body as Uint8Array)) return undefined;
     throw problem('unsupported_media_type', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported: send application/json.`, 'Content-Type');
   });
 }
@@ -46,12 +48,13 @@ export function registerBodyParsers(app: FastifyInstance): void {
  * into U+FFFD and a NUL cuts text short wherever C strings carry it, so the
  * record would come back altered). Every bad string is a 422 at its JSON Pointer.
  */
-function jsonBody(raw: Buffer): unknown {
+function jsonBody(raw: Uint8Array): unknown {
   if (isBlank(raw)) return undefined;
-  if (isUtf8(raw)) return soundText(parseJson(raw.toString('utf8')), badText);
+  const text = utf8Text(raw);
+  if (text !== null) return soundText(parseJson(text), badText);
   // Decoding puts U+FFFD where bytes are not UTF-8: mark those (and only those), so the strings holding them can be named.
-  const text = withoutReplacementChars(raw).toString('utf8').replaceAll('\uFFFD', NOT_UTF8);
-  soundText(parseJson(text), (s) => (s.includes(NOT_UTF8) ? 'is not valid UTF-8' : badText(s)));
+  const marked = LENIENT_UTF8.decode(withoutReplacementChars(raw)).replaceAll('\uFFFD', NOT_UTF8);
+  soundText(parseJson(marked), (s) => (s.includes(NOT_UTF8) ? 'is not valid UTF-8' : badText(s)));
   // Not reached: bytes that are not UTF-8 are in a string (named above) or a JSON syntax error.
   throw problem('invalid_payload', 'The request body is not valid UTF-8.');
 }
@@ -62,15 +65,26 @@ function soundText(value: unknown, fault: (text: string) => string | null): unkn
   return value;
 }
 
+/** The body's text when it is well-formed UTF-8, else null. */
+function utf8Text(raw: Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(raw);
+  } catch {
+    return null;
+  }
+}
+
 /** A copy where each U+FFFD the client sent as UTF-8 is another character: any U+FFFD after decoding then stands for bad bytes. */
-function withoutReplacementChars(raw: Buffer): Buffer {
-  const copy = Buffer.from(raw);
-  for (let at = copy.indexOf(REPLACEMENT_UTF8); at !== -1; at = copy.indexOf(REPLACEMENT_UTF8, at + 3)) copy.set(OTHER_UTF8, at);
+function withoutReplacementChars(raw: Uint8Array): Uint8Array {
+  const copy = Uint8Array.from(raw);
+  for (let at = 0; at + 2 < copy.length; at++) {
+    if (copy[at] === REPLACEMENT_UTF8[0] && copy[at + 1] === REPLACEMENT_UTF8[1] && copy[at + 2] === REPLACEMENT_UTF8[2]) copy.set(OTHER_UTF8, at);
+  }
   return copy;
 }
 
 /** Nothing but JSON whitespace (stops at the first other byte: no copy of the body). */
-function isBlank(raw: Buffer): boolean {
+function isBlank(raw: Uint8Array): boolean {
   for (const byte of raw) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
   return true;
 }

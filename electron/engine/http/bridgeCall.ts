@@ -35,11 +35,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function toBridgeCall(request: unknown, accessToken: string, host: string): BridgeCall | null {
   if (!isPlainObject(request)) return null;
-  const { method, path, query, body, upload } = request as Partial<ApiRequest>;
+  const { method, path, query, body, upload, idempotencyKey } = request as Partial<ApiRequest>;
   if (typeof method !== 'string' || !METHODS.has(method)) return null;
   if (typeof path !== 'string' || !API_PATH.test(path) || path.split('/').some((segment) => segment === '..' || segment === '.')) return null;
   if (query !== undefined && !isPlainObject(query)) return null;
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') return null;
   const headers: Record<string, string> = { host, authorization: `Bearer ${accessToken}`, accept: 'application/json' };
+  // Checked as any client's key is (http/idempotency.ts).
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
   const call: BridgeCall = { method: method as ApiRequest['method'], url: path + toQueryString(query as ApiRequest['query']), headers };
   if (upload !== undefined) {
     if (!isPlainObject(upload) || typeof upload.contentType !== 'string' || !(upload.bytes instanceof ArrayBuffer)) return null;

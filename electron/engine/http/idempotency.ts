@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../platform/crypto.js';
+import { utf8Bytes } from '../bytes.js';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { onWriteRoutes, type AnswerKeeper } from './writeRouteHooks.js';
 import type { Engine } from '../engine.js';
@@ -194,7 +195,11 @@ function stillRunning(): ApiProblem {
 
 /** The request a key stands for: method, path with query, and body. */
 function fingerprintOf(request: FastifyRequest): string {
-  const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+  const head = utf8Bytes(`${request.method} ${request.url}\n`);
   // Uploads arrive as raw bytes; everything else as parsed JSON or form fields.
-  return hash.update(Buffer.isBuffer(request.body) ? request.body : JSON.stringify(request.body ?? null)).digest('hex');
+  const body = request.body instanceof Uint8Array ? request.body : utf8Bytes(JSON.stringify(request.body ?? null));
+  const whole = new Uint8Array(head.length + body.length);
+  whole.set(head);
+  whole.set(body, head.length);
+  return sha256Hex(whole);
 }

@@ -27,7 +27,7 @@ export class HttpProblem extends ApiProblem {
   }
 }
 
-/** The answer when PostgreSQL refused a NUL character (NUL_REFUSED, db/postgresBridge.ts) that a path or query carried. */
+/** The answer when PostgreSQL refused a NUL character (NUL_REFUSED, db/databaseErrors.ts) that a path or query carried. */
 export const NUL_MESSAGE = 'A name or value in the request holds the NUL character (%00), which none may hold.';
 
 /**

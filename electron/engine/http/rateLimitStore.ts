@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../platform/crypto.js';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
 import type { CommitGroups } from '../db/commitGroups.js';
@@ -182,6 +182,6 @@ class PostgresRateLimitStore implements FastifyRateLimitStore {
   }
 
   private keyOf(key: string): string {
-    return createHash('sha256').update(`${this.scope}\u0000${key}`).digest('hex');
+    return sha256Hex(`${this.scope}\u0000${key}`);
   }
 }

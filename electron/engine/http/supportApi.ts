@@ -1,13 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import type { Engine } from '../engine.js';
 import type { ErrorCode } from '../../../shared/errors.js';
 import { ApiProblem } from '../problems.js';
 import { serverFaultProblem, NUL_MESSAGE, problemHeaders, problemStatus } from './problemReply.js';
-import { NUL_REFUSED } from '../db/postgresBridge.js';
+import { NUL_REFUSED } from '../db/databaseErrors.js';
 import { JSON_TYPE, requestUrl } from './reply.js';
 import { supportAuthenticator } from './supportAuth.js';
-import { sharedRateLimitStore } from './rateLimitStore.js';
 import { RecordInvalid, SupportProblem, badRequest, invalidEndpoint } from '../customObjects/problems.js';
 import { customObjectRoutes } from './routes/customObjects.js';
 import { customObjectFieldRoutes } from './routes/customObjectFields.js';
@@ -23,8 +21,8 @@ import { customObjectRecordRoutes } from './routes/customObjectRecords.js';
 export const SUPPORT_PREFIX = '/api/v2';
 
 export interface SupportApiOptions {
-  /** Requests per hour per credentials, as /v2; 0 turns the limit off. */
-  rateLimitPerHour: number;
+  /** Registers the interface's request limit (a server's: http/rateLimits.ts); none when absent. */
+  limitRate?: (api: FastifyInstance) => Promise<void>;
   /** Normalised by normalizeSupportBaseUrl; undefined: the request's origin. */
   supportBaseUrl?: string;
   /**
@@ -45,7 +43,7 @@ export async function supportApi(app: FastifyInstance, engine: Engine, options: 
   await app.register(async (api) => {
     api.decorateRequest('supportBaseUrl', '');
     api.setErrorHandler(sendSupportError);
-    if (options.rateLimitPerHour > 0) await limitRate(api, engine, options.rateLimitPerHour);
+    await options.limitRate?.(api);
     const authenticator = supportAuthenticator(engine);
     api.addHook('onRequest', async (request) => {
       request.supportBaseUrl = options.supportBaseUrl ?? requestUrl(request).origin;
@@ -65,21 +63,6 @@ function ownRoutes(api: FastifyInstance, engine: Engine): void {
   // Anything else under /api/v2 is answered here, after authentication, so paths cannot be probed anonymously.
   api.all(SUPPORT_PREFIX, unknownEndpoint);
   api.all(`${SUPPORT_PREFIX}/*`, unknownEndpoint);
-}
-
-/** The /v2 limit (its own count here): the same number per hour per Authorization header, or per IP without one. */
-async function limitRate(api: FastifyInstance, engine: Engine, max: number): Promise<void> {
-  await api.register(rateLimit, {
-    max,
-    timeWindow: '1 hour',
-    keyGenerator: (request) => request.headers.authorization ?? request.ip,
-    // On a PostgreSQL hub the count is every node's together.
-    ...sharedRateLimitStore(engine, 'api-v2'),
-    errorResponseBuilder: (_request, context) => new SupportProblem(429, {
-      error: 'TooManyRequests',
-      description: `Rate limit of ${context.max} requests per hour exceeded; retry in ${Math.ceil(context.ttl / 1000)} seconds.`,
-    }),
-  });
 }
 
 /** Records the methods each path is registered with while the route modules run. */

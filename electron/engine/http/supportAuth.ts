@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../platform/crypto.js';
+import { fromBase64, utf8Text } from '../bytes.js';
 import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../engine.js';
 import type { Actor } from '../context.js';
@@ -43,7 +44,7 @@ export class SupportAuthenticator {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (bearer) return this.bearer(bearer[1], request.method);
     const basic = /^Basic\s+(\S+)\s*$/i.exec(header);
-    if (basic) return this.basic(Buffer.from(basic[1], 'base64').toString('utf8'), request.ip);
+    if (basic) return this.basic(utf8Text(fromBase64(basic[1])), request.ip);
     throw unauthorized();
   }
 
@@ -62,7 +63,7 @@ export class SupportAuthenticator {
   private async basic(credentials: string, source: string): Promise<Actor> {
     const colon = credentials.indexOf(':');
     if (colon <= 0) throw unauthorized();
-    const key = createHash('sha256').update(credentials).digest('hex');
+    const key = sha256Hex(credentials);
     const known = this.recall(key);
     if (known) return actorOf(known);
     const result = await this.engine.signIn.check(credentials.slice(0, colon), credentials.slice(colon + 1), source);

@@ -17,5 +17,9 @@ export function smtpMailer(): never {
   return notInTheBrowser('Sending email over SMTP');
 }
 
+export function sendTestEmail(): never {
+  return notInTheBrowser('A test email');
+}
+
 // Fails the type check when this side drifts from Node's.
-({ openHubPostgres, listenToAuthChanges, smtpMailer }) satisfies typeof NodeSide;
+({ openHubPostgres, listenToAuthChanges, smtpMailer, sendTestEmail }) satisfies typeof NodeSide;

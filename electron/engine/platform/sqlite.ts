@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { SqliteConnection } from '../db/connection.js';
 
@@ -38,4 +39,13 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
     db.close();
     throw err;
   }
+}
+
+/**
+ * Removes every database file kept in `folder` (closed first): on Node the
+ * folder; in the browser the OPFS pool prepareSqlite installed (a sign-out
+ * leaves none of the rep's data behind).
+ */
+export async function removeSqliteFiles(folder: string): Promise<void> {
+  rmSync(folder, { recursive: true, force: true });
 }

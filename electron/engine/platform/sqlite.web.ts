@@ -15,15 +15,15 @@ import type { SqliteOpenOptions, SqlitePrepareOptions } from './sqlite.js';
 /** The pool's VFS name unless told otherwise. */
 const POOL = 'outpost';
 
-let sqlite: { sqlite3: Sqlite3Static; vfs: string } | null = null;
+let sqlite: { sqlite3: Sqlite3Static; vfs: string; pool: { removeVfs(): Promise<boolean> } } | null = null;
 
 /** Loads the WebAssembly and installs the OPFS pool (async, once): the opening that follows stays synchronous. */
 export async function prepareSqlite(options: SqlitePrepareOptions = {}): Promise<void> {
   if (sqlite) return;
   const sqlite3 = await sqlite3InitModule();
   const vfs = options.poolName ?? POOL;
-  await sqlite3.installOpfsSAHPoolVfs({ name: vfs, directory: options.directory });
-  sqlite = { sqlite3, vfs };
+  const pool = await sqlite3.installOpfsSAHPoolVfs({ name: vfs, directory: options.directory });
+  sqlite = { sqlite3, vfs, pool };
 }
 
 /**
@@ -44,5 +44,15 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
   }
 }
 
+/**
+ * Removes the pool: its OPFS folder with every database in it (their
+ * connections closed first); the next prepareSqlite installs an empty one.
+ */
+export async function removeSqliteFiles(_folder: string): Promise<void> {
+  if (!sqlite) return;
+  await sqlite.pool.removeVfs();
+  sqlite = null;
+}
+
 // Fails the type check when this side's exports drift from the Node side's.
-({ prepareSqlite, openSqlite }) satisfies Pick<typeof NodeSide, 'prepareSqlite' | 'openSqlite'>;
+({ prepareSqlite, openSqlite, removeSqliteFiles }) satisfies Pick<typeof NodeSide, 'prepareSqlite' | 'openSqlite' | 'removeSqliteFiles'>;

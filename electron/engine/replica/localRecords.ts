@@ -1,4 +1,5 @@
 import { MultiRowInsert, valueTuples } from '../db/multiRowInsert.js';
+import { compiledFunction } from '../platform/codegen.js';
 import { reindexRow } from '../db/searchIndexes.js';
 import type { SearchIndex } from '../db/searchIndexSql.js';
 import type { EngineContext } from '../context.js';
@@ -372,15 +373,15 @@ export class LocalRecords {
     for (const shape of known) if (hasKeys(json, shape.keys)) return shape.plan;
     const given: string[] = [];
     const fallbacks: Column[] = [];
-    const values: string[] = [];
+    const values: ColumnRead[] = [];
     for (const column of this.columnsOf(table)) {
-      const read = columnReadSource(json, column.name);
+      const read = columnRead(json, column.name);
       if (read) {
         given.push(column.name);
         values.push(read);
       } else if (column.notnull && column.dflt_value === null && !column.pk) fallbacks.push(column);
     }
-    for (const column of fallbacks) values.push(/INT/i.test(column.type) ? '0' : "''");
+    for (const column of fallbacks) values.push({ neutral: /INT/i.test(column.type) ? 0 : '' });
     const columns = [...given, ...fallbacks.map((c) => c.name)];
     const update = given.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
     const sql = (rows: number) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${valueTuples(rows, columns.length)}
@@ -401,28 +402,45 @@ function hasKeys(json: Record<string, unknown>, keys: string[]): boolean {
   return i === keys.length;
 }
 
-/**
- * How to read a column's value from API JSON of this shape, as JavaScript
- * source (of a record `r`); null when the JSON has no field for it.
- */
-function columnReadSource(json: Record<string, unknown>, column: string): string | null {
-  if (Object.hasOwn(json, column)) return `storable(r[${JSON.stringify(column)}])`;
+/** Where a column's value is in API JSON of one shape: a field, a field of a nested object, or a neutral value. */
+type ColumnRead = { field: string; nested?: string } | { neutral: 0 | '' };
+
+/** How to read a column's value from API JSON of this shape; null when the JSON has no field for it. */
+function columnRead(json: Record<string, unknown>, column: string): ColumnRead | null {
+  if (Object.hasOwn(json, column)) return { field: column };
   const prefix = NESTED.find((p) => column.startsWith(`${p}_`) && Object.hasOwn(json, p));
-  if (!prefix) return null;
-  return `storable(r[${JSON.stringify(prefix)}]?.[${JSON.stringify(column.slice(prefix.length + 1))}] ?? null)`;
+  return prefix ? { field: prefix, nested: column.slice(prefix.length + 1) } : null;
 }
 
+type RowReader = (json: Record<string, unknown>) => unknown[];
+
 /**
- * One function that reads a row's values from a record, compiled from the
- * column reads' source. A first sync reads forty-odd fields of each of a
- * million records: as one closure per column, each reading a field by a
- * name held in a variable, that took 1.5 s of its main thread; read by fixed
- * names in one function, 0.9 s. The source holds only field names of the
- * engine's own schema, each written as a string literal (JSON.stringify),
- * and the neutral values 0 and ''.
+ * One function that reads a row's values from a record. A first sync reads
+ * forty-odd fields of each of a million records: as one closure per column,
+ * each reading a field by a name held in a variable, that took 1.5 s of its
+ * main thread; read by fixed names in one function compiled from source, 0.9 s.
+ * The source holds only field names of the engine's own schema, each written
+ * as a string literal (JSON.stringify), and the neutral values 0 and ''.
+ * Where compiling is not allowed (the browser's worker), the closures.
  */
-function rowReader(values: string[]): (json: Record<string, unknown>) => unknown[] {
-  return new Function('storable', `return (r) => [${values.join(', ')}];`)(storable) as (json: Record<string, unknown>) => unknown[];
+function rowReader(reads: ColumnRead[]): RowReader {
+  const compiled = compiledFunction<RowReader>('storable', `return (r) => [${reads.map(readSource).join(', ')}];`);
+  if (compiled) return compiled(storable);
+  const readers = reads.map(readClosure);
+  return (json) => readers.map((read) => read(json));
+}
+
+function readSource(read: ColumnRead): string {
+  if ('neutral' in read) return JSON.stringify(read.neutral);
+  const field = `r[${JSON.stringify(read.field)}]`;
+  return read.nested === undefined ? `storable(${field})` : `storable(${field}?.[${JSON.stringify(read.nested)}] ?? null)`;
+}
+
+function readClosure(read: ColumnRead): (json: Record<string, unknown>) => unknown {
+  if ('neutral' in read) return () => read.neutral;
+  const { field, nested } = read;
+  if (nested === undefined) return (json) => storable(json[field]);
+  return (json) => storable((json[field] as Record<string, unknown> | null | undefined)?.[nested] ?? null);
 }
 
 function storable(value: unknown): unknown {

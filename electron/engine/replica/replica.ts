@@ -150,6 +150,17 @@ export class Replica {
     return { ok: true, userId: answer.user.id };
   }
 
+  /** Whether the replica holds hub tokens (kept from a sign-in, or given): without them it cannot sync. */
+  hasCredentials(): boolean {
+    return this.credentials.token !== null;
+  }
+
+  /** Stops syncing and asks the hub to revoke the replica's tokens (best effort: see UpstreamCredentials.revoke). */
+  async signOut(): Promise<void> {
+    await this.stop();
+    await this.credentials.revoke();
+  }
+
   /** Keeps the hub's record of the person using this replica, so it can act for them before its first sync. */
   adoptUser(user: { id: number } & Record<string, unknown>): void {
     this.engine.db.transaction(() => this.local.apply('user', user))();

@@ -51,14 +51,36 @@ export class UpstreamCredentials {
     return true;
   }
 
+  /**
+   * Signing out: asks the hub to revoke both tokens (RFC 7009) and forgets them.
+   * Best effort: a hub out of reach leaves them to expire (the access token's
+   * hour; the refresh token is gone from this device with its data).
+   */
+  async revoke(): Promise<void> {
+    const tokens = [this.refreshToken, this.access].filter((token): token is string => token !== null);
+    this.access = this.refreshToken = null;
+    for (const token of tokens) {
+      await this.fetchFn(`${this.base}/oauth2/revoke`, {
+        method: 'POST',
+        headers: { Authorization: this.clientAuthorization, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }).toString(),
+      }).catch(() => undefined);
+    }
+  }
+
   private get base(): string {
     return this.hubUrl.replace(/\/+$/, '');
+  }
+
+  /** The built-in public client: no secret (RFC 6749 §2.1), hence the empty password. */
+  private get clientAuthorization(): string {
+    return `Basic ${toBase64(utf8Bytes(`${FIRST_PARTY_CLIENT_ID}:`))}`;
   }
 
   private async tokenRequest(form: Record<string, string>): Promise<{ ok: boolean; body: Record<string, string> }> {
     const response = await this.fetchFn(`${this.base}/oauth2/token`, {
       method: 'POST',
-      headers: { Authorization: `Basic ${toBase64(utf8Bytes(`${FIRST_PARTY_CLIENT_ID}:`))}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      headers: { Authorization: this.clientAuthorization, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body: new URLSearchParams(form).toString(),
     });
     return { ok: response.ok, body: (await response.json()) as Record<string, string> };
@@ -85,4 +107,21 @@ export function keptCredentials(db: Db, hubUrl: string, fetchFn: HubFetch = hubF
     db.prepare('INSERT OR REPLACE INTO replica_settings (name, value) VALUES (?, ?)').run(KEPT, JSON.stringify({ hubUrl, access, refresh }));
   };
   return credentials;
+}
+
+const SIGNED_IN = 'signed_in_user';
+
+/** The person a one-person replica (the browser's engine) was signed in for, kept for its next start (offline too). */
+export interface KeptSignIn {
+  hubUserId: number;
+  email: string;
+}
+
+export function keptSignIn(db: Db): KeptSignIn | null {
+  const text = db.prepare('SELECT value FROM replica_settings WHERE name = ?').pluck().get(SIGNED_IN) as string | undefined;
+  return text ? (JSON.parse(text) as KeptSignIn) : null;
+}
+
+export function keepSignIn(db: Db, signIn: KeptSignIn): void {
+  db.prepare('INSERT OR REPLACE INTO replica_settings (name, value) VALUES (?, ?)').run(SIGNED_IN, JSON.stringify(signIn));
 }

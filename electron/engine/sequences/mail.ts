@@ -37,3 +37,15 @@ export function failureReasonOf(error: unknown): FailureReason {
   if (responseCode !== undefined && responseCode >= 500 && (code === 'EENVELOPE' || command === 'RCPT TO')) return 'recipient_invalid';
   return 'unknown';
 }
+
+export interface TestEmail {
+  from: { name: string; address: string };
+  to: string;
+}
+
+/** What went wrong, in words, and whether it is about the recipient (the `to` field) or the server settings. */
+export class TestEmailFailure extends Error {
+  constructor(message: string, readonly aboutRecipient: boolean) {
+    super(message);
+  }
+}

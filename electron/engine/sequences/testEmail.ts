@@ -1,19 +1,10 @@
 import nodemailer from 'nodemailer';
+import { TestEmailFailure, type TestEmail } from './mail.js';
+
+export { TestEmailFailure, type TestEmail };
 
 /** The whole attempt is bounded: an admin waits for the answer on the screen. */
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000 };
-
-export interface TestEmail {
-  from: { name: string; address: string };
-  to: string;
-}
-
-/** What went wrong, in words, and whether it is about the recipient (the `to` field) or the server settings. */
-export class TestEmailFailure extends Error {
-  constructor(message: string, readonly aboutRecipient: boolean) {
-    super(message);
-  }
-}
 
 interface SmtpError {
   code?: string;

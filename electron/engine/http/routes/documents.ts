@@ -30,7 +30,7 @@ export async function documentRoutes(app: FastifyInstance, engine: Engine): Prom
       if (unknown) throw invalidParam(unknown, 'unknown parameter');
       const [type, id, name] = ['resource_type', 'resource_id', 'name'].map((k) => single(query, k));
       if (!type || !id || !name) throw invalidParam(!type ? 'resource_type' : !id ? 'resource_id' : 'name', 'required');
-      const content = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const content = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
       const contentType = (request.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
       const documentId = engine.documents.create({ resource_type: type, resource_id: intParam('resource_id', id), name, content_type: contentType, content }, actorOf(request));
       return sendResource(reply, 'document', engine.documents.json(documentId, origin(requestUrl(request))));

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Engine } from '../../engine.js';
 import { ApiProblem } from '../../problems.js';
 import { serverFaultProblem, NUL_MESSAGE, problemHeaders, problemStatus } from '../problemReply.js';
-import { NUL_REFUSED } from '../../db/postgresBridge.js';
+import { NUL_REFUSED } from '../../db/databaseErrors.js';
 import { JSON_TYPE } from '../reply.js';
 import { parseScope } from '../../auth/scopes.js';
 import type { OAuthClient } from '../../auth/clients.js';

@@ -6,7 +6,8 @@ import { FieldErrors, problem } from '../../problems.js';
 import { dataOf, idParam, JSON_TYPE, queryOf, rejectQuery } from '../reply.js';
 import { answerInTransaction } from '../writeRouteHooks.js';
 import { inviteLink, Invitations, type IssuedInvitation } from '../../auth/invitations.js';
-import { sendTestEmail, TestEmailFailure } from '../../sequences/testEmail.js';
+import { sendTestEmail } from '../../platform/hubOnly.js';
+import { TestEmailFailure } from '../../sequences/mail.js';
 
 /**
  * Team administration (extensions, admins only; agents get 403): add a user
