@@ -3,6 +3,10 @@
 // over OPFS) and syncs it with the hub like a desktop replica. The page is
 // opened through a link to the hub the spec cuts (connection refused) and
 // heals: the browser is never told it is offline, the hub just stops answering.
+import { chromium } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from './fixtures.mjs';
 import { cuttableLink } from './cuttableLink.mjs';
 import { hubClient } from './ownHub.mjs';
@@ -12,6 +16,8 @@ import { closeContexts, screenshot, signInOn } from './browser.mjs';
 test.describe.configure({ mode: 'serial' });
 
 const WAIT = { timeout: 30_000 };
+const PHONE = { width: 390, height: 844 };
+const NOTHING_KEPT = { files: [], caches: [], databases: [], local: [], session: [] };
 const LIVE = { timeout: 5_000 };
 const MARK = `Br${Date.now().toString(36)}`;
 
@@ -114,4 +120,105 @@ test('a change made on the hub shows on the open record page within 5 s, without
   const changed = await hub('PUT', `/v2/contacts/${contactId}`, { title: `Buyer ${MARK}` });
   expect(changed.status).toBe(200);
   await expect(page.getByText(`Buyer ${MARK}`).first()).toBeVisible(LIVE);
+});
+
+test('reloaded with the hub out of reach, the record page opens from the local data (the app shell kept by the service worker)', async () => {
+  // The service worker has kept this build's files once it is active.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await link.cut();
+  await page.reload();
+  await page.getByRole('heading', { name: `Olive Offline ${MARK}` }).waitFor(WAIT);
+  await expect(page.getByText(`Met in the basement ${MARK}`)).toBeVisible();
+  await expect(syncStatus()).toHaveText(/^Offline/, WAIT);
+  await screenshot(page, '63-browser-replica-reloaded-offline');
+});
+
+test('a second tab shares the engine: a record made offline in one opens in the other', async () => {
+  await page.getByRole('link', { name: 'Contacts' }).first().click();
+  await page.getByRole('link', { name: 'New contact' }).click();
+  await page.getByLabel('First name').fill('Tabitha');
+  await page.getByLabel('Last name *').fill(`Tabs ${MARK}`);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { name: `Tabitha Tabs ${MARK}` }).waitFor();
+
+  const second = await context.newPage();
+  await second.goto(page.url());
+  await second.getByRole('heading', { name: `Tabitha Tabs ${MARK}` }).waitFor(WAIT);
+  await expect(syncStatus(second)).toHaveText(/^Offline · \d+ pending$/, WAIT);
+  await screenshot(second, '64-browser-replica-second-tab');
+
+  // The first tab closes; the second's worker takes over the engine and syncs once the hub is back.
+  await page.close();
+  page = second;
+  await link.heal();
+  await expect(syncStatus()).toHaveText('Up to date', WAIT);
+  const found = await hub('GET', `/v2/contacts?last_name=${encodeURIComponent(`Tabs ${MARK}`)}`);
+  expect(found.body.items).toHaveLength(1);
+});
+
+test('signing out leaves nothing behind: OPFS, caches, IndexedDB, both storages and the service worker are gone', async () => {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+  await expect.poll(() => keptInBrowser(), WAIT).toEqual(NOTHING_KEPT);
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+  await screenshot(page, '66-sign-in-keeps-data');
+  await page.setViewportSize(PHONE);
+  await page.getByRole('checkbox', { name: 'Shared computer' }).check();
+  await screenshot(page, '66-sign-in-shared-computer-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test('on a shared computer nothing is kept: the page talks to the hub, only the tab keeps its session', async () => {
+  await signInOn(page, link.url, seededHub.admin);
+  await expect(page.getByRole('status', { name: 'Sync status' })).toHaveCount(0);
+  expect(await keptInBrowser()).toEqual({ ...NOTHING_KEPT, session: ['outpost.tokens'] });
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+  expect(await keptInBrowser()).toEqual(NOTHING_KEPT);
+});
+
+test('on a phone, an edit made offline survives closing the browser and reaches the hub once it is back', async ({}, testInfo) => {
+  const profile = mkdtempSync(join(tmpdir(), 'outpost-browser-replica-'));
+  const open = () => chromium.launchPersistentContext(profile, { ...testInfo.project.use.launchOptions, viewport: PHONE });
+  try {
+    let phone = await open();
+    let tab = phone.pages()[0] ?? (await phone.newPage());
+    await tab.goto(link.url);
+    await tab.getByLabel('Email').fill(seededHub.admin.email);
+    await tab.getByLabel('Password').fill(seededHub.admin.password);
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.getByRole('heading', { name: 'Today', exact: true }).waitFor(WAIT);
+    await expect(syncStatus(tab)).toHaveText('Up to date', WAIT);
+    await tab.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await tab.goto(`${link.url}/contacts/${contactId}`);
+    await tab.getByRole('heading', { name: `Olive Offline ${MARK}` }).waitFor(WAIT);
+
+    await link.cut();
+    await expect(syncStatus(tab)).toHaveText(/^Offline/, WAIT);
+    await tab.getByRole('link', { name: 'Edit' }).click();
+    await tab.getByLabel('Title').fill(`Keeper ${MARK}`);
+    await tab.getByRole('button', { name: 'Save' }).click();
+    await tab.getByText(`Keeper ${MARK}`).first().waitFor();
+    await expect(syncStatus(tab)).toHaveText('Offline · 1 pending', WAIT);
+    await phone.close();
+
+    // Opened again, still without the hub: the edit is there, still waiting.
+    phone = await open();
+    tab = phone.pages()[0] ?? (await phone.newPage());
+    await tab.goto(`${link.url}/contacts/${contactId}`);
+    await tab.getByRole('heading', { name: `Olive Offline ${MARK}` }).waitFor(WAIT);
+    await expect(tab.getByText(`Keeper ${MARK}`).first()).toBeVisible();
+    await expect(syncStatus(tab)).toHaveText('Offline · 1 pending', WAIT);
+    await screenshot(tab, '65-browser-replica-phone-reopened-offline');
+
+    await link.heal();
+    await expect(syncStatus(tab)).toHaveText('Up to date', WAIT);
+    const onHub = await hub('GET', `/v2/contacts/${contactId}`);
+    expect(onHub.body.data.title).toBe(`Keeper ${MARK}`);
+    await phone.close();
+  } finally {
+    await link.heal();
+    rmSync(profile, { recursive: true, force: true });
+  }
 });

@@ -6,6 +6,8 @@
 // their tab's calls to it. The hub tokens and the app's local token stay in
 // the worker: the page never holds them.
 import { z } from 'zod';
+import type { ApiResponse } from '../../shared/bridge.js';
+import { errorEnvelope } from '../engine/http/envelope.js';
 import type { EngineAnswers, EngineCall, LocalSession, PageMessage, WorkerMessage } from '../../shared/localEngine.js';
 import { prepareSqlite, removeSqliteFiles } from '../engine/platform/sqlite.js';
 import { replicaAccessToken } from '../engine/auth/localAccess.js';
@@ -38,7 +40,6 @@ const tell = (message: WorkerMessage) => self.postMessage(message);
 const group = joinEngineGroup<EngineCall, unknown>({
   name: 'outpost-engine',
   lead: async () => {
-    await prepareSqlite({ directory: POOL_FOLDER });
     await resume();
     return (call) => answer(call);
   },
@@ -73,13 +74,14 @@ async function answer(call: EngineCall): Promise<EngineAnswers[EngineCall['call'
       await signOut();
       return null;
     case 'request':
-      // Signed out, the request has no token and the engine answers 401 as the hub would.
-      return open!.dispatcher.request(call.request);
+      // Signed in or not, the engine answers: without a session the request has no token (401, as the hub's).
+      return open ? open.dispatcher.request(call.request) : signedOutAnswer();
   }
 }
 
 /** Opens the local data; when it holds a signed-in person, serves them (offline too) and syncs. */
 async function resume(): Promise<void> {
+  await prepareSqlite({ directory: POOL_FOLDER });
   const local = openLocalReplica({ dataDir: DATA_DIR, hubUrl, log });
   const kept = keptSignIn(local.engine.db);
   await serve(local, kept && local.replica.hasCredentials() ? kept : null);
@@ -114,11 +116,14 @@ async function signIn(email: string, password: string): Promise<EngineAnswers['s
   return { problem: null };
 }
 
-/** Revokes the hub's tokens (best effort), removes the local data, and tells every tab. */
+/**
+ * Revokes the hub's tokens (best effort), removes the local data, and tells
+ * every tab, which then removes what it keeps and ends its worker. Nothing is
+ * opened again until someone signs in.
+ */
 async function signOut(): Promise<void> {
   await open?.local.replica.signOut();
   await removeLocalData();
-  await resume();
   group.publish('signed-out', null);
 }
 
@@ -130,5 +135,10 @@ async function removeLocalData(): Promise<void> {
     open = null;
   }
   await removeSqliteFiles(DATA_DIR);
-  await prepareSqlite({ directory: POOL_FOLDER });
+}
+
+/** What a request gets once the local data is gone (signed out in another tab): the hub's 401. */
+function signedOutAnswer(): ApiResponse {
+  const message = 'Signed out: sign in again.';
+  return { status: 401, body: errorEnvelope(401, [{ resource: 'request', field: '', code: 'unauthorized', message, details: message }], crypto.randomUUID()) };
 }

@@ -49,6 +49,7 @@ export async function resumeKeptSession(onSignedOut: () => void): Promise<boolea
     return false;
   }
   follow(onSignedOut);
+  void keepAppShell();
   return true;
 }
 
