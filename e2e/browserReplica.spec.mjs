@@ -178,9 +178,9 @@ test('on a shared computer nothing is kept: the page talks to the hub, only the 
   expect(await keptInBrowser()).toEqual(NOTHING_KEPT);
 });
 
-test('on a phone, an edit made offline survives closing the browser and reaches the hub once it is back', async ({}, testInfo) => {
+test('on a phone, an edit made offline survives closing the browser and reaches the hub once it is back', async () => {
   const profile = mkdtempSync(join(tmpdir(), 'outpost-browser-replica-'));
-  const open = () => chromium.launchPersistentContext(profile, { ...testInfo.project.use.launchOptions, viewport: PHONE });
+  const open = () => chromium.launchPersistentContext(profile, { ...test.info().project.use.launchOptions, viewport: PHONE });
   try {
     let phone = await open();
     let tab = phone.pages()[0] ?? (await phone.newPage());
