@@ -222,3 +222,18 @@ test('on a phone, an edit made offline survives closing the browser and reaches 
     rmSync(profile, { recursive: true, force: true });
   }
 });
+
+test('a session the hub ends (the person deactivated) is signed out at the next contact, its data removed', async () => {
+  const agent = (await hub('GET', `/v2/users?email=${encodeURIComponent(seededHub.agent.email)}`)).body.items[0].data;
+  const tab = await context.newPage();
+  await signInOn(tab, link.url, seededHub.agent, { keepData: true });
+  await expect(syncStatus(tab)).toHaveText('Up to date', WAIT);
+  try {
+    expect((await hub('PUT', `/v2/users/${agent.id}`, { status: 'inactive' })).status).toBe(200);
+    // The next sync finds its token refused and the renewal too: the page goes back to sign-in, nothing kept.
+    await tab.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    await expect.poll(() => keptInBrowser(tab), WAIT).toEqual(NOTHING_KEPT);
+  } finally {
+    await hub('PUT', `/v2/users/${agent.id}`, { status: 'active' });
+  }
+});

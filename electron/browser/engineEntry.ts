@@ -23,12 +23,14 @@ export interface LocalReplicaOptions {
   /** The hub's base URL (the page's origin). */
   hubUrl: string;
   log?: (line: string) => void;
+  /** The hub ended the session (see ReplicaOptions.onSignedOut). */
+  onSignedOut?: () => void;
 }
 
 /** Opens the local engine as a replica of `hubUrl`, with the hub tokens it kept from its last sign-in. */
 export function openLocalReplica(options: LocalReplicaOptions): LocalReplica {
   const engine = openEngine({ dataDir: options.dataDir, replica: true });
-  const replica = new Replica(engine, { hubUrl: options.hubUrl, credentials: keptCredentials(engine.db, options.hubUrl), log: options.log });
+  const replica = new Replica(engine, { hubUrl: options.hubUrl, credentials: keptCredentials(engine.db, options.hubUrl), log: options.log, onSignedOut: options.onSignedOut });
   return {
     engine,
     replica,

@@ -82,7 +82,7 @@ async function answer(call: EngineCall): Promise<EngineAnswers[EngineCall['call'
 /** Opens the local data; when it holds a signed-in person, serves them (offline too) and syncs. */
 async function resume(): Promise<void> {
   await prepareSqlite({ directory: POOL_FOLDER });
-  const local = openLocalReplica({ dataDir: DATA_DIR, hubUrl, log });
+  const local = openLocalReplica({ dataDir: DATA_DIR, hubUrl, log, onSignedOut: () => void endSession() });
   const kept = keptSignIn(local.engine.db);
   await serve(local, kept && local.replica.hasCredentials() ? kept : null);
 }
@@ -123,6 +123,11 @@ async function signIn(email: string, password: string): Promise<EngineAnswers['s
  */
 async function signOut(): Promise<void> {
   await open?.local.replica.signOut();
+  await endSession();
+}
+
+/** The session is over (signed out here, or ended by the hub): the data goes, and every tab is told. */
+async function endSession(): Promise<void> {
   await removeLocalData();
   group.publish('signed-out', null);
 }

@@ -91,11 +91,24 @@ export async function removeEverything(): Promise<void> {
   bridge = null;
   localStorage.clear();
   sessionStorage.clear();
-  const root = await navigator.storage?.getDirectory?.().catch(() => null);
-  const names: string[] = [];
-  if (root) for await (const name of root.keys()) names.push(name);
-  for (const name of names) await root?.removeEntry(name, { recursive: true }).catch(() => undefined);
+  await removeOpfsEntries();
   for (const name of (await caches?.keys().catch(() => [])) ?? []) await caches.delete(name);
   for (const database of (await indexedDB.databases?.().catch(() => [])) ?? []) if (database.name) indexedDB.deleteDatabase(database.name);
   for (const registration of (await navigator.serviceWorker?.getRegistrations().catch(() => [])) ?? []) await registration.unregister();
+}
+
+/** Attempts at removing the engine's files, a quarter of a second apart: an ended worker's file handles close a moment later. */
+const REMOVAL_ATTEMPTS = 20;
+
+/** Empties the Origin Private File System, trying again while a file is still held open. */
+async function removeOpfsEntries(): Promise<void> {
+  const root = await navigator.storage?.getDirectory?.().catch(() => null);
+  if (!root) return;
+  for (let attempt = 1; attempt <= REMOVAL_ATTEMPTS; attempt++) {
+    const names: string[] = [];
+    for await (const name of root.keys()) names.push(name);
+    if (names.length === 0) return;
+    for (const name of names) await root.removeEntry(name, { recursive: true }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }

@@ -32,7 +32,17 @@ export interface ReplicaOptions {
   fetch?: HubFetch;
   /** Where the technical side of sync failures goes (the screens get plain words); default: nowhere. */
   log?: (line: string) => void;
+  /**
+   * The hub ended this device's session: it refused to renew the tokens (revoked,
+   * or the person deactivated). Called once the replica has stopped; the
+   * browser's engine removes its data. Without it the replica says so in its
+   * status and syncs again once someone signs in.
+   */
+  onSignedOut?: () => void;
 }
+
+/** What the rep is told when the hub ended this device's session. */
+export const SESSION_ENDED = 'The hub ended this session: sign in again to sync.';
 
 /** What the rep is told when the hub is out of reach; the technical reason goes to the log. */
 export const HUB_UNREACHABLE = 'The hub cannot be reached. Your changes are kept on this device and sent when it is back.';
@@ -125,6 +135,7 @@ export class Replica {
     this.local = new LocalRecords(engine.ctx);
     this.fetch = options.fetch ?? hubFetch;
     this.credentials = options.credentials ?? new UpstreamCredentials(options.hubUrl, options.token ?? null, null, this.fetch);
+    this.credentials.onRefused = () => this.sessionEnded();
     // A first sync that was cut off by the process ending: put its indexes right before anything reads them.
     finishBulkLoad(sqliteOf(engine.db));
     boundHeapGrowth();
@@ -159,6 +170,17 @@ export class Replica {
   async signOut(): Promise<void> {
     await this.stop();
     await this.credentials.revoke();
+  }
+
+  /**
+   * The hub refused to renew the tokens: nothing more can sync until someone
+   * signs in again, and the person is told; in a browser the session ends.
+   */
+  private sessionEnded(): void {
+    this.lastError = SESSION_ENDED;
+    this.log('sign-in: the hub refused to renew this device\'s tokens; nothing syncs until someone signs in again');
+    const { onSignedOut } = this.options;
+    if (onSignedOut) void this.stop().then(onSignedOut);
   }
 
   /** Keeps the hub's record of the person using this replica, so it can act for them before its first sync. */

@@ -15,6 +15,8 @@ export const REPLICA_SCOPE = 'read write profile sync';
 export class UpstreamCredentials {
   /** Called with the new tokens after the first sign-in and each renewal (kept for the next start). */
   onNewTokens: ((access: string, refresh: string | null) => void) | null = null;
+  /** Called when the hub refuses the refresh token (revoked, expired, its user deactivated): the session is over. */
+  onRefused: (() => void) | null = null;
 
   constructor(private readonly hubUrl: string, private access: string | null = null, private refreshToken: string | null = null, private readonly fetchFn: HubFetch = hubFetch) {}
 
@@ -44,7 +46,15 @@ export class UpstreamCredentials {
   async renew(): Promise<boolean> {
     if (!this.refreshToken) return false;
     const answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: this.refreshToken });
-    if (!answer.ok) return false;
+    if (!answer.ok) {
+      // A refusal of the grant itself; a hub that is down or failing answers otherwise (or not at all).
+      if (answer.body.error === 'invalid_grant') {
+        // Forgotten, so the next sign-in connects this device again.
+        this.access = this.refreshToken = null;
+        this.onRefused?.();
+      }
+      return false;
+    }
     this.access = answer.body.access_token;
     this.refreshToken = answer.body.refresh_token ?? this.refreshToken;
     this.onNewTokens?.(this.access, this.refreshToken);
