@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every check — type check and lint (side by side), unit and API tests (Vitest), the API tests
-// again on PostgreSQL, then the end-to-end tests in Chromium (Playwright's runner: the hub on SQLite, the
-// replica specs, and the specs that rest on the backend again on PostgreSQL; playwright.config.mjs).
+// `npm test`: every check — type check, lint and the replica's tests on WebAssembly SQLite (side by side),
+// unit and API tests (Vitest), the API tests again on PostgreSQL, then the end-to-end tests in Chromium
+// (Playwright's runner: the hub on SQLite, the replica specs, and the specs that rest on the backend again on
+// PostgreSQL; playwright.config.mjs).
 // Every step runs even if an earlier one failed, so one run shows everything; the exit code is non-zero if
 // any step failed. The summary gives each step's time and names the failed tests; its last line is the
 // plain "N passed, N failed" count.
@@ -77,17 +78,21 @@ mkdirSync('.cache', { recursive: true });
 const vitestReport = '.cache/vitest-report.json';
 const postgresReport = '.cache/vitest-postgres-report.json';
 const e2eReport = '.cache/e2e-report.json';
-for (const report of [vitestReport, postgresReport, e2eReport]) rmSync(report, { force: true });
+const wasmReport = '.cache/vitest-wasm-report.json';
+for (const report of [vitestReport, postgresReport, e2eReport, wasmReport]) rmSync(report, { force: true });
 
 // Vitest's own default is one worker per core but one; its tests wait on child processes, sockets and
 // timers as much as they compute, so one more worker than cores keeps both cores busy (docs/testing.md).
 const vitestWorkers = String(Number(process.env.OUTPOST_TEST_WORKERS ?? availableParallelism() + 1));
 const vitest = (config, report) => ['vitest', 'run', ...config, `--maxWorkers=${vitestWorkers}`, '--reporter=default', '--reporter=json', `--outputFile=${report}`];
 
-// The two static checks are short and single-threaded: side by side.
+// The two static checks are short and single-threaded: side by side, and beside them the replica's tests on
+// SQLite compiled to WebAssembly, the engine the browser's worker runs (vitest.wasm.config.ts; `npm run test:wasm`
+// runs the engine's tests there too).
 await Promise.all([
   step('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']),
   step('lint', 'npx', ['eslint', '--max-warnings', '0', '.']),
+  step('replica tests on SQLite in WebAssembly', 'npx', ['vitest', 'run', '-c', 'vitest.wasm.config.ts', 'test/replica', '--maxWorkers=2', '--reporter=dot', '--reporter=json', `--outputFile=${wasmReport}`], { count: () => vitestCounts(wasmReport) }),
 ]);
 // Every answer the suite's call() gets is checked against the hub's OpenAPI document (test/support/openapiCheck.ts).
 await step('unit and API tests', 'npx', vitest([], vitestReport), { count: () => vitestCounts(vitestReport), env: { OUTPOST_OPENAPI_CHECK: '1' } });
