@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { SqliteConnection } from '../../electron/engine/db/connection.js';
-import { setUpWasmConnection, WasmDatabase, type OoDatabase } from '../../electron/engine/db/wasmDatabase.js';
+import { setUpOrClose, WasmDatabase, type OoDatabase } from '../../electron/engine/db/wasmDatabase.js';
 import type * as NodeSide from '../../electron/engine/platform/sqlite.js';
 import type { SqliteOpenOptions, SqlitePrepareOptions } from '../../electron/engine/platform/sqlite.js';
 
@@ -40,13 +40,7 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
   if (!inMemory && existsSync(file)) load(wasm, ooDb, withoutWal(new Uint8Array(readFileSync(file))), options.readonly ?? false);
   const persist = (db: WasmDatabase) => writeFileSync(file, wasm.capi.sqlite3_js_db_export(db.pointer));
   const db = new WasmDatabase(wasm, ooDb, { name: file, readonly: options.readonly, beforeClose: inMemory || options.readonly ? undefined : persist });
-  try {
-    setUpWasmConnection(db, { pageSize: options.pageSize, journal: 'wal' });
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
+  return setUpOrClose(db, { pageSize: options.pageSize, journal: 'wal' });
 }
 
 /** Puts `bytes` (a whole database file) into the in-memory connection, which frees them when it closes. */

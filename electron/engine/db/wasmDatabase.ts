@@ -517,3 +517,14 @@ export function setUpWasmConnection(db: SqliteConnection, options: { pageSize?: 
     db.pragma('journal_mode = WAL');
   } else db.pragma('journal_mode = TRUNCATE');
 }
+
+/** The connection set up (setUpWasmConnection), or closed again when that fails. */
+export function setUpOrClose<D extends SqliteConnection>(db: D, options: { pageSize?: number; journal: WasmJournal }): D {
+  try {
+    setUpWasmConnection(db, options);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

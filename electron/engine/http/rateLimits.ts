@@ -12,34 +12,30 @@ import { SupportProblem } from '../customObjects/problems.js';
  * serves one person in process (electron/browser/dispatch.ts).
  */
 
-const ONE_HOUR = '1 hour';
-const callerOf = (request: { headers: { authorization?: string }; ip: string }) => request.headers.authorization ?? request.ip;
-const retryIn = (ttl: number) => Math.ceil(ttl / 1000);
+/** An answer when the limit is reached, in words of `max` and the seconds `ttl` until it opens again. */
+type Refusal = (max: number, ttl: number) => Error;
+
+async function limitRate(api: FastifyInstance, engine: Engine, scope: string, max: number, refusal: Refusal): Promise<void> {
+  await api.register(rateLimit, {
+    ...sharedRateLimitStore(engine, scope),
+    max,
+    timeWindow: '1 hour',
+    keyGenerator: (request) => request.headers.authorization ?? request.ip,
+    errorResponseBuilder: (_request, context) => refusal(context.max, context.ttl),
+  });
+}
+
+const exceeded = (max: number, ttl: number) => `Rate limit of ${max} requests per hour exceeded; retry in ${Math.ceil(ttl / 1000)} seconds.`;
 
 /** The /v2 limit, its refusal in the /v2 error envelope. */
-export async function limitV2Rate(api: FastifyInstance, engine: Engine, max: number): Promise<void> {
-  await api.register(rateLimit, {
-    ...sharedRateLimitStore(engine, 'v2'),
-    max,
-    timeWindow: ONE_HOUR,
-    keyGenerator: callerOf,
-    errorResponseBuilder: (_request, context) => {
-      const message = `Rate limit of ${context.max} requests per hour exceeded; retry in ${retryIn(context.ttl)} seconds.`;
-      return new ApiProblem([{ resource: 'request', field: '', code: 'rate_limit_exceeded', message, details: message }]);
-    },
+export function limitV2Rate(api: FastifyInstance, engine: Engine, max: number): Promise<void> {
+  return limitRate(api, engine, 'v2', max, (limit, ttl) => {
+    const message = exceeded(limit, ttl);
+    return new ApiProblem([{ resource: 'request', field: '', code: 'rate_limit_exceeded', message, details: message }]);
   });
 }
 
 /** The custom-objects interface's limit (its own count), its refusal in that interface's style. */
-export async function limitSupportRate(api: FastifyInstance, engine: Engine, max: number): Promise<void> {
-  await api.register(rateLimit, {
-    ...sharedRateLimitStore(engine, 'api-v2'),
-    max,
-    timeWindow: ONE_HOUR,
-    keyGenerator: callerOf,
-    errorResponseBuilder: (_request, context) => new SupportProblem(429, {
-      error: 'TooManyRequests',
-      description: `Rate limit of ${context.max} requests per hour exceeded; retry in ${retryIn(context.ttl)} seconds.`,
-    }),
-  });
+export function limitSupportRate(api: FastifyInstance, engine: Engine, max: number): Promise<void> {
+  return limitRate(api, engine, 'api-v2', max, (limit, ttl) => new SupportProblem(429, { error: 'TooManyRequests', description: exceeded(limit, ttl) }));
 }

@@ -1,6 +1,6 @@
 import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { SqliteConnection } from '../db/connection.js';
-import { setUpWasmConnection, WasmDatabase, type OoDatabase } from '../db/wasmDatabase.js';
+import { setUpOrClose, WasmDatabase, type OoDatabase } from '../db/wasmDatabase.js';
 import type * as NodeSide from './sqlite.js';
 import type { SqliteOpenOptions, SqlitePrepareOptions } from './sqlite.js';
 
@@ -35,13 +35,7 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
   const { sqlite3, vfs } = sqlite;
   const DB = sqlite3.oo1.DB as unknown as new (options: { filename: string; flags: string; vfs: string }) => OoDatabase;
   const db = new WasmDatabase(sqlite3, new DB({ filename: file, flags: options.readonly ? 'r' : 'c', vfs }), { name: file, readonly: options.readonly });
-  try {
-    setUpWasmConnection(db, { pageSize: options.pageSize, journal: 'wal' });
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
+  return setUpOrClose(db, { pageSize: options.pageSize, journal: 'wal' });
 }
 
 /**
