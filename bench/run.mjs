@@ -14,7 +14,9 @@
 //                     beside the SQLite hub, two nodes beside one (bench/postgresHub.mjs); skipped too without a PostgreSQL server
 //   BENCH_BULK        0 skips the bulk-edit line (bench/bulkEdits.mjs: BENCH_BULK_RECORDS, default 10000)
 //   BENCH_ONLY        bulk: seed, then only the bulk-edit line; postgres: seed, then only the PostgreSQL lines;
-//                     sync: seed, then only the sync and replica lines; startup: seed, then only the start-up line
+//                     sync: seed, then only the sync and replica lines; startup: seed, then only the start-up line;
+//                     browser: only the browser's first sync beside a desktop replica's and the palette answered by the
+//                     browser's engine, on hubs of their own (bench/browserSync.mjs, its BENCH_BROWSER_* settings; no seed here)
 //                     (BENCH_CONTACTS=1000 BENCH_ACTIVITIES=0 BENCH_ONLY=startup npm run bench: about a minute)
 //   BENCH_STARTS      starts of each server for the start-up line (default 7)
 // `npm run bench:million` (`node bench/run.mjs --preset million`): a company of a million contacts:
@@ -26,13 +28,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { build as esbuild } from 'esbuild';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { addSearchRecords, paletteSearchLines, removeSearchRecords } from './paletteSearch.mjs';
 import { addReportRecords, removeReportRecords, reportLines } from './reports.mjs';
 import { postgresHubLines } from './postgresHub.mjs';
 import { bulkEditLine } from './bulkEdits.mjs';
+import { buildReplicaClient, replicaClientArgs } from './replicaBundle.mjs';
+import { browserLines } from './browserSync.mjs';
 
 const PRESETS = { million: { BENCH_CONTACTS: '1000000', BENCH_ACTIVITIES: '0', BENCH_POSTGRES: '0', BENCH_REPORTS: '0' } };
 const presetName = process.argv[process.argv.indexOf('--preset') + 1];
@@ -253,6 +256,12 @@ function line(label, [ours, bare], target, bareName = 'bare') {
   console.log(label);
   console.log(`${INDENT}outpost ${fmt(ours.rps)} req/s   ${bareName} ${fmt(bare.rps)} req/s   ratio ${ratio.toFixed(2)} (target ≥ ${target.toFixed(2)}) ${ratio >= target ? 'PASS' : 'MISS'}`);
   console.log(`${INDENT}rounds: outpost ${range(ours.rounds)}, ${bareName} ${range(bare.rounds)} req/s; latency p50/p99 (worst round): outpost ${ours.p50}/${ours.p99} ms, ${bareName} ${bare.p50}/${bare.p99} ms`);
+}
+
+// BENCH_ONLY=browser: only the browser lines (bench/browserSync.mjs), on hubs of their own: nothing is seeded here.
+if (process.env.BENCH_ONLY === 'browser') {
+  await browserLines();
+  process.exit(0);
 }
 
 // Seeding (or reusing BENCH_DATA_DIR).
@@ -501,16 +510,9 @@ function replicaSyncLine(replicas, plains) {
 
 /** Runs bench/replicaClient.ts, bundled like the desktop main process: a fresh replica's initial sync, then `edits` offline edits pushed. */
 async function runReplica(hubUrl, token, dir, edits, hubPid) {
-  const bundle = join(root, '.cache/bench/replicaClient.cjs');
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  await esbuild({
-    absWorkingDir: root, entryPoints: ['bench/replicaClient.ts'], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    external: Object.keys(pkg.dependencies), logLevel: 'warning',
-    // As scripts/build-electron.mjs: bundled as CommonJS, the engine finds its file by __filename.
-    logOverride: { 'empty-import-meta': 'silent' },
-  });
+  const bundle = await buildReplicaClient(root);
   // HUB_PID: the client reads the hub's CPU time around the push (Linux /proc), to show which side bounds it.
-  return runJsonChild('replica client', [bundle, hubUrl, token, dir, String(edits)], { HUB_PID: String(hubPid) });
+  return runJsonChild('replica client', replicaClientArgs(bundle, hubUrl, token, dir, edits), { HUB_PID: String(hubPid) });
 }
 
 /** Resident and peak resident memory (MB) of a process, from /proc (Linux); NaN elsewhere. */
