@@ -1,4 +1,4 @@
-// One engine for all of a browser's tabs (electron/browser/leadership.ts): in
+// One engine for all of a browser's tabs (shared/engineGroup.ts): in
 // real Chromium tabs of one profile, each with its worker, the first worker
 // leads and answers every tab; closing its tab hands the lead to another,
 // which answers what was still being asked; events reach every tab. The

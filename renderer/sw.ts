@@ -6,6 +6,8 @@
 // pages are never served from here.
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { askLeader } from '../shared/engineGroup.js';
+import { ENGINE_GROUP, type DownloadAnswer, type EngineCall } from '../shared/localEngine.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -31,6 +33,23 @@ async function pageOrShell({ request }: { request: Request }): Promise<Response>
   }
 }
 registerRoute(new NavigationRoute(pageOrShell, { denylist: HUB_ONLY_PATHS }));
+
+/** How long a download waits for the engine of an open tab before it is left to the hub. */
+const ENGINE_WAIT_MS = 3_000;
+
+/**
+ * A document's link, signed by the browser's engine (its answers' `download_url`): the engine answers it, as
+ * the desktop's main process answers its own; without an open tab (no engine running) the hub does.
+ */
+async function documentDownload({ request, url, event }: { request: Request; url: URL; event: ExtendableEvent }): Promise<Response> {
+  // The engine's worker fetches the hub's own links from the hub (a file only the hub has): never back to itself.
+  const client = await self.clients.get((event as FetchEvent).clientId);
+  if (client?.type === 'worker') return fetch(request);
+  const answer = await askLeader<EngineCall, DownloadAnswer | null>(ENGINE_GROUP, { call: 'download', pathAndQuery: url.pathname + url.search }, ENGINE_WAIT_MS);
+  if (!answer) return fetch(request);
+  return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
+}
+registerRoute(({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/downloads/documents/'), documentDownload);
 
 // A new build takes over when the page asks (it reloads its tabs then), never under a running engine.
 self.addEventListener('message', (event) => {

@@ -1,10 +1,13 @@
 /**
  * The messages between a page of the web app and its engine worker, when the
  * browser keeps the rep's data (electron/browser/engineWorker.ts). The page
- * asks; the worker (or the tab whose worker leads: electron/browser/leadership.ts)
+ * asks; the worker (or the tab whose worker leads: shared/engineGroup.ts)
  * answers with the same id. Events come unasked.
  */
 import type { ApiRequest, ApiResponse, BridgeEvent } from './bridge.js';
+
+/** The Web Lock's and the BroadcastChannel's name of the browser's one engine (shared/engineGroup.ts). */
+export const ENGINE_GROUP = 'outpost-engine';
 
 /** Who is signed in on this browser's local engine. */
 export interface LocalSession {
@@ -24,7 +27,16 @@ export type EngineCall =
   | { call: 'signIn'; email: string; password: string }
   /** Revokes the hub token (best effort) and removes the local data. */
   | { call: 'signOut' }
-  | { call: 'request'; request: ApiRequest };
+  | { call: 'request'; request: ApiRequest }
+  /** A document's signed download link (`/downloads/documents/7?expires=…&signature=…`), asked by the service worker. */
+  | { call: 'download'; pathAndQuery: string };
+
+/** A file as the engine answers a download link: what the service worker hands the browser. */
+export interface DownloadAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
 
 /** What each call answers. */
 export interface EngineAnswers {
@@ -32,6 +44,8 @@ export interface EngineAnswers {
   signIn: SignInOutcome;
   signOut: null;
   request: ApiResponse;
+  /** Null when no one is signed in here or the path is no download link. */
+  download: DownloadAnswer | null;
 }
 
 /**

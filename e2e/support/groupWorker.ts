@@ -1,6 +1,6 @@
 // A worker for the engine-group spec: it joins the group as an engine worker does, and its "engine" says
 // which worker answered. An ask { wait: ms } keeps the leader busy that long; { publish } sends an event to every tab.
-import { joinEngineGroup } from '../../electron/browser/leadership.js';
+import { joinEngineGroup } from '../../shared/engineGroup.js';
 
 interface Ask {
   wait?: number;

@@ -1,5 +1,5 @@
 // The web app's engine: each tab starts this worker; the one that leads
-// (leadership.ts) opens the rep's local data (SQLite in WebAssembly over the
+// (shared/engineGroup.ts) opens the rep's local data (SQLite in WebAssembly over the
 // Origin Private File System), keeps it in sync with the hub that served the
 // page, exactly as a desktop replica does, and answers every tab's requests
 // through the same routes and rules as the hub (dispatch.ts). The others pass
@@ -8,13 +8,13 @@
 import { z } from 'zod';
 import type { ApiResponse } from '../../shared/bridge.js';
 import { errorEnvelope } from '../engine/http/envelope.js';
-import type { EngineAnswers, EngineCall, LocalSession, PageMessage, WorkerMessage } from '../../shared/localEngine.js';
+import { ENGINE_GROUP, type DownloadAnswer, type EngineAnswers, type EngineCall, type LocalSession, type PageMessage, type WorkerMessage } from '../../shared/localEngine.js';
 import { prepareSqlite, removeSqliteFiles } from '../engine/platform/sqlite.js';
 import { replicaAccessToken } from '../engine/auth/localAccess.js';
 import { keepSignIn, keptSignIn } from '../engine/replica/upstream.js';
 import { createDispatcher, type Dispatcher } from './dispatch.js';
 import { openLocalReplica, type LocalReplica } from './engineEntry.js';
-import { joinEngineGroup } from './leadership.js';
+import { joinEngineGroup } from '../../shared/engineGroup.js';
 
 /** The OPFS folder of the pool and the data folder's name in it: one origin is one hub, one person at a time. */
 const POOL_FOLDER = '.outpost';
@@ -38,7 +38,7 @@ const log = (line: string) => console.warn(`[outpost engine] ${line}`);
 const tell = (message: WorkerMessage) => self.postMessage(message);
 
 const group = joinEngineGroup<EngineCall, unknown>({
-  name: 'outpost-engine',
+  name: ENGINE_GROUP,
   lead: async () => {
     await resume();
     return (call) => answer(call);
@@ -76,6 +76,8 @@ async function answer(call: EngineCall): Promise<EngineAnswers[EngineCall['call'
     case 'request':
       // Signed in or not, the engine answers: without a session the request has no token (401, as the hub's).
       return open ? open.dispatcher.request(call.request) : signedOutAnswer();
+    case 'download':
+      return open?.session ? download(open.dispatcher, call.pathAndQuery) : null;
   }
 }
 
@@ -140,6 +142,17 @@ async function removeLocalData(): Promise<void> {
     open = null;
   }
   await removeSqliteFiles(DATA_DIR);
+}
+
+/**
+ * A document link the engine signed (its answers' `download_url`), answered from the local data (or by the
+ * hub, through the replica, when only the hub has the file's bytes).
+ */
+async function download(dispatcher: Dispatcher, pathAndQuery: string): Promise<DownloadAnswer | null> {
+  const answer = await dispatcher.download(pathAndQuery);
+  if (!answer) return null;
+  const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, [value].flat().join(', ')]));
+  return { status: answer.statusCode, headers, body: answer.rawPayload };
 }
 
 /** What a request gets once the local data is gone (signed out in another tab): the hub's 401. */

@@ -90,9 +90,9 @@ export const api = {
   async post<T>(path: string): Promise<T> {
     return (await send<ResourceEnvelope<T>>({ method: 'POST', path })).data;
   },
-  async upload<T>(path: string, file: File): Promise<T> {
+  async upload<T>(path: string, file: File, query?: Record<string, QueryValue>): Promise<T> {
     const upload = { contentType: file.type || 'application/octet-stream', bytes: await file.arrayBuffer() };
-    return (await send<ResourceEnvelope<T>>({ method: 'POST', path, upload })).data;
+    return (await send<ResourceEnvelope<T>>({ method: 'POST', path, query, upload })).data;
   },
   async remove(path: string): Promise<void> {
     await send<null>({ method: 'DELETE', path });

@@ -1,6 +1,5 @@
 import { useState, type DragEvent } from 'react';
 import { api } from '../api/client.js';
-import { toQueryString } from '../../shared/bridge.js';
 import { refusalText } from '../api/formErrors.js';
 
 /** Attach files by dropping them here or picking them; each becomes a document of the record. */
@@ -12,8 +11,8 @@ export function DocumentDrop({ resource, onSaved }: { resource: { type: string; 
     if (!files) return;
     try {
       for (const file of Array.from(files)) {
-        const path = `/v2/documents${toQueryString({ resource_type: resource.type, resource_id: resource.id, name: file.name })}`;
-        await api.upload(path, file);
+        // The query apart from the path: the engine on this device (desktop, browser) admits bare paths only.
+        await api.upload('/v2/documents', file, { resource_type: resource.type, resource_id: resource.id, name: file.name });
       }
       setError(null);
       onSaved();

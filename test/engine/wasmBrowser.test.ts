@@ -82,8 +82,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the engine's database in a browser worke
     const first = await answer('?write=3');
     expect(first.error).toBeUndefined();
     expect(first.found).toEqual({
-      journal: 'wal',
-      locking: 'exclusive',
+      journal: 'truncate',
+      locking: 'normal',
       tempStore: 2,
       pageSize: 16384,
       schema: SCHEMA_VERSION,

@@ -43,6 +43,30 @@ interface Pending<Reply> {
   reject(error: unknown): void;
 }
 
+/**
+ * Asks the group's leader without joining (the service worker: it never leads, and no
+ * tab waits on it). Null when no leader answers within `timeoutMs` (no tab open).
+ */
+export function askLeader<Ask, Reply>(name: string, ask: Ask, timeoutMs: number): Promise<Reply | null> {
+  const me = crypto.randomUUID();
+  const channel = new BroadcastChannel(name);
+  return new Promise<Reply | null>((resolve) => {
+    const done = (reply: Reply | null) => {
+      clearTimeout(timer);
+      channel.close();
+      resolve(reply);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    const send = () => channel.postMessage({ kind: 'ask', from: me, id: 1, ask } satisfies Message<Ask, Reply>);
+    channel.onmessage = (event: MessageEvent<Message<Ask, Reply>>) => {
+      const message = event.data;
+      if ((message.kind === 'reply' || message.kind === 'failed') && message.to === me) done(message.kind === 'reply' ? message.reply : null);
+      else if (message.kind === 'leader') send();
+    };
+    send();
+  });
+}
+
 /** Joins the group: leads now if no worker does, else follows (and leads when the leader goes). */
 export function joinEngineGroup<Ask, Reply>(options: GroupOptions<Ask, Reply>): EngineGroup<Ask, Reply> {
   const me = crypto.randomUUID();
