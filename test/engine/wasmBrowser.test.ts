@@ -83,7 +83,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the engine's database in a browser worke
     expect(first.error).toBeUndefined();
     expect(first.found).toEqual({
       journal: 'truncate',
-      locking: 'normal',
+      locking: 'exclusive',
       tempStore: 2,
       pageSize: 16384,
       schema: SCHEMA_VERSION,
