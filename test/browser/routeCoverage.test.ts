@@ -26,6 +26,7 @@ const HUB_ONLY: Record<string, string> = {
   'GET /calendar/:secret.ics': 'calendar applications subscribe to the hub\'s feed, not to a browser',
   'GET /docs/api': 'the API guide, a file the hub serves',
   'GET /docs/sync.md': 'the sync guide, a file the hub serves',
+  'GET /docs/import-export.md': 'the import and export guide, a file the hub serves',
   'GET /v2/openapi.json': 'the hub\'s interface description; a replica (the worker is one) does not serve it either',
   'GET /docs/api/reference': 'the page of the hub\'s interface description',
   'GET /docs/api/reference.css': 'the page of the hub\'s interface description',

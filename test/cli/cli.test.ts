@@ -202,9 +202,9 @@ describe('outpost command line', { timeout: 60_000 }, () => {
     }
   });
 
-  it('serves the API guide and the sync guide it links to, as the repository has them', async () => {
+  it('serves the API guide and the guides it links to (sync, import and export), as the repository has them', async () => {
     const hub = await serve(tempDir(), { OUTPOST_ADMIN_EMAIL: 'docs@example.com', OUTPOST_ADMIN_PASSWORD: 'docs-password-1' });
-    for (const [path, file] of [['/docs/api', 'docs/api.md'], ['/docs/sync.md', 'docs/sync.md']]) {
+    for (const [path, file] of [['/docs/api', 'docs/api.md'], ['/docs/sync.md', 'docs/sync.md'], ['/docs/import-export.md', 'docs/import-export.md']]) {
       const response = await fetch(`${hub.url}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
@@ -212,6 +212,7 @@ describe('outpost command line', { timeout: 60_000 }, () => {
     }
     // The guide's relative links to the sync guide land on what is served.
     expect(new URL('sync.md#the-desktop-replica', `${hub.url}/docs/api`).pathname).toBe('/docs/sync.md');
+    expect(new URL('import-export.md', `${hub.url}/docs/api`).pathname).toBe('/docs/import-export.md');
     await stop(hub);
   });
 

@@ -130,10 +130,12 @@ function supportBaseUrlOf(options: HttpOptions): string | undefined {
 
 /**
  * The API guide at /docs/api, and the sync guide beside it (its file in the
- * same folder) at /docs/sync.md, where the guide's relative links to it land.
+ * same folder) at /docs/sync.md and the import and export rules at
+ * /docs/import-export.md, where the guide's relative links to them land.
  */
 function serveDocs(app: FastifyInstance, docsFile: string | undefined): void {
-  const guides = { [DOCS_PATH]: docsFile, '/docs/sync.md': docsFile && join(dirname(docsFile), 'sync.md') };
+  const beside = (name: string) => docsFile && join(dirname(docsFile), name);
+  const guides = { [DOCS_PATH]: docsFile, '/docs/sync.md': beside('sync.md'), '/docs/import-export.md': beside('import-export.md') };
   for (const [path, file] of Object.entries(guides)) {
     app.get(path, async (_request, reply) => {
       if (!file || !existsSync(file)) return reply.code(404).type('text/plain; charset=utf-8').send('API docs are not bundled with this build.');
