@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * The engine's and the replica's tests again, with every SQLite database of
  * the test process opened through the browser's adapter (db/wasmDatabase.ts
  * over @sqlite.org/sqlite-wasm) instead of better-sqlite3: the alias swaps
- * platform/sqlite.ts for test/support/wasmSqlite.ts, which keeps each open
+ * db/sqliteDriver.ts for test/support/wasmSqlite.ts, which keeps each open
  * database in WebAssembly memory and its file's bytes on disk between opens.
  * In-process test hubs (test/support/testHub.ts) open through the same
  * platform, so they run on wasm too; hubs and CLIs in child processes, and
@@ -40,7 +40,7 @@ const RUN_ON_WASM = new RegExp(`^(?!.*(?:${Object.keys(NOT_ON_WASM).map(escaped)
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^.*\/platform\/sqlite\.js$/, replacement: WASM_PLATFORM },
+      { find: /^.*\/db\/sqliteDriver\.js$/, replacement: WASM_PLATFORM },
       // The browser's row readers (closures: its worker may not compile code), so the replica's tests cover them too.
       { find: /^(.*\/platform)\/codegen\.js$/, replacement: '$1/codegen.web.ts' },
     ],

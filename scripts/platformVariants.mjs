@@ -1,7 +1,8 @@
 // The browser side of the engine's platform seams (docs/architecture.md, "Platform seams").
 //
-// A module that differs between Node and the browser lives in electron/engine/platform/<name>.ts (what Node, tsc
-// and vitest load) with a sibling <name>.web.ts exporting the same names. A browser bundle swaps the first for the
+// A module that differs between Node and the browser is <name>.ts (what Node, tsc and vitest load) with a sibling
+// <name>.web.ts exporting the same names: the ground's seams in electron/engine/platform/, and the few that stand on
+// a floor of their own (db/sqliteDriver.ts, db/sqlThreads.ts, hubOnly.ts). A browser bundle swaps the first for the
 // second with one of the plugins below; everything else resolves as usual.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,14 +26,14 @@ export function browserBuildOf(specifier) {
 }
 
 /** Compared with forward slashes: Vite names files so on every system, esbuild with the system's separator. */
-const PLATFORM_FOLDER = '/electron/engine/platform/';
+const SOURCES = '/electron/';
 
 /**
- * The `.web.ts` sibling of a platform module, or null. `absolutePath` is the module's file or the `.js` spelling an
- * import uses (`…/platform/crypto.js`); files outside electron/engine/platform/ and web sides themselves have none.
+ * The `.web.ts` sibling of a module of electron/, or null. `absolutePath` is the module's file or the `.js` spelling
+ * an import uses (`…/platform/crypto.js`); modules without a sibling, outside electron/, and web sides have none.
  */
 export function webVariantOf(absolutePath) {
-  if (!absolutePath.replaceAll('\\', '/').includes(PLATFORM_FOLDER)) return null;
+  if (!absolutePath.replaceAll('\\', '/').includes(SOURCES) || absolutePath.includes('node_modules')) return null;
   const match = /^(.*)\.(?:ts|js)$/.exec(absolutePath);
   if (!match || match[1].endsWith('.web')) return null;
   const web = `${match[1]}.web.ts`;
@@ -44,7 +45,7 @@ function webVariantOfImport(specifier, importer) {
   return webVariantOf(resolve(dirname(importer), specifier));
 }
 
-/** esbuild: relative imports of a platform module resolve to its `.web.ts` side when it has one; packages to their browser build. */
+/** esbuild: relative imports of a module with a `.web.ts` side resolve to it; packages to their browser build. */
 export function esbuildWebPlatform() {
   return {
     name: 'outpost-web-platform',

@@ -3,9 +3,9 @@
 // exists only in the main process's memory for one run.
 import { randomBytes } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';
-import { LOCAL_USER_SCOPES } from '../engine/auth/localAccess.js';
+import { LOCAL_USER_SCOPES } from '../engine/localAccess.js';
 
-export { replicaAccessToken } from '../engine/auth/localAccess.js';
+export { replicaAccessToken } from '../engine/localAccess.js';
 
 export const LOCAL_USER_EMAIL = 'me@outpost.local';
 

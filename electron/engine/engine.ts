@@ -3,7 +3,7 @@ import { openDatabase, sqliteOf, type Db } from './db/database.js';
 import { SqliteAuthWatch } from './db/authChangeWatch.js';
 import { DATABASE_FILE } from './db/dataFolder.js';
 import type { NoticeListener } from './db/postgres/noticeListener.js';
-import { listenToAuthChanges, openHubPostgres, smtpMailer } from './platform/hubOnly.js';
+import { listenToAuthChanges, openHubPostgres, smtpMailer } from './hubOnly.js';
 import { StatementCache } from './db/statements.js';
 import { CommitGroups } from './db/commitGroups.js';
 import { systemClock, type Clock } from './clock.js';

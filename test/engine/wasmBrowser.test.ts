@@ -7,30 +7,20 @@ import { dirname, join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { SCHEMA_VERSION } from '../../electron/engine/db/migrations/index.js';
+import { esbuildWebPlatform } from '../../scripts/platformVariants.mjs';
 
 /**
- * The browser's side of the SQLite seam (platform/sqlite.web.ts) where it
+ * The browser's side of the SQLite seam (db/sqliteDriver.web.ts) where it
  * runs: the engine's database opened by a dedicated worker in Chromium, on
  * SQLite compiled to WebAssembly over the Origin Private File System
  * (opfs-sahpool). The worker (test/support/wasmBrowserWorker.ts) is bundled
- * here for the browser, each platform/<name>.js taking its <name>.web.ts as
- * the browser bundle will, and served from 127.0.0.1 (a secure context:
+ * here for the browser, each module with a .web.ts side taking it as the
+ * browser bundle does (scripts/platformVariants.mjs), and served from 127.0.0.1 (a secure context:
  * OPFS). Skipped, saying why, where Chromium is not installed.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WORKER = resolve(import.meta.dirname, '../support/wasmBrowserWorker.ts');
-
-/** platform/<name>.js → platform/<name>.web.ts, where the browser's side exists. */
-const browserPlatform: esbuild.Plugin = {
-  name: 'browser-platform',
-  setup(build) {
-    build.onResolve({ filter: /\/platform\/[^/]+\.js$/ }, ({ path, resolveDir }) => {
-      const web = resolve(resolveDir, path).replace(/\.js$/, '.web.ts');
-      return existsSync(web) ? { path: web } : undefined;
-    });
-  },
-};
 
 const PAGE = `<!doctype html><script type="module">
 const worker = new Worker('./worker.js' + location.search, { type: 'module' });
@@ -48,12 +38,12 @@ describe.skipIf(!existsSync(CHROMIUM))(`the engine's database in a browser worke
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'outpost-wasm-browser-'));
-    const built = await esbuild.build({ entryPoints: [WORKER], bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'worker.js'), plugins: [browserPlatform], logLevel: 'silent', metafile: true });
+    const built = await esbuild.build({ entryPoints: [WORKER], bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'worker.js'), plugins: [esbuildWebPlatform()], logLevel: 'silent', metafile: true });
     // sqlite-wasm finds its .wasm beside the script (new URL('sqlite3.wasm', import.meta.url)).
     const wasmPackage = dirname(createRequire(import.meta.url).resolve('@sqlite.org/sqlite-wasm/package.json'));
     copyFileSync(join(wasmPackage, 'dist/sqlite3.wasm'), join(dir, 'sqlite3.wasm'));
     writeFileSync(join(dir, 'index.html'), PAGE);
-    expect(Object.keys(built.metafile.inputs).filter((input) => /better-sqlite3|platform\/sqlite\.ts$/.test(input))).toEqual([]);
+    expect(Object.keys(built.metafile.inputs).filter((input) => /better-sqlite3|db\/sqliteDriver\.ts$/.test(input))).toEqual([]);
     server = createServer((request, response) => {
       const name = new URL(request.url ?? '/', 'http://x').pathname.slice(1) || 'index.html';
       const file = join(dir, name);

@@ -1,9 +1,9 @@
 import { openDatabase, storageFault } from '../../electron/engine/db/database.js';
-import { prepareSqlite } from '../../electron/engine/platform/sqlite.js';
+import { prepareSqlite } from '../../electron/engine/db/sqliteDriver.js';
 
 /**
  * A dedicated worker for test/engine/wasmBrowser.test.ts, bundled with the
- * browser's platform (platform/sqlite.web.ts): opens the engine's database in
+ * browser's platform (db/sqliteDriver.web.ts): opens the engine's database in
  * the Origin Private File System, does what the page's query asks
  * (`?write=n`: n more rows), and posts back what it found.
  */

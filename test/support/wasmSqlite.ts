@@ -2,12 +2,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { SqliteConnection } from '../../electron/engine/db/connection.js';
 import { setUpOrClose, WasmDatabase, type OoDatabase } from '../../electron/engine/db/wasmDatabase.js';
-import type * as NodeSide from '../../electron/engine/platform/sqlite.js';
-import type { SqliteOpenOptions, SqlitePrepareOptions } from '../../electron/engine/platform/sqlite.js';
+import type * as NodeSide from '../../electron/engine/db/sqliteDriver.js';
+import type { SqliteOpenOptions, SqlitePrepareOptions } from '../../electron/engine/db/sqliteDriver.js';
 
 /**
  * The platform's SQLite for the wasm test run (vitest.wasm.config.ts swaps it
- * in for electron/engine/platform/sqlite.ts): the browser's adapter
+ * in for electron/engine/db/sqliteDriver.ts): the browser's adapter
  * (db/wasmDatabase.ts) over SQLite compiled to WebAssembly, in Node. Node has
  * no OPFS, so each database lives in the WebAssembly memory while open: its
  * file's bytes are read in at open and written back at close, so a test that

@@ -1,7 +1,7 @@
 /**
  * The shapes of a connection and its statements as the engine uses them
  * (better-sqlite3's, which the other backends copy): a module of types only,
- * imported by the platform's SQLite (platform/sqlite.ts), the wasm adapter
+ * imported by the platform's SQLite (db/sqliteDriver.ts), the wasm adapter
  * and database.ts, which re-exports them.
  */
 
@@ -49,9 +49,9 @@ export interface SqliteFunctionOptions {
 
 /**
  * What the engine uses of a SQLite connection, on either platform: a
- * better-sqlite3 connection has it as is (Node: platform/sqlite.ts); a
+ * better-sqlite3 connection has it as is (Node: db/sqliteDriver.ts); a
  * connection of SQLite compiled to WebAssembly has it through
- * db/wasmDatabase.ts (the browser: platform/sqlite.web.ts).
+ * db/wasmDatabase.ts (the browser: db/sqliteDriver.web.ts).
  */
 export interface SqliteConnection {
   prepare(sql: string): SqliteStatement;

@@ -1,4 +1,4 @@
-import { openSqlite } from '../platform/sqlite.js';
+import { openSqlite } from './sqliteDriver.js';
 import type { SqliteConnection, Statement, Transaction, TransactionWork } from './connection.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
@@ -87,7 +87,7 @@ export class SchemaTooNewError extends Error {
 
 /**
  * Opens (and creates) the SQLite database through the platform
- * (platform/sqlite.ts: better-sqlite3 in WAL mode so readers never block the
+ * (db/sqliteDriver.ts: better-sqlite3 in WAL mode so readers never block the
  * writer; in the browser, SQLite in WebAssembly), then foreign keys on, a
  * busy timeout so CLI commands can write while a hub runs on the same file,
  * and migrates it to the current schema.

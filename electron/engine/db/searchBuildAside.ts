@@ -4,7 +4,7 @@ import { SEARCH_BUILD_SCHEMA } from './searchIndexes.js';
 import { registerSearchFunctions } from './sqlFunctions.js';
 import { atTurnEnd } from '../platform/timers.js';
 
-// A bulk load's search indexes built on a connection of their own, beside the engine's (Node only: platform/sqlThreads.ts).
+// A bulk load's search indexes built on a connection of their own, beside the engine's (Node only: db/sqlThreads.ts).
 
 /**
  * FTS5's tables behind each search index that hold the index (`_config`

@@ -2,7 +2,7 @@ import type { SqliteDb } from '../db/database.js';
 import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, rebuildSearchIndexes } from '../db/searchIndexes.js';
 import type { SqlWorker } from '../db/sqlWorker.js';
 import { removeFileIfAny } from '../platform/files.js';
-import { buildSearchIndexesAside, sqlThreads, startSqlWorker } from '../platform/sqlThreads.js';
+import { buildSearchIndexesAside, sqlThreads, startSqlWorker } from '../db/sqlThreads.js';
 import { collectGarbageNow } from '../platform/heap.js';
 import type { WriteGate } from './writeGate.js';
 

@@ -6,7 +6,7 @@ import { FieldErrors, problem } from '../../problems.js';
 import { dataOf, idParam, JSON_TYPE, queryOf, rejectQuery } from '../reply.js';
 import { answerInTransaction } from '../writeRouteHooks.js';
 import { inviteLink, Invitations, type IssuedInvitation } from '../../auth/invitations.js';
-import { sendTestEmail } from '../../platform/hubOnly.js';
+import { sendTestEmail } from '../../hubOnly.js';
 import { TestEmailFailure } from '../../sequences/mail.js';
 
 /**

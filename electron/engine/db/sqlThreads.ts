@@ -1,6 +1,6 @@
-import { SqlWorker, type SqlWorkerOptions } from '../db/sqlWorker.js';
+import { SqlWorker, type SqlWorkerOptions } from './sqlWorker.js';
 
-export { buildSearchIndexesAside } from '../db/searchBuildAside.js';
+export { buildSearchIndexesAside } from './searchBuildAside.js';
 
 /**
  * A second thread and a second connection for a first sync's end, Node's side

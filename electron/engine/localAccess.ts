@@ -1,5 +1,5 @@
-import type { Engine } from '../engine.js';
-import type { Scope } from '../../../shared/oauth.js';
+import type { Engine } from './engine.js';
+import type { Scope } from '../../shared/oauth.js';
 
 /** What the app on a rep's own device may do through its engine: everything its user may. */
 export const LOCAL_USER_SCOPES: Scope[] = ['read', 'write', 'profile', 'sync'];

@@ -1,12 +1,12 @@
-import type { Clock } from '../clock.js';
-import type { Db } from '../db/database.js';
-import { openPostgres, openPreparedPostgres } from '../db/postgres/open.js';
-import { NoticeListener } from '../db/postgres/noticeListener.js';
-import { AUTH_CHANGES } from '../db/postgres/clusterTables.js';
-import type { Mailer } from '../sequences/mail.js';
-import { SmtpMailer } from '../sequences/mailer.js';
-import { sendTestEmail as sendOverSmtp } from '../sequences/testEmail.js';
-import type { TestEmail } from '../sequences/mail.js';
+import type { Clock } from './clock.js';
+import type { Db } from './db/database.js';
+import { openPostgres, openPreparedPostgres } from './db/postgres/open.js';
+import { NoticeListener } from './db/postgres/noticeListener.js';
+import { AUTH_CHANGES } from './db/postgres/clusterTables.js';
+import type { Mailer } from './sequences/mail.js';
+import { SmtpMailer } from './sequences/mailer.js';
+import { sendTestEmail as sendOverSmtp } from './sequences/testEmail.js';
+import type { TestEmail } from './sequences/mail.js';
 
 /**
  * What only a hub opens: its PostgreSQL database, the notices of its other

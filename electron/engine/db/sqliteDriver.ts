@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { SqliteConnection } from '../db/connection.js';
+import type { SqliteConnection } from './connection.js';
 
 /**
  * The engine's SQLite on Node: better-sqlite3, a native build of SQLite. The

@@ -1,8 +1,8 @@
 import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
-import type { SqliteConnection } from '../db/connection.js';
-import { setUpOrClose, WasmDatabase, type OoDatabase } from '../db/wasmDatabase.js';
-import type * as NodeSide from './sqlite.js';
-import type { SqliteOpenOptions, SqlitePrepareOptions } from './sqlite.js';
+import type { SqliteConnection } from './connection.js';
+import { setUpOrClose, WasmDatabase, type OoDatabase } from './wasmDatabase.js';
+import type * as NodeSide from './sqliteDriver.js';
+import type { SqliteOpenOptions, SqlitePrepareOptions } from './sqliteDriver.js';
 
 /**
  * The engine's SQLite in the browser: SQLite compiled to WebAssembly
