@@ -23,13 +23,13 @@
 //   CHROMIUM                    the browser (default /usr/bin/chromium)
 // Develop with BENCH_BROWSER_SIZES=1000 (about a minute).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { paletteQueries } from './paletteSearch.mjs';
 import { buildReplicaClient, replicaClientArgs } from './replicaBundle.mjs';
+import { keeper } from './keeper.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const CLI = join(root, 'bin/outpost.mjs');
@@ -45,19 +45,7 @@ const PER_PAGE = 10;
 const SYNC_TIMEOUT_MS = 20 * 60_000;
 const FIRST_SYNC_LINE = /\[outpost engine\] replica: first sync of (\d+) records in ([\d.]+) s: (.*)$/;
 
-const children = new Set();
-const tempDirs = [];
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
-
-function cleanUp() {
-  for (const child of children) child.kill('SIGKILL');
-  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+const { tempDir, track, cleanUp } = keeper();
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -86,8 +74,7 @@ function serve(args) {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, OUTPOST_LOG_LEVEL: 'warn', OUTPOST_ADMIN_EMAIL: ADMIN.email, OUTPOST_ADMIN_PASSWORD: ADMIN.password },
   });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
+  track(child);
   return new Promise((resolveServe, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`outpost serve did not start: ${output}`)), 60_000);

@@ -36,6 +36,7 @@ import { postgresHubLines } from './postgresHub.mjs';
 import { bulkEditLine } from './bulkEdits.mjs';
 import { buildReplicaClient, replicaClientArgs } from './replicaBundle.mjs';
 import { browserLines } from './browserSync.mjs';
+import { keeper } from './keeper.mjs';
 
 const PRESETS = { million: { BENCH_CONTACTS: '1000000', BENCH_ACTIVITIES: '0', BENCH_POSTGRES: '0', BENCH_REPORTS: '0' } };
 const presetName = process.argv[process.argv.indexOf('--preset') + 1];
@@ -90,20 +91,12 @@ const REPLICA_ROUNDS = Math.max(1, Number(process.env.BENCH_REPLICA_ROUNDS || 3)
 const root = resolve(import.meta.dirname, '..');
 const keepData = Boolean(process.env.BENCH_DATA_DIR);
 const dataDir = keepData ? resolve(process.env.BENCH_DATA_DIR) : mkdtempSync(join(tmpdir(), 'outpost-bench-'));
-const children = new Set();
-const tempDirs = [];
-
-/** A temporary folder, removed when the bench exits. */
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
+/** Temporary folders and child processes, gone when the bench exits. */
+const { tempDir, track, cleanUp } = keeper();
 
 process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
+  cleanUp();
   if (!keepData) rmSync(dataDir, { recursive: true, force: true });
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 process.on('SIGINT', () => process.exit(130));
 process.on('SIGTERM', () => process.exit(143));
@@ -138,7 +131,6 @@ function stop(child) {
     const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
     child.once('exit', () => {
       clearTimeout(kill);
-      children.delete(child);
       done();
     });
     child.kill('SIGTERM');
@@ -150,7 +142,7 @@ function startHub(dir = dataDir, extra = []) {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_CPU_PROF)] : [];
   const args = [...profile, 'bin/outpost.mjs', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dir, '--rate-limit', String(RATE_LIMIT), ...extra];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.add(child);
+  track(child);
   // A node on PostgreSQL listens before its engine workers are up (they start after it): measured before they are,
   // it would answer on its main thread alone, and the compile of the workers' modules would count in its figures.
   const workers = extra.includes('--database-url') && !/--workers[ =]0\b/.test(extra.join(' ')) && process.env.OUTPOST_WORKERS !== '0';
@@ -168,7 +160,7 @@ function startHub(dir = dataDir, extra = []) {
 
 function startBare() {
   const child = fork(join(root, 'bench/bareServer.mjs'), [join(dataDir, 'outpost.sqlite')], { stdio: 'inherit' });
-  children.add(child);
+  track(child);
   const url = new Promise((resolveUrl, reject) => {
     child.once('message', ({ port }) => resolveUrl(`http://127.0.0.1:${port}`));
     child.on('exit', (code, signal) => reject(new Error(`bare server exited (${code ?? signal})`)));
@@ -448,12 +440,11 @@ async function postgresLine() {
 function runJsonChild(what, args, env = {}) {
   if (process.platform !== 'win32') spawnSync('sync');
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  children.add(child);
+  track(child);
   const done = new Promise((resolveRun, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('exit', (code) => {
-      children.delete(child);
       if (code === 0) resolveRun(JSON.parse(out.trim().split('\n').pop()));
       else reject(new Error(`${what} exited ${code}: ${out}`));
     });

@@ -12,7 +12,7 @@ import { ENGINE_GROUP, type DownloadAnswer, type EngineCall } from '../shared/lo
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
 /** Paths the hub answers itself (the interfaces, its docs, sign-in flows and downloads): never the shell. */
-export const HUB_ONLY_PATHS = [/^\/v2(\/|$)/, /^\/api(\/|$)/, /^\/oauth2(\/|$)/, /^\/docs(\/|$)/, /^\/downloads(\/|$)/, /^\/invite(\/|$)/, /^\/health$/, /^\/metrics$/];
+const HUB_ONLY_PATHS = [/^\/v2(\/|$)/, /^\/api(\/|$)/, /^\/oauth2(\/|$)/, /^\/docs(\/|$)/, /^\/downloads(\/|$)/, /^\/invite(\/|$)/, /^\/health$/, /^\/metrics$/];
 
 // The build's files, named by content hash, from the cache first; a new build's list replaces the old one's caches.
 precacheAndRoute(self.__WB_MANIFEST);
