@@ -67,6 +67,16 @@ describe('results', () => {
     expect(db.prepare('SELECT ? AS text').get('é — 日本')).toEqual({ text: 'é — 日本' });
   });
 
+  onBoth('keep texts whole: several in one statement, long ones, NUL and characters beyond the BMP inside, names not in ASCII', (db) => {
+    const long = 'ü😀x'.repeat(40_000);
+    const texts = ['first', long, 'a\u0000b', '', '𝄞 clef', 'second long '.repeat(2_000)];
+    db.prepare('INSERT INTO items (name, data) VALUES (?, ?), (?, ?), (?, ?)').run(texts[0], null, texts[1], null, texts[2], null);
+    db.prepare('INSERT INTO items (name) VALUES (?), (?), (?)').run(texts.slice(3));
+    expect(db.prepare('SELECT name FROM items ORDER BY id').pluck().all()).toEqual(texts);
+    expect(db.prepare('SELECT length(name) FROM items WHERE name = ?').pluck().get(long)).toBe([...long].length);
+    expect(db.prepare('SELECT 1 AS "größe 日本"').get()).toEqual({ 'größe 日本': 1 });
+  });
+
   onBoth('are whole rows, their first value (pluck) or their values in order (raw), switched on and off', (db) => {
     db.prepare('INSERT INTO items (name, amount) VALUES (?, ?), (?, ?)').run('a', 1, 'b', 2);
     const stmt = db.prepare('SELECT name, amount FROM items ORDER BY id');
@@ -210,6 +220,25 @@ describe('functions', () => {
     expect(db.prepare("SELECT twice(21) AS a, joined(1, 'b', 2.5) AS b, kind(x'01') AS c, kind(3) AS d, kind(NULL) AS e").get())
       .toEqual({ a: 42, b: '1+b+2.5', c: 'buffer', d: 'number', e: 'object' });
     expect(thrown(() => db.prepare('SELECT twice(1, 2)').get()).code).toBe('SQLITE_ERROR');
+  });
+
+  onBoth('give back what they return as better-sqlite3 keeps it: numbers as reals, bigints as integers, text and blobs whole', (db) => {
+    const long = 'ü😀 '.repeat(30_000);
+    db.function('echo', { deterministic: true }, (value: unknown) => value);
+    db.function('big', { deterministic: true }, () => 2n ** 40n);
+    db.function('empty_blob', { deterministic: true }, () => Buffer.alloc(0));
+    expect(db.prepare("SELECT typeof(echo(2)) AS a, typeof(big()) AS b, big() AS c, echo(?) AS d, echo(?) AS e, echo(x'0102') AS f, typeof(empty_blob()) AS g").get('é\u0000x', long))
+      .toEqual({ a: 'real', b: 'integer', c: 2 ** 40, d: 'é\u0000x', e: long, f: Buffer.from([1, 2]), g: 'blob' });
+    expect(db.prepare('SELECT count(*) FROM (SELECT echo(value) AS v FROM json_each(?) WHERE v IS NOT NULL)').pluck().get(JSON.stringify(Array.from({ length: 5000 }, (_, i) => `word ${i}`)))).toBe(5000);
+  });
+
+  onBoth('refuse a result SQLite cannot hold: an object, a boolean, a bigint beyond 64 bits', (db) => {
+    db.function('object', { deterministic: false }, () => ({}));
+    db.function('yes', { deterministic: false }, () => true);
+    db.function('huge', { deterministic: false }, () => 2n ** 70n);
+    expect([thrown(() => db.prepare('SELECT object()').get())].map((e) => [e.constructor, e.message])).toEqual([[TypeError, 'User-defined function object() returned an invalid value']]);
+    expect(thrown(() => db.prepare('SELECT yes()').get())).toBeInstanceOf(TypeError);
+    expect([thrown(() => db.prepare('SELECT huge()').get())].map((e) => [e.constructor, e.message])).toEqual([[RangeError, 'User-defined function huge() returned a bigint that was too big']]);
   });
 
   onBoth('throw their own error out of the statement', (db) => {
