@@ -110,14 +110,24 @@ describe('a bulk load', () => {
     const warn = vi.spyOn(console, 'warn');
     const engine = replicaEngine();
     const before = schemaOf(engine);
+    const sqlite = sqliteOf(engine.db);
+    const tempTriggers = () => sqlite.prepare("SELECT name FROM temp.sqlite_master WHERE type = 'trigger' ORDER BY name").pluck().all();
+    const triggersBefore = tempTriggers();
+    const prepared = engine.db.prepare("SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck();
     // A worker would fail here (no such driver build), and say so: a small load never starts one.
-    const { end } = await asBulkLoad(sqliteOf(engine.db), async () => {
+    const { end } = await asBulkLoad(sqlite, async () => {
       engine.db.prepare(`INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (1, 1, 1, 'Small pricing note', 'x', 'x')`).run();
     }, { nativeBinding: join(dirs[0], 'missing.node') });
     expect(warn).not.toHaveBeenCalled();
     expect(end).toBeNull();
     expect(schemaOf(engine)).toEqual(before);
-    expect(engine.db.prepare("SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH 'pricing'").pluck().all()).toEqual([1]);
+    // The schema was reloaded after the build (reconnectSearchIndexes): what the connection had stays usable.
+    expect(prepared.all()).toEqual([1]);
+    expect(tempTriggers()).toEqual(triggersBefore);
+    expect(sqlite.pragma('writable_schema', { simple: true })).toBe(0);
+    expect(engine.db.prepare("SELECT phone_terms('+1 555 0100') AS terms").pluck().get()).toMatch(/15550100/);
+    engine.db.prepare(`INSERT INTO tasks (id, creator_id, owner_id, content, created_at, updated_at) VALUES (2, 1, 1, 'Pricing once more', 'x', 'x')`).run();
+    expect(prepared.all()).toEqual([1, 2]);
   });
 
   it('finishes on this thread alone when the worker cannot open the database', async () => {

@@ -1,5 +1,5 @@
 import type { SqliteDb } from '../db/database.js';
-import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, rebuildSearchIndexes } from '../db/searchIndexes.js';
+import { BULK_LOAD_SCHEMA, SEARCH_BUILD_SCHEMA, rebuildSearchIndexes, reconnectSearchIndexes } from '../db/searchIndexes.js';
 import type { SqlWorker } from '../db/sqlWorker.js';
 import { removeFileIfAny } from '../platform/files.js';
 import { buildSearchIndexesAside, sqlThreads, startSqlWorker } from '../db/sqlThreads.js';
@@ -172,6 +172,7 @@ export function finishBulkLoad(db: SqliteDb): void {
     rebuildSearchIndexes(db);
     db.exec(FORGET_BULK_LOAD);
   })();
+  reconnectSearchIndexes(db);
 }
 
 /**
