@@ -28,11 +28,12 @@ export async function prepareSqlite(options: SqlitePrepareOptions = {}): Promise
 
 /**
  * Opens (and creates) `file` in the pool (an absolute name, `/outpost/<user>.sqlite3`).
- * One connection holds it, with a rollback journal (setUpWasmConnection): WAL
- * under exclusive locking made a first sync's end (indexes and search built in
- * one transaction) take 5.1 s instead of 3.2 s at 15 000 records in Chromium,
- * every page written to the log and then again to the file, and one connection
- * has no readers for WAL to spare.
+ * One connection holds it, with a rollback journal (setUpWasmConnection): one
+ * connection has no readers for WAL to spare, and WAL writes every page twice
+ * (to the log, then to the file). On a browser profile the two measured alike
+ * (a first sync of 15 000 records in 1.5–2.2 s with either, three runs each);
+ * in a private window, where each file access is a round trip to the browser
+ * process, WAL made that sync's end take 5.1 s instead of 3.2 s.
  */
 export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteConnection {
   if (!sqlite) throw new Error('SQLite is not loaded: await prepareSqlite() once before opening a database.');

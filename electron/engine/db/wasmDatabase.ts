@@ -664,7 +664,8 @@ export type WasmJournal = 'wal' | 'truncate';
  * The pragmas that differ from a native connection's (database.ts sets the
  * rest): exclusive locking, as the one engine of a browser profile owns the
  * file (OPFS's pool has no shared memory, so WAL needs it; and a rollback
- * journal without it takes and drops the file's lock at every read: the
+ * journal without it takes and drops the file's lock at every read, and reads
+ * the database's first page again each time: in a private window the
  * palette's search took 14.6 ms a request instead of 2.2); temporary tables
  * and sort spills in memory, where the pool has no files for them.
  */

@@ -1,0 +1,158 @@
+// The replica's own rules, run by the browser's engine worker: the scenarios of
+// test/replica/fieldMerge.test.ts and replica.test.ts (which run the engine in
+// Node, on better-sqlite3 and on SQLite in WebAssembly), here on the engine the
+// page starts in its worker, over OPFS, syncing with a real hub through a link
+// the spec cuts (connection refused). The spec asks the worker as the app asks
+// it (a posted `request`, what the app's WorkerBridge sends), not through the
+// screens: what is under test is the engine's sync, not the forms.
+import { expect, test } from './fixtures.mjs';
+import { cuttableLink } from './cuttableLink.mjs';
+import { hubClient } from './ownHub.mjs';
+import { closeContexts, signInOn } from './browser.mjs';
+
+test.describe.configure({ mode: 'serial' });
+
+const WAIT = { timeout: 30_000 };
+const MARK = `Bw${Date.now().toString(36)}`;
+
+let link;
+let context;
+let page;
+let hub;
+
+/** The page's engine worker as `window.__outpostEngine` (a test-side init script: nothing of it is in the product). */
+function recordEngineWorker() {
+  const Original = window.Worker;
+  window.Worker = class extends Original {
+    constructor(url, options) {
+      super(url, options);
+      if (options?.name === 'outpost-engine') window.__outpostEngine = this;
+    }
+  };
+}
+
+/** A request to the browser's engine, posted as the app posts it: `{ status, body }`. */
+function local(method, path, data, query) {
+  return page.evaluate(({ method, path, data, query }) => new Promise((resolve, reject) => {
+    const worker = window.__outpostEngine;
+    const id = Math.floor(Math.random() * 2 ** 31);
+    const onMessage = (event) => {
+      if (event.data?.id !== id) return;
+      worker.removeEventListener('message', onMessage);
+      if ('error' in event.data) reject(new Error(event.data.error));
+      else resolve(event.data.result);
+    };
+    worker.addEventListener('message', onMessage);
+    worker.postMessage({ id, call: 'request', request: { method, path, query, body: data === undefined ? undefined : { data } } });
+  }), { method, path, data, query });
+}
+
+/** Syncs the browser's engine now (the app's "Sync now"): its status after. */
+const sync = async () => (await local('POST', '/v2/replica/sync')).body.data;
+
+/** A contact made on the hub and synced into the browser. */
+async function contactOnBoth(data) {
+  const made = await hub('POST', '/v2/contacts', data);
+  expect(made.status).toBe(200);
+  await expect.poll(async () => (await sync(), (await local('GET', `/v2/contacts/${made.body.data.id}`)).status), WAIT).toBe(200);
+  return made.body.data.id;
+}
+
+test.beforeAll(async ({ browser, seededHub }) => {
+  link = await cuttableLink(new URL(seededHub.url).port);
+  const token = await (await fetch(`${seededHub.url}/oauth2/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: seededHub.admin.email, password: seededHub.admin.password }),
+  })).json();
+  hub = hubClient(seededHub.url, token.access_token);
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(recordEngineWorker);
+  page = await context.newPage();
+  await signInOn(page, link.url, seededHub.admin, { keepData: true });
+  await expect(page.getByRole('status', { name: 'Sync status' })).toHaveText('Up to date', WAIT);
+});
+
+test.afterAll(async ({ browser }) => {
+  await closeContexts(browser);
+  await link?.close();
+});
+
+test('an offline edit and a colleague\'s edit of one record merge field by field', async () => {
+  const id = await contactOnBoth({ last_name: `Okafor ${MARK}`, email: 'old@example.com', phone: '111' });
+  await link.cut();
+  expect((await hub('PUT', `/v2/contacts/${id}`, { email: 'new@example.com' })).status).toBe(200);
+  // The edit form as it was: every field, the email as the rep last saw it.
+  const saved = await local('PUT', `/v2/contacts/${id}`, { last_name: `Okafor ${MARK}`, email: 'old@example.com', phone: '222' });
+  expect(saved.status).toBe(200);
+  expect(await sync()).toMatchObject({ state: 'offline', pending: 1 });
+  await link.heal();
+  await expect.poll(async () => (await sync()).state, WAIT).toBe('up_to_date');
+  expect((await hub('GET', `/v2/contacts/${id}`)).body.data).toMatchObject({ email: 'new@example.com', phone: '222' });
+  expect((await local('GET', `/v2/contacts/${id}`)).body.data).toMatchObject({ email: 'new@example.com', phone: '222' });
+});
+
+test('a field changed on both sides is a conflict until the rep chooses; keeping the rep\'s value or typing a third is sent', async () => {
+  const id = await contactOnBoth({ last_name: `Lindqvist ${MARK}`, title: 'Buyer', description: 'x' });
+  await link.cut();
+  await hub('PUT', `/v2/contacts/${id}`, { title: 'Head of purchasing', description: 'hub' });
+  await local('PUT', `/v2/contacts/${id}`, { title: 'Chief buyer', description: 'rep' });
+  await link.heal();
+  await expect.poll(async () => (await sync()).conflicts, WAIT).toBe(2);
+  // The hub kept its values; the browser shows the hub's state and lists both conflicts with both sides.
+  expect((await local('GET', `/v2/contacts/${id}`)).body.data).toMatchObject({ title: 'Head of purchasing', description: 'hub' });
+  const listed = await local('GET', '/v2/replica/conflicts', undefined, { resource_type: 'contact', record_id: id });
+  const byField = Object.fromEntries(listed.body.items.map((item) => [item.data.field, item.data]));
+  expect(byField.title).toMatchObject({ yours: { value: 'Chief buyer' }, theirs: { value: 'Head of purchasing' } });
+  expect(byField.description).toMatchObject({ yours: { value: 'rep' }, theirs: { value: 'hub' } });
+
+  expect((await local('POST', `/v2/replica/conflicts/${byField.title.id}/resolve`, { keep: 'yours' })).status).toBe(200);
+  expect((await local('POST', `/v2/replica/conflicts/${byField.description.id}/resolve`, { value: 'both' })).status).toBe(200);
+  // A choice that is neither side nor a value is refused in the error envelope.
+  const refused = await local('POST', `/v2/replica/conflicts/${byField.title.id}/resolve`, { keep: 'mine' });
+  expect(refused.status).toBeGreaterThanOrEqual(400);
+  expect(refused.body.errors.length).toBeGreaterThan(0);
+  await expect.poll(async () => (await sync()).conflicts, WAIT).toBe(0);
+  expect((await hub('GET', `/v2/contacts/${id}`)).body.data).toMatchObject({ title: 'Chief buyer', description: 'both' });
+});
+
+test('records made offline referring to each other reach the hub with the hub\'s ids', async () => {
+  await link.cut();
+  const contact = await local('POST', '/v2/contacts', { first_name: 'Ines', last_name: `Offline ${MARK}` });
+  expect(contact.status).toBe(200);
+  const tempId = contact.body.data.id;
+  expect(tempId).toBeLessThan(0);
+  const task = await local('POST', '/v2/tasks', { content: `Call Ines ${MARK}`, resource_type: 'contact', resource_id: tempId });
+  const note = await local('POST', '/v2/notes', { content: `Met Ines ${MARK}`, resource_type: 'contact', resource_id: tempId });
+  expect([task.status, note.status]).toEqual([200, 200]);
+  expect(await sync()).toMatchObject({ state: 'offline', pending: 3 });
+  await link.heal();
+  await expect.poll(async () => (await sync()).pending, WAIT).toBe(0);
+
+  const mapped = await local('GET', `/v2/replica/ids/contact/${tempId}`);
+  expect(mapped.status).toBe(200);
+  const hubId = mapped.body.data.hub_id;
+  expect((await hub('GET', `/v2/contacts/${hubId}`)).body.data).toMatchObject({ first_name: 'Ines', last_name: `Offline ${MARK}` });
+  const tasks = await hub('GET', `/v2/tasks?resource_type=contact&resource_id=${hubId}`);
+  const notes = await hub('GET', `/v2/notes?resource_type=contact&resource_id=${hubId}`);
+  expect(tasks.body.items.map((item) => item.data.content)).toEqual([`Call Ines ${MARK}`]);
+  expect(notes.body.items.map((item) => item.data.content)).toEqual([`Met Ines ${MARK}`]);
+  // The browser holds them under the hub's ids now.
+  expect((await local('GET', `/v2/contacts/${hubId}`)).body.data.last_name).toBe(`Offline ${MARK}`);
+});
+
+test('a delete made offline reaches the hub; an edit of a record the hub deleted becomes a sync issue', async () => {
+  const gone = await contactOnBoth({ last_name: `Leaving ${MARK}` });
+  const edited = await contactOnBoth({ last_name: `Edited ${MARK}`, title: 'Old' });
+  await link.cut();
+  expect((await local('DELETE', `/v2/contacts/${gone}`)).status).toBe(204);
+  expect((await hub('DELETE', `/v2/contacts/${edited}`)).status).toBe(204);
+  expect((await local('PUT', `/v2/contacts/${edited}`, { title: 'New' })).status).toBe(200);
+  await link.heal();
+  await expect.poll(async () => (await sync()).pending, WAIT).toBe(0);
+  expect((await hub('GET', `/v2/contacts/${gone}`)).status).toBe(404);
+  const issues = await local('GET', '/v2/replica/issues');
+  const issue = issues.body.items.map((item) => item.data).find((data) => data.record_id === edited);
+  expect(issue).toBeTruthy();
+  expect(issue.resource_type).toBe('contact');
+});
