@@ -3,6 +3,7 @@ import type { SqliteConnection, Statement, Transaction, TransactionWork } from '
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import { isoSeconds, systemClock, type Clock } from '../clock.js';
 import { registerSearchFunctions } from './sqlFunctions.js';
+import { RECONNECT_SEARCH_INDEXES } from './searchIndexSql.js';
 
 /**
  * The engine's database, on either backend: SQLite (better-sqlite3, the
@@ -138,6 +139,8 @@ export function migrate(db: SqliteDb): void {
     if (migration.rebuildsTables) withoutForeignKeys(db, run);
     else run();
   }
+  // Some migrations build the search indexes, on the connection that then serves.
+  if (current < SCHEMA_VERSION) db.exec(RECONNECT_SEARCH_INDEXES);
 }
 
 /** Runs `work` with foreign keys off (a pragma that must be set outside a transaction), then as they were. */

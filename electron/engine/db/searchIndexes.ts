@@ -1,5 +1,5 @@
 import type { Db, SqliteDb } from './database.js';
-import { fillSearchIndexSql, SEARCH_INDEXES, type SearchIndex } from './searchIndexSql.js';
+import { fillSearchIndexSql, RECONNECT_SEARCH_INDEXES, SEARCH_INDEXES, type SearchIndex } from './searchIndexSql.js';
 
 const searchIndex = (fts: SearchIndex['fts']) => SEARCH_INDEXES.find((i) => i.fts === fts)!;
 
@@ -28,19 +28,9 @@ export function rebuildSearchIndexes(db: SqliteDb): void {
   }
 }
 
-/**
- * Lets go of what a build of the search indexes left on this connection, once
- * it has committed. FTS5 keeps, per connection and index, a table of the terms
- * waiting to be written; a build grows it to hundreds of thousands of slots,
- * it never shrinks, and every prefix query scans all of them, empty as they
- * are: the palette's searches took 3× as long on the connection that built
- * the indexes of 15 000 records (0.84 ms against 0.27 natively, 1.25 against
- * 0.52 in WebAssembly). Reloading the schema reconnects the search tables,
- * which starts that table afresh; prepared statements are compiled again as
- * they are next used, and TEMP triggers and SQL functions stay.
- */
+/** After a build of the search indexes on `db`, committed: see RECONNECT_SEARCH_INDEXES. */
 export function reconnectSearchIndexes(db: SqliteDb): void {
-  db.pragma('writable_schema = RESET');
+  db.exec(RECONNECT_SEARCH_INDEXES);
 }
 
 /** The schema name the search indexes are built under, aside. */
