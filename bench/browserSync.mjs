@@ -30,6 +30,7 @@ import { chromium } from 'playwright-core';
 import { paletteQueries } from './paletteSearch.mjs';
 import { buildReplicaClient, replicaClientArgs } from './replicaBundle.mjs';
 import { keeper } from './keeper.mjs';
+import { askEngine, askingTheEngine } from '../test/support/engineWorkerPage.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const CLI = join(root, 'bin/outpost.mjs');
@@ -129,21 +130,6 @@ function replicaFirstSync(bundle, hub) {
 }
 
 /**
- * Records the page's engine worker (the Worker the app makes, named 'outpost-engine') as
- * `window.__outpostBenchEngine`, so the palette line can post the app's own requests to it.
- * Bench-side only: an init script of the bench's browser context, nothing in the product.
- */
-function recordEngineWorker() {
-  const Original = window.Worker;
-  window.Worker = class extends Original {
-    constructor(url, options) {
-      super(url, options);
-      if (options?.name === 'outpost-engine') window.__outpostBenchEngine = this;
-    }
-  };
-}
-
-/**
  * A Chromium of its own on a fresh profile folder, as a rep's browser is: not a private (incognito) context,
  * whose OPFS lives in the browser process's memory, every read and write of the engine's file a round trip
  * to it (measured at 15 000 records: 6.0 s of the first sync in file reads and writes, against 0.34 s on a profile).
@@ -160,7 +146,7 @@ const freshBrowser = () => chromium.launchPersistentContext(tempDir('outpost-ben
 async function browserFirstSync(hub) {
   spawnSync('sync');
   const context = await freshBrowser();
-  await context.addInitScript(recordEngineWorker);
+  await context.addInitScript(askingTheEngine);
   const page = context.pages()[0] ?? await context.newPage();
   let logged = null;
   const seen = new Promise((resolveLine) => {
@@ -214,30 +200,18 @@ async function upToDateReplica(hubUrl, hubToken) {
 }
 
 /** Times `calls` palette searches answered by the page's engine worker, one at a time, each posted as the app posts its requests. */
-function browserSearchTimes(page, texts, calls, firstId) {
-  return page.evaluate(async ({ texts, calls, firstId, perPage }) => {
-    const worker = window.__outpostBenchEngine;
-    if (!worker) throw new Error('the page made no engine worker');
-    const ask = (id, q) => new Promise((resolveAsk, reject) => {
-      const onMessage = (event) => {
-        if (event.data?.id !== id) return;
-        worker.removeEventListener('message', onMessage);
-        if ('error' in event.data) reject(new Error(event.data.error));
-        else resolveAsk(event.data.result);
-      };
-      worker.addEventListener('message', onMessage);
-      // What api.list('/v2/search', { q, per_page }) sends through the WorkerBridge (renderer/commands/useRecordSearch.ts).
-      worker.postMessage({ id, call: 'request', request: { method: 'GET', path: '/v2/search', query: { q, per_page: perPage } } });
-    });
+function browserSearchTimes(page, texts, calls) {
+  return page.evaluate(async ({ texts, calls, perPage }) => {
     const times = [];
     for (let i = 0; i < calls; i++) {
       const started = performance.now();
-      const answer = await ask(firstId + i, texts[i % texts.length]);
+      // What api.list('/v2/search', { q, per_page }) sends through the WorkerBridge (renderer/commands/useRecordSearch.ts).
+      const answer = await window.__outpostAsk({ call: 'request', request: { method: 'GET', path: '/v2/search', query: { q: texts[i % texts.length], per_page: perPage } } });
       times.push(performance.now() - started);
       if (answer.status !== 200) throw new Error(`the engine answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     }
     return times;
-  }, { texts, calls, firstId, perPage: PER_PAGE });
+  }, { texts, calls, perPage: PER_PAGE });
 }
 
 /** The same request to the desktop replica over HTTP, one at a time, the answer read as JSON. */
@@ -262,23 +236,11 @@ async function paletteLine(page, hub, hubFile, contacts, calls) {
     // Both answer the same: the item counts of a few queries compared before measuring.
     const check = texts.slice(0, 20);
     let differences = 0;
-    const counts = await page.evaluate(async ({ check, perPage }) => {
-      const worker = window.__outpostBenchEngine;
-      const out = [];
-      for (const [i, q] of check.entries()) {
-        const id = 2_100_000_000 + i;
-        out.push(await new Promise((resolveAsk) => {
-          const onMessage = (event) => {
-            if (event.data?.id !== id) return;
-            worker.removeEventListener('message', onMessage);
-            resolveAsk(event.data.result?.body?.items?.map((item) => `${item.data.type}:${item.data.id}`).join(',') ?? 'error');
-          };
-          worker.addEventListener('message', onMessage);
-          worker.postMessage({ id, call: 'request', request: { method: 'GET', path: '/v2/search', query: { q, per_page: perPage } } });
-        }));
-      }
-      return out;
-    }, { check, perPage: PER_PAGE });
+    const counts = [];
+    for (const q of check) {
+      const answer = await askEngine(page, { method: 'GET', path: '/v2/search', query: { q, per_page: PER_PAGE } });
+      counts.push(answer.body?.items?.map((item) => `${item.data.type}:${item.data.id}`).join(',') ?? 'error');
+    }
     for (const [i, q] of check.entries()) {
       const body = await (await fetch(`${replica.url}/v2/search?q=${encodeURIComponent(q)}&per_page=${PER_PAGE}`, { headers: { Authorization: `Bearer ${replica.token}` } })).json();
       if (body.items.map((item) => `${item.data.type}:${item.data.id}`).join(',') !== counts[i]) differences++;
@@ -286,17 +248,14 @@ async function paletteLine(page, hub, hubFile, contacts, calls) {
     const perRound = Math.max(1, Math.round(calls / PALETTE_ROUNDS));
     const browserTimes = [];
     const replicaTimes = [];
-    let nextId = 1_000_000_000;
     // Warm-up: 20 of each, not counted.
-    await browserSearchTimes(page, texts, 20, nextId);
-    nextId += 20;
+    await browserSearchTimes(page, texts, 20);
     await replicaSearchTimes(replica, texts, 20, 0);
     for (let round = 0; round < PALETTE_ROUNDS; round++) {
       const sides = [
-        async () => browserTimes.push(...await browserSearchTimes(page, texts.slice((round * perRound) % texts.length).concat(texts), perRound, nextId)),
+        async () => browserTimes.push(...await browserSearchTimes(page, texts.slice((round * perRound) % texts.length).concat(texts), perRound)),
         async () => replicaTimes.push(...await replicaSearchTimes(replica, texts, perRound, round * perRound)),
       ];
-      nextId += perRound;
       for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
     }
     const ms = (n) => `${n.toFixed(1)} ms`;

@@ -9,6 +9,7 @@ import { expect, test } from './fixtures.mjs';
 import { cuttableLink } from './cuttableLink.mjs';
 import { hubClient } from './ownHub.mjs';
 import { closeContexts, signInOn } from './browser.mjs';
+import { askEngine, askingTheEngine } from '../test/support/engineWorkerPage.mjs';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -20,32 +21,8 @@ let context;
 let page;
 let hub;
 
-/** The page's engine worker as `window.__outpostEngine` (a test-side init script: nothing of it is in the product). */
-function recordEngineWorker() {
-  const Original = window.Worker;
-  window.Worker = class extends Original {
-    constructor(url, options) {
-      super(url, options);
-      if (options?.name === 'outpost-engine') window.__outpostEngine = this;
-    }
-  };
-}
-
 /** A request to the browser's engine, posted as the app posts it: `{ status, body }`. */
-function local(method, path, data, query) {
-  return page.evaluate(({ method, path, data, query }) => new Promise((resolve, reject) => {
-    const worker = window.__outpostEngine;
-    const id = Math.floor(Math.random() * 2 ** 31);
-    const onMessage = (event) => {
-      if (event.data?.id !== id) return;
-      worker.removeEventListener('message', onMessage);
-      if ('error' in event.data) reject(new Error(event.data.error));
-      else resolve(event.data.result);
-    };
-    worker.addEventListener('message', onMessage);
-    worker.postMessage({ id, call: 'request', request: { method, path, query, body: data === undefined ? undefined : { data } } });
-  }), { method, path, data, query });
-}
+const local = (method, path, data, query) => askEngine(page, { method, path, query, body: data === undefined ? undefined : { data } });
 
 /** Syncs the browser's engine now (the app's "Sync now"): its status after. */
 const sync = async () => (await local('POST', '/v2/replica/sync')).body.data;
@@ -67,7 +44,7 @@ test.beforeAll(async ({ browser, seededHub }) => {
   })).json();
   hub = hubClient(seededHub.url, token.access_token);
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript(recordEngineWorker);
+  await context.addInitScript(askingTheEngine);
   page = await context.newPage();
   await signInOn(page, link.url, seededHub.admin, { keepData: true });
   await expect(page.getByRole('status', { name: 'Sync status' })).toHaveText('Up to date', WAIT);
