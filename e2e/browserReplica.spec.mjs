@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.mjs';
 import { cuttableLink } from './cuttableLink.mjs';
-import { hubClient } from './ownHub.mjs';
+import { hubClient, passwordToken } from './ownHub.mjs';
 import { closeContexts, screenshot, signInOn } from './browser.mjs';
 
 // One story on one page (signed in, offline, back), in order.
@@ -29,16 +29,6 @@ let page;
 let hub;
 let hubAdminToken;
 let contactId;
-
-/** A token of the hub's admin, for the spec's own calls to the hub (never through the link). */
-async function hubToken(url, { email, password }) {
-  const response = await fetch(`${url}/oauth2/token`, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: email, password }),
-  });
-  return (await response.json()).access_token;
-}
 
 const syncStatus = (on = page) => on.getByRole('status', { name: 'Sync status' });
 
@@ -62,7 +52,7 @@ test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
   browser = workerBrowser;
   seededHub = workerHub;
   link = await cuttableLink(new URL(seededHub.url).port);
-  hubAdminToken = await hubToken(seededHub.url, seededHub.admin);
+  hubAdminToken = await passwordToken(seededHub.url, seededHub.admin);
   hub = hubClient(seededHub.url, hubAdminToken);
 });
 

@@ -7,7 +7,7 @@
 // screens: what is under test is the engine's sync, not the forms.
 import { expect, test } from './fixtures.mjs';
 import { cuttableLink } from './cuttableLink.mjs';
-import { hubClient } from './ownHub.mjs';
+import { hubClient, passwordToken } from './ownHub.mjs';
 import { closeContexts, signInOn } from './browser.mjs';
 import { askEngine, askingTheEngine } from '../test/support/engineWorkerPage.mjs';
 
@@ -37,12 +37,7 @@ async function contactOnBoth(data) {
 
 test.beforeAll(async ({ browser, seededHub }) => {
   link = await cuttableLink(new URL(seededHub.url).port);
-  const token = await (await fetch(`${seededHub.url}/oauth2/token`, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: seededHub.admin.email, password: seededHub.admin.password }),
-  })).json();
-  hub = hubClient(seededHub.url, token.access_token);
+  hub = hubClient(seededHub.url, await passwordToken(seededHub.url, seededHub.admin));
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(askingTheEngine);
   page = await context.newPage();

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { screenshot, closeContexts } from './browser.mjs';
+import { passwordToken } from './ownHub.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
 test.describe.configure({ mode: 'serial' });
@@ -28,14 +29,7 @@ function startCallbackServer() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port })));
 }
 
-async function adminToken() {
-  const response = await fetch(`${seededHub.url}/oauth2/token`, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: seededHub.admin.email, password: seededHub.admin.password }),
-  });
-  return (await response.json()).access_token;
-}
+const adminToken = () => passwordToken(seededHub.url, seededHub.admin);
 
 const redirectUri = () => `http://127.0.0.1:${callback.port}/callback`;
 const authorizeUrl = (state) => `${seededHub.url}/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri(), state, scope: 'read profile' })}`;

@@ -116,6 +116,18 @@ export function serveReplica(upstream, token, dir) {
 
 const now = (value) => (typeof value === 'function' ? value() : value);
 
+/** A person's access token at a hub, by the password grant the app's own sign-in uses (the spec's own calls, never through a page). */
+export async function passwordToken(url, { email, password }) {
+  const response = await fetch(`${url}/oauth2/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${Buffer.from('outpost-app:').toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: email, password }),
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`password grant at ${url}: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
 /**
  * A hub's REST API: `api(method, path, data, as)` with `as` (or `token`) as the bearer, `data` sent in
  * the `{data}` envelope. `base` and `token` may be functions, read at each call, as specs set them in `before`.
