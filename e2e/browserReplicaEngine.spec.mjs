@@ -128,3 +128,17 @@ test('a delete made offline reaches the hub; an edit of a record the hub deleted
   expect(issue).toBeTruthy();
   expect(issue.resource_type).toBe('contact');
 });
+
+test('a change only the hub makes (converting a lead) goes to the hub from the page, and offline is refused saying so', async () => {
+  const lead = await hub('POST', '/v2/leads', { first_name: 'Noor', last_name: `Haddad ${MARK}` });
+  await expect.poll(async () => (await sync(), (await local('GET', `/v2/leads/${lead.body.data.id}`)).status), WAIT).toBe(200);
+  const converted = await local('POST', '/v2/lead_conversions', { lead_id: lead.body.data.id });
+  expect(converted.status, JSON.stringify(converted.body)).toBe(200);
+  // What the hub made is in the browser at once, for the screen that follows.
+  expect((await local('GET', `/v2/contacts/${converted.body.data.individual_id}`)).body.data.last_name).toBe(`Haddad ${MARK}`);
+  await link.cut();
+  const refused = await local('POST', '/v2/contact/custom_fields', { name: `Segment ${MARK}`, type: 'string' });
+  expect(refused.status).toBe(503);
+  expect(refused.body.errors[0].error.message).toMatch(/made on the hub, which cannot be reached now/);
+  await link.heal();
+});

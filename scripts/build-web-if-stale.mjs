@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run serve` builds the web UI only when its sources changed since the last build.
 // "Changed" is by content (scripts/buildStamp.mjs): every file the renderer build reads (renderer/,
-// shared/, vite.config.ts, package-lock.json) and the index.html it built are recorded in
+// shared/, the engine and its browser host that the page's engine worker bundles, the platform-variant
+// plugin, vite.config.ts, package-lock.json) and the index.html it built are recorded in
 // dist/renderer.stamp — beside dist/renderer/, not in it, so the stamp is never packaged — so a build
 // made since by other means (`vite build` from other sources) is not taken for it. Prints one line:
 // whether it built or skipped.
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { filesUnder, staleness, writeStamp } from './buildStamp.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const SOURCES = ['renderer', 'shared', 'vite.config.ts', 'package-lock.json'];
+export const SOURCES = ['renderer', 'shared', 'electron/engine', 'electron/browser', 'scripts/platformVariants.mjs', 'vite.config.ts', 'package-lock.json'];
 const STAMP = join(ROOT, 'dist/renderer.stamp');
 const OUTPUTS = ['dist/renderer/index.html'];
 

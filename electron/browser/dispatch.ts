@@ -12,6 +12,8 @@ import { RouteHost, type HostLogger, type HostResponse } from './routeHost.js';
 export interface LocalApiOptions {
   /** The engine's replica (the worker's engine is one): its sync routes, write gate and forwarding. */
   replica?: Replica;
+  /** What the replica does with a write only the hub makes (http/apiScope.ts): the worker sends it to the hub. */
+  hubOnlyWrites?: 'refuse' | 'send';
   /** Where errors the routes log go (default: nowhere). */
   log?: HostLogger;
 }
@@ -42,7 +44,7 @@ export async function buildLocalApi(engine: Engine, options: LocalApiOptions = {
   const host = new RouteHost({ log: options.log, rewriteUrl: withoutJsonSuffix, frameworkErrors: answerFrameworkError, bodyLimit: BODY_LIMIT });
   const { app } = host;
   apiBasics(app, engine);
-  await app.register(async (api) => apiScope(api, engine, { replica: options.replica }));
+  await app.register(async (api) => apiScope(api, engine, { replica: options.replica, hubOnlyWrites: options.hubOnlyWrites }));
   await apiOutsideScope(app, engine, { replica: options.replica });
   return host;
 }

@@ -92,7 +92,8 @@ async function resume(): Promise<void> {
 async function serve(local: LocalReplica, session: LocalSession | null): Promise<void> {
   const { engine, replica } = local;
   const accessToken = session ? replicaAccessToken(engine, session.hubUserId) : '';
-  const dispatcher = await createDispatcher(engine, { replica, accessToken, host: self.location.host });
+  // The hub's own page: what only the hub makes is sent to it (a desktop replica refuses it instead).
+  const dispatcher = await createDispatcher(engine, { replica, accessToken, host: self.location.host, hubOnlyWrites: 'send' });
   let stopWatching = () => undefined as void;
   if (session) {
     stopWatching = replica.watch((status) => group.publish('sync-status', status));

@@ -226,7 +226,8 @@ class World {
     const text = await response.text();
     const match = RECORD_PATH.exec(path)!;
     const headers = init?.headers ?? {};
-    const sent = init?.body ? (JSON.parse(init.body) as { data: Record<string, any>; meta?: { base?: Record<string, any> } }) : null;
+    // The outbox sends JSON text (a file's bytes go only to the hub's custom-objects and document endpoints, not here).
+    const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as { data: Record<string, any>; meta?: { base?: Record<string, any> } }) : null;
     const answer = response.ok && method !== 'DELETE' ? (JSON.parse(text) as { data: { id: number }; meta: { conflicts?: { field: string }[] } }) : null;
     const created = method === 'POST' && answer ? answer.data.id : null;
     this.arrive({

@@ -9,7 +9,7 @@ import { replicaAccessToken } from '../../electron/engine/localAccess.js';
 const opened: { engine: Engine; dir: string }[] = [];
 afterEach(() => {
   for (const { engine, dir } of opened.splice(0)) {
-    if (engine.db.open) engine.close();
+    engine.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -27,7 +27,7 @@ describe('the app\'s token on a replica', () => {
     // The run ends without revoking its token (a browser tab closed): the next run, on the same file, starts.
     engine.close();
     engine = openEngine({ dataDir: dir, replica: true });
-    opened[0]!.engine = engine;
+    opened[0] = { engine, dir };
     const second = replicaAccessToken(engine, userId);
     expect(engine.tokens.authenticate(first)).toBeNull();
     expect(engine.tokens.authenticate(second)?.userId).toBe(userId);

@@ -35,20 +35,23 @@ export function switchedCable(net: { online: boolean }): HubFetch {
   };
 }
 
-/** A replica behind a switched cable (`net.online = false` cuts it), up to date with its hub after a first sync. */
-export async function startCabledReplica(hub: TestHub, userId: number): Promise<TestReplica & { net: { online: boolean } }> {
+/**
+ * A replica behind a switched cable (`net.online = false` cuts it), up to date with its hub after a first sync;
+ * `hubOnlyWrites: 'send'` as the browser's engine has it (the hub's own page).
+ */
+export async function startCabledReplica(hub: TestHub, userId: number, options: { hubOnlyWrites?: 'refuse' | 'send' } = {}): Promise<TestReplica & { net: { online: boolean } }> {
   const net = { online: true };
-  const replica = await startTestReplica(hub, userId, { fetch: switchedCable(net) });
+  const replica = await startTestReplica(hub, userId, { fetch: switchedCable(net), hubOnlyWrites: options.hubOnlyWrites });
   const { state } = await replica.replica.sync();
   if (state !== 'up_to_date') throw new Error(`the replica's first sync ended ${state}, not up_to_date`);
   return Object.assign(replica, { net });
 }
 
-export async function startTestReplica(hub: TestHub, userId: number, options: { fetch?: HubFetch } = {}): Promise<TestReplica> {
+export async function startTestReplica(hub: TestHub, userId: number, options: { fetch?: HubFetch; hubOnlyWrites?: 'refuse' | 'send' } = {}): Promise<TestReplica> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-replica-'));
   const engine = openEngine({ dataDir, clock: hub.clock, replica: true });
   const replica = new Replica(engine, { hubUrl: hub.url, token: hub.tokenFor(userId, ['read', 'write', 'profile', 'sync']), fetch: options.fetch ?? hubFetch });
-  const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica });
+  const app = await createHttpApp(engine, { rateLimitPerHour: 0, replica, hubOnlyWrites: options.hubOnlyWrites });
   const local = { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
   return {
     engine, replica, app, local,

@@ -13,7 +13,7 @@ import { answerAfterCommit } from './writeRouteHooks.js';
 import { idempotentWrites } from './idempotency.js';
 import { guardCommerce } from './commerce.js';
 import { isSupportPath, sendSupportError, supportApi, supportNotFound, type SupportApiOptions } from './supportApi.js';
-import { holdWritesWhileLocked, refuseUnreplicableWrites, replicaRoutes } from './routes/replica.js';
+import { holdWritesWhileLocked, refuseUnreplicableWrites, replicaRoutes, sendUnreplicableWritesToHub } from './routes/replica.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { supportForwardRoutes } from './routes/supportForward.js';
 import { salesRoutes } from './routes/sales.js';
@@ -40,8 +40,13 @@ import { reportRoutes } from './routes/reports.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface ApiScopeOptions {
-  /** On a replica: its sync, served at /v2/replica/…; writes it cannot replay are refused. */
+  /** On a replica: its sync, served at /v2/replica/…; writes it cannot replay are refused, or sent to the hub. */
   replica?: Replica;
+  /**
+   * What a replica does with a write only the hub makes: refuse it (the desktop: the rep makes it on the hub's
+   * page), or send it to the hub while the hub can be reached (the hub's page itself, keeping the rep's data).
+   */
+  hubOnlyWrites?: 'refuse' | 'send';
   /** Routes the desktop shell adds inside the authenticated /v2 scope (its hub connection). */
   shellRoutes?: (api: FastifyInstance) => void;
 }
@@ -74,7 +79,8 @@ export async function apiScope(api: FastifyInstance, engine: Engine, options: Ap
   api.addHook('onRequest', authenticate(engine));
   idempotentWrites(api, engine);
   noteWritesByDevices(api, engine);
-  if (engine.ctx.replica) refuseUnreplicableWrites(api);
+  if (options.replica && options.hubOnlyWrites === 'send') sendUnreplicableWritesToHub(api, options.replica);
+  else if (engine.ctx.replica) refuseUnreplicableWrites(api);
   guardCommerce(api, engine);
   if (options.replica) replicaRoutes(api, options.replica, engine.ctx);
   options.shellRoutes?.(api);

@@ -9,7 +9,8 @@ import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici'
 export interface HubRequest {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** JSON text, or a file's bytes (a document sent on to the hub). */
+  body?: string | Uint8Array;
 }
 
 /** The hub's answer, read whole: the part of fetch's Response the replica uses. */

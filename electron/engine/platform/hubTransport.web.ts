@@ -5,7 +5,9 @@ import { utf8Text } from '../bytes.js';
 /** How a replica in the browser reaches its hub: fetch (hubTransport.ts is Node's, on undici). */
 
 export async function hubRequest(url: string, init: HubRequest = {}): Promise<HubResponse> {
-  const response = await fetch(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body });
+  // A file's bytes as a plain ArrayBuffer-backed view (the typings refuse a view over a shared buffer).
+  const body = init.body instanceof Uint8Array ? new Uint8Array(init.body) : init.body;
+  const response = await fetch(url, { method: init.method ?? 'GET', headers: init.headers, body });
   const bytes = new Uint8Array(await response.arrayBuffer());
   const text = () => utf8Text(bytes);
   return {

@@ -586,14 +586,13 @@ export class Replica {
    * is not replicated), sent with this replica's hub credentials and renewed
    * once on a 401. Null when there are no credentials yet or the hub is out of reach.
    */
-  async forward(request: { method: string; path: string; body?: string; contentType?: string }): Promise<HubResponse | null> {
+  async forward(request: ForwardedRequest): Promise<HubResponse | null> {
     const send = () => {
       if (this.credentials.token === null) return Promise.resolve(null);
-      return this.fetch(`${this.hubBase}${request.path}`, {
-        method: request.method,
-        headers: { Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}`, ...(request.body ? { 'Content-Type': request.contentType ?? 'application/json' } : {}) },
-        body: request.body,
-      });
+      const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${this.credentials.token}` };
+      if (request.body !== undefined) headers['Content-Type'] = request.contentType ?? 'application/json';
+      if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
+      return this.fetch(`${this.hubBase}${request.path}`, { method: request.method, headers, body: request.body });
     };
     try {
       let response = await send();
@@ -787,6 +786,18 @@ export class Replica {
   private mappedId(type: string, id: number): number | undefined {
     return this.engine.ctx.statements.get('SELECT hub_id FROM id_map WHERE resource_type = ? AND temp_id = ?').pluck().get(type, id) as number | undefined;
   }
+}
+
+/** A request sent on to the hub as it came (Replica.forward). */
+export interface ForwardedRequest {
+  method: string;
+  /** Path and query, as on the hub. */
+  path: string;
+  /** JSON text, or a file's bytes. */
+  body?: string | Uint8Array;
+  contentType?: string;
+  /** The caller's, passed on: a retried write is done once on the hub too. */
+  idempotencyKey?: string;
 }
 
 /** A field the hub kept against a pushed update (`meta.conflicts` of its answer, sync/mergedUpdate.ts). */

@@ -8,6 +8,7 @@ import type { EngineContext } from '../../context.js';
 import { actorOf } from '../auth.js';
 import { countAsked, pagingParams } from '../../resources/listing.js';
 import { eventStreams } from '../eventStream.js';
+import { passHubAnswer } from './supportForward.js';
 
 /** Route config of a replica's own endpoints (local to the device, never replayed on the hub). */
 export const LOCAL_TO_REPLICA = { localToReplica: true } as const;
@@ -162,16 +163,66 @@ export function holdWritesWhileLocked(app: FastifyInstance, replica: Replica): v
   });
 }
 
+/** A write the outbox cannot replay on the hub (managing custom fields, converting a lead, uploading files, OAuth applications). */
+function hubOnlyWrite(request: FastifyRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  const config = request.routeOptions.config as { replicable?: boolean; localToReplica?: boolean } | undefined;
+  return !config?.replicable && !config?.localToReplica;
+}
+
 /**
- * On a replica, a write the outbox cannot replay on the hub (managing custom
- * fields, uploading files, OAuth applications) is refused: it would exist
- * only on this device.
+ * On a desktop replica, a write only the hub makes is refused: it would exist
+ * only on this device, and the hub's page is where it is made.
  */
 export function refuseUnreplicableWrites(app: FastifyInstance): void {
   app.addHook('preHandler', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return;
-    const config = request.routeOptions.config as { replicable?: boolean; localToReplica?: boolean } | undefined;
-    if (config?.replicable || config?.localToReplica) return;
+    if (!hubOnlyWrite(request)) return;
     throw problem('conflict', 'This change can only be made on the hub, not on a device copy: open the hub in a browser to make it.');
   });
+}
+
+/**
+ * On the hub's own page keeping the rep's data (the browser's engine), a
+ * write only the hub makes is sent to the hub as it came, with this device's
+ * hub credentials and the caller's idempotency key, and the hub's answer is
+ * the caller's; what the hub made then comes here with a sync at once, so
+ * the screen that follows finds it. Offline it is refused, saying when it
+ * can be made. A write naming a record made here that the hub has not had
+ * yet is refused too: the hub knows it by another id.
+ */
+export function sendUnreplicableWritesToHub(app: FastifyInstance, replica: Replica): void {
+  app.addHook('preHandler', async (request, reply) => {
+    if (!hubOnlyWrite(request)) return;
+    if (namesRecordMadeHere(request)) {
+      throw problem('conflict', 'This change is made on the hub, and it names a record made on this device that has not reached the hub yet: try again once it has synced.');
+    }
+    const key = request.headers['idempotency-key'];
+    const answer = await replica.forward({
+      method: request.method, path: request.url, body: forwardedBody(request.body),
+      contentType: request.headers['content-type'], idempotencyKey: typeof key === 'string' ? key : undefined,
+    });
+    if (!answer) throw problem('temporarily_unavailable', 'This change is made on the hub, which cannot be reached now: try again when online.');
+    if (answer.ok) await replica.sync();
+    return passHubAnswer(reply, answer);
+  });
+}
+
+/** A request's parsed body as it is sent on: a file's bytes as they are, anything else as JSON. */
+function forwardedBody(body: unknown): string | Uint8Array | undefined {
+  if (body === undefined || body === null) return undefined;
+  return body instanceof Uint8Array ? body : JSON.stringify(body);
+}
+
+/** Whether a request names a record by a temporary (negative) id: in its path, its query, or an `…_id(s)` field of its body. */
+function namesRecordMadeHere(request: FastifyRequest): boolean {
+  const temporary = (value: unknown) => (typeof value === 'number' && value < 0) || (typeof value === 'string' && /^-\d+$/.test(value));
+  const [path, query = ''] = request.url.split('?', 2);
+  if (path!.split('/').some(temporary)) return true;
+  if ([...new URLSearchParams(query).values()].some(temporary)) return true;
+  const inBody = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.some(inBody);
+    if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return false;
+    return Object.entries(value).some(([name, item]) => (/_ids?$/.test(name) && (Array.isArray(item) ? item.some(temporary) : temporary(item))) || inBody(item));
+  };
+  return inBody(request.body);
 }

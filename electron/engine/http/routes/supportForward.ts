@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Replica } from '../../replica/replica.js';
+import type { HubResponse } from '../../replica/hubFetch.js';
 import { SupportProblem, forbidden } from '../../customObjects/problems.js';
 import { supportActor } from '../supportReply.js';
 
@@ -28,11 +29,16 @@ export function supportForwardRoutes(api: FastifyInstance, replica: Replica): vo
         description: 'Custom objects are kept on the team hub, which cannot be reached now (offline, or not connected yet); try again when online.',
       });
     }
-    for (const name of PASSED_HEADERS) {
-      const value = answer.headers.get(name);
-      if (value !== null) reply.header(name, value);
-    }
-    const text = await answer.text();
-    return reply.code(answer.status).send(text === '' ? undefined : text);
+    return passHubAnswer(reply, answer);
   });
+}
+
+/** The hub's answer to a request sent on to it, as the caller's: its status, its body, and the headers that concern the caller. */
+export async function passHubAnswer(reply: FastifyReply, answer: HubResponse): Promise<FastifyReply> {
+  for (const name of PASSED_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) reply.header(name, value);
+  }
+  const text = await answer.text();
+  return reply.code(answer.status).send(text === '' ? undefined : text);
 }
