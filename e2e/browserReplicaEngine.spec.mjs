@@ -20,6 +20,7 @@ let link;
 let context;
 let page;
 let hub;
+let seededHubUrl;
 
 /** A request to the browser's engine, posted as the app posts it: `{ status, body }`. */
 const local = (method, path, data, query) => askEngine(page, { method, path, query, body: data === undefined ? undefined : { data } });
@@ -37,6 +38,7 @@ async function contactOnBoth(data) {
 
 test.beforeAll(async ({ browser, seededHub }) => {
   link = await cuttableLink(new URL(seededHub.url).port);
+  seededHubUrl = seededHub.url;
   hub = hubClient(seededHub.url, await passwordToken(seededHub.url, seededHub.admin));
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(askingTheEngine);
@@ -129,13 +131,22 @@ test('a delete made offline reaches the hub; an edit of a record the hub deleted
   expect(issue.resource_type).toBe('contact');
 });
 
-test('a change only the hub makes (converting a lead) goes to the hub from the page, and offline is refused saying so', async () => {
+test('what only the hub makes (converting a lead, a file) goes to the hub from the page, and offline is refused saying so', async () => {
   const lead = await hub('POST', '/v2/leads', { first_name: 'Noor', last_name: `Haddad ${MARK}` });
   await expect.poll(async () => (await sync(), (await local('GET', `/v2/leads/${lead.body.data.id}`)).status), WAIT).toBe(200);
   const converted = await local('POST', '/v2/lead_conversions', { lead_id: lead.body.data.id });
   expect(converted.status, JSON.stringify(converted.body)).toBe(200);
   // What the hub made is in the browser at once, for the screen that follows.
-  expect((await local('GET', `/v2/contacts/${converted.body.data.individual_id}`)).body.data.last_name).toBe(`Haddad ${MARK}`);
+  const individual = converted.body.data.individual_id;
+  expect((await local('GET', `/v2/contacts/${individual}`)).body.data.last_name).toBe(`Haddad ${MARK}`);
+  // A file goes as it came (the app's upload: its bytes, not JSON).
+  const uploaded = await page.evaluate((contactId) => window.__outpostAsk({
+    call: 'request',
+    request: { method: 'POST', path: '/v2/documents', query: { resource_type: 'contact', resource_id: contactId, name: 'brief.txt' }, upload: { contentType: 'text/plain', bytes: new TextEncoder().encode('héllo, hub').buffer } },
+  }), individual);
+  expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+  const download = new URL((await hub('GET', `/v2/documents/${uploaded.body.data.id}`)).body.data.download_url);
+  expect(await (await fetch(`${seededHubUrl}${download.pathname}${download.search}`)).text()).toBe('héllo, hub');
   await link.cut();
   const refused = await local('POST', '/v2/contact/custom_fields', { name: `Segment ${MARK}`, type: 'string' });
   expect(refused.status).toBe(503);

@@ -41,6 +41,17 @@ describe('a write only the hub makes, on the hub\'s own page keeping the rep\'s 
     expect((await onHub('GET', `/v2/lead_conversions?lead_id=${lead.body.data.id}`)).body.items).toHaveLength(1);
   });
 
+  it('sends a file as it came: a document uploaded from the page is on the hub, its record here', async () => {
+    const contact = await onHub('POST', '/v2/contacts', { last_name: 'Filed' });
+    await rep.replica.sync();
+    const uploaded = await call(rep.local, 'POST', `/v2/documents?resource_type=contact&resource_id=${contact.body.data.id}&name=brief.txt`, { token: rep.token, raw: 'héllo, hub', contentType: 'text/plain' });
+    expect(uploaded.status).toBe(200);
+    const id = uploaded.body.data.id;
+    const link = new URL((await onHub('GET', `/v2/documents/${id}`)).body.data.download_url);
+    expect(await (await fetch(`${hub.url}${link.pathname}${link.search}`)).text()).toBe('héllo, hub');
+    expect((await local('GET', `/v2/documents/${id}`)).body.data.name).toBe('brief.txt');
+  });
+
   it('passes the hub\'s refusal on as it is', async () => {
     const refused = await local('POST', '/v2/lead_conversions', { lead_id: 987654 });
     expect(refused.status).toBe(422);
