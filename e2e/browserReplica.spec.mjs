@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures.mjs';
 import { cuttableLink } from './cuttableLink.mjs';
 import { hubClient, passwordToken } from './ownHub.mjs';
-import { closeContexts, screenshot, signInOn } from './browser.mjs';
+import { closeContexts, screenshot, settled, signInOn } from './browser.mjs';
 
 // One story on one page (signed in, offline, back), in order.
 test.describe.configure({ mode: 'serial' });
@@ -165,6 +165,29 @@ test('a file attached on the hub opens from the record page: the browser\'s engi
     return { status: response.status, disposition: response.headers.get('content-disposition'), text: await response.text() };
   }, await fileLink.getAttribute('href'));
   expect(answer).toEqual({ status: 200, disposition: "attachment; filename*=UTF-8''visit-report.txt", text });
+});
+
+test('converting a lead, which only the hub does, works from the page online: the new contact opens at once', async () => {
+  const [first, last] = ['Noor', `Haddad ${MARK}`];
+  const lead = (await hub('POST', '/v2/leads', { first_name: first, last_name: last, organization_name: `Haddad Freight ${MARK}` })).body.data;
+  await page.goto(`${link.url}/leads/${lead.id}`);
+  await page.getByRole('heading', { name: `${first} ${last}` }).waitFor(WAIT);
+  await page.getByRole('button', { name: 'Convert' }).click();
+  const dialog = page.getByRole('dialog', { name: `Convert ${first} ${last}` });
+  await dialog.getByLabel('Value', { exact: true }).fill('5,000');
+  await dialog.getByRole('button', { name: 'Convert' }).click();
+  // The hub made the contact; the browser's engine has it already, so its page opens from local data.
+  await page.waitForURL(/\/contacts\/\d+$/, WAIT);
+  await page.getByRole('heading', { name: `${first} ${last}` }).waitFor(WAIT);
+  const conversions = (await hub('GET', `/v2/lead_conversions?lead_id=${lead.id}`)).body.items;
+  expect(conversions).toHaveLength(1);
+  expect(page.url()).toMatch(new RegExp(`/contacts/${conversions[0].data.individual_id}$`));
+  await expect(syncStatus()).toHaveText('Up to date', WAIT);
+  await screenshot(page, '67-browser-replica-converted-lead');
+  await page.setViewportSize(PHONE);
+  await settled(page);
+  await screenshot(page, '67-browser-replica-converted-lead-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
 });
 
 test('signing out leaves nothing behind: OPFS, caches, IndexedDB, both storages and the service worker are gone', async () => {
