@@ -52,6 +52,20 @@ describe('a write only the hub makes, on the hub\'s own page keeping the rep\'s 
     expect((await local('GET', `/v2/documents/${id}`)).body.data.name).toBe('brief.txt');
   });
 
+  it('reads what a replica does not copy (OAuth applications) from the hub', async () => {
+    const made = await local('POST', '/v2/oauth_clients', { name: 'Route planner', redirect_uri: 'https://planner.example.com/callback' });
+    expect(made.status).toBe(200);
+    const listed = await local('GET', '/v2/oauth_clients');
+    expect(listed.body.items.map((item: any) => item.data.name)).toContain('Route planner');
+    expect((await local('GET', `/v2/oauth_clients/${made.body.data.client_id}`)).body.data.name).toBe('Route planner');
+    rep.net.online = false;
+    try {
+      expect(codes(await local('GET', '/v2/oauth_clients'))).toEqual(['temporarily_unavailable']);
+    } finally {
+      rep.net.online = true;
+    }
+  });
+
   it('passes the hub\'s refusal on as it is', async () => {
     const refused = await local('POST', '/v2/lead_conversions', { lead_id: 987654 });
     expect(refused.status).toBe(422);

@@ -4,6 +4,7 @@ import { actorOf } from '../auth.js';
 import { requireAdmin } from '../../auth/permissions.js';
 import { dataOf, queryOf, rejectQuery, sendPage, sendResource } from '../reply.js';
 import { FieldErrors } from '../../problems.js';
+import { HUB_ONLY_READ } from './replica.js';
 
 const WRITABLE = new Set(['name', 'redirect_uri', 'public']);
 
@@ -15,14 +16,15 @@ const WRITABLE = new Set(['name', 'redirect_uri', 'public']);
 export function oauthClientRoutes(app: FastifyInstance, engine: Engine): void {
   const admin = (request: FastifyRequest) => requireAdmin(actorOf(request));
 
-  app.get('/v2/oauth_clients', async (request, reply) => {
+  // A replica copies no OAuth applications: the hub's own page reads the hub's (HUB_ONLY_READ).
+  app.get('/v2/oauth_clients', { config: HUB_ONLY_READ }, async (request, reply) => {
     admin(request);
     rejectQuery(queryOf(request));
     const rows = engine.clients.listJson();
     return sendPage(request, reply, 'oauth_client', { rows, page: 1, perPage: Math.max(rows.length, 1), hasMore: false });
   });
 
-  app.get('/v2/oauth_clients/:client_id', async (request, reply) => {
+  app.get('/v2/oauth_clients/:client_id', { config: HUB_ONLY_READ }, async (request, reply) => {
     admin(request);
     return sendResource(reply, 'oauth_client', engine.clients.json((request.params as { client_id: string }).client_id));
   });

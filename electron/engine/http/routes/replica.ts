@@ -13,6 +13,9 @@ import { passHubAnswer } from './supportForward.js';
 /** Route config of a replica's own endpoints (local to the device, never replayed on the hub). */
 export const LOCAL_TO_REPLICA = { localToReplica: true } as const;
 
+/** Route config of a read of what the hub keeps and a replica does not copy (OAuth applications). */
+export const HUB_ONLY_READ = { hubOnlyRead: true } as const;
+
 /**
  * A replica's own endpoints (Outpost extensions, only on a replica): its sync
  * status (also as a stream of events), a sync now, and the Sync issues view's
@@ -186,13 +189,15 @@ export function refuseUnreplicableWrites(app: FastifyInstance): void {
  * write only the hub makes is sent to the hub as it came, with this device's
  * hub credentials and the caller's idempotency key, and the hub's answer is
  * the caller's; what the hub made then comes here with a sync at once, so
- * the screen that follows finds it. Offline it is refused, saying when it
+ * the screen that follows finds it. A read of what a replica does not copy
+ * goes to the hub the same way. Offline both are refused, saying when they
  * can be made. A write naming a record made here that the hub has not had
  * yet is refused too: the hub knows it by another id.
  */
 export function sendUnreplicableWritesToHub(app: FastifyInstance, replica: Replica): void {
   app.addHook('preHandler', async (request, reply) => {
-    if (!hubOnlyWrite(request)) return;
+    const read = (request.routeOptions.config as { hubOnlyRead?: boolean } | undefined)?.hubOnlyRead === true;
+    if (!read && !hubOnlyWrite(request)) return;
     if (namesRecordMadeHere(request)) {
       throw problem('conflict', 'This change is made on the hub, and it names a record made on this device that has not reached the hub yet: try again once it has synced.');
     }
@@ -202,7 +207,7 @@ export function sendUnreplicableWritesToHub(app: FastifyInstance, replica: Repli
       contentType: request.headers['content-type'], idempotencyKey: typeof key === 'string' ? key : undefined,
     });
     if (!answer) throw problem('temporarily_unavailable', 'This change is made on the hub, which cannot be reached now: try again when online.');
-    if (answer.ok) await replica.sync();
+    if (answer.ok && !read) await replica.sync();
     return passHubAnswer(reply, answer);
   });
 }
