@@ -75,6 +75,10 @@ for (const [width, size] of Object.entries(SIZES)) {
       await page.goto(`${seededHub.url}/tasks`);
       await page.getByRole('heading', { name: 'Tasks', exact: true }).waitFor();
       await page.getByRole('searchbox', { name: 'Search tasks' }).fill(search);
+      // The search applies a moment after typing: until then the list holds every task, and a row found in it
+      // moves (or goes) when the list is narrowed, so a click aimed at it can land on another row.
+      const others = page.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: /^Complete: / }) }).filter({ hasNotText: search });
+      await others.first().waitFor({ state: 'detached' });
     };
 
     test.beforeAll(async () => {
