@@ -221,6 +221,15 @@ for (const size of WIDTHS) {
       // A phone folds the page's side sections.
       if (size.width < 640) await contacts.locator('summary').click();
       await contacts.getByRole('link', { name: `${first} ${last}`, exact: true }).waitFor();
+      // The conversion's panel, on the deal and on the lead (each line wraps after its label on a phone).
+      const panel = page.getByRole('region', { name: 'Lead conversion' });
+      await panel.getByRole('link', { name: `${first} ${last}`, exact: true }).first().waitFor();
+      await screenshot(page, `converted-deal-contacts-${size.width}`);
+      await panel.scrollIntoViewIfNeeded();
+      await screenshot(page, `converted-deal-${size.width}`);
+      await go(`/leads/${lead.id}`, `${first} ${last}`);
+      await panel.getByRole('link', { name: deal.name, exact: true }).waitFor();
+      await screenshot(page, `converted-lead-${size.width}`);
     });
   });
 }
