@@ -29,7 +29,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { paletteQueries } from './paletteSearch.mjs';
 import { buildReplicaClient, replicaClientArgs } from './replicaBundle.mjs';
-import { keeper } from './keeper.mjs';
+import { keeper, stop } from './keeper.mjs';
 import { askEngine, askingTheEngine } from '../test/support/engineWorkerPage.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -92,18 +92,6 @@ function serve(args) {
       clearTimeout(timer);
       reject(new Error(`outpost serve exited (${code}): ${output}`));
     });
-  });
-}
-
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      done();
-    });
-    child.kill('SIGTERM');
   });
 }
 

@@ -27,3 +27,16 @@ export function keeper() {
     },
   };
 }
+
+/** Stops a child gracefully (a hub writes its CPU profile on exit), killing it if it has not ended in 10 s. */
+export function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}

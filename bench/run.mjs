@@ -36,7 +36,7 @@ import { postgresHubLines } from './postgresHub.mjs';
 import { bulkEditLine } from './bulkEdits.mjs';
 import { buildReplicaClient, replicaClientArgs } from './replicaBundle.mjs';
 import { browserLines } from './browserSync.mjs';
-import { keeper } from './keeper.mjs';
+import { keeper, stop } from './keeper.mjs';
 
 const PRESETS = { million: { BENCH_CONTACTS: '1000000', BENCH_ACTIVITIES: '0', BENCH_POSTGRES: '0', BENCH_REPORTS: '0' } };
 const presetName = process.argv[process.argv.indexOf('--preset') + 1];
@@ -122,19 +122,6 @@ function within(ms, what, promise) {
     timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms / 1000} s`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Stops a server gracefully (the hub writes its CPU profile on exit), killing it if it hangs. */
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      done();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /** `extra`: more `serve` options (`--database-url` for a hub node on PostgreSQL). */
