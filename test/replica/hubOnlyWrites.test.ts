@@ -94,6 +94,9 @@ describe('a write only the hub makes, on the hub\'s own page keeping the rep\'s 
     const refused = await local('POST', '/v2/lead_conversions', { lead_id: lead.body.data.id });
     expect(refused.status).toBe(409);
     expect(refused.body.errors[0].error.message).toMatch(/has not reached the hub yet/);
+    // Named in the query too (a file for it).
+    const file = await call(rep.local, 'POST', `/v2/documents?resource_type=lead&resource_id=${lead.body.data.id}&name=a.txt`, { token: rep.token, raw: 'x', contentType: 'text/plain' });
+    expect([file.status, codes(file)]).toEqual([409, ['conflict']]);
     // Once synced, the lead has the hub's id, and converting it goes to the hub.
     await rep.replica.sync();
     const hubId = (await local('GET', `/v2/replica/ids/lead/${lead.body.data.id}`)).body.data.hub_id;

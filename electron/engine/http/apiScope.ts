@@ -13,7 +13,7 @@ import { answerAfterCommit } from './writeRouteHooks.js';
 import { idempotentWrites } from './idempotency.js';
 import { guardCommerce } from './commerce.js';
 import { isSupportPath, sendSupportError, supportApi, supportNotFound, type SupportApiOptions } from './supportApi.js';
-import { holdWritesWhileLocked, refuseUnreplicableWrites, replicaRoutes, sendUnreplicableWritesToHub } from './routes/replica.js';
+import { holdWritesWhileLocked, refuseUnreplicableWrites, replicaRoutes, sendHubOnlyRequestsToHub } from './routes/replica.js';
 import { noteWritesByDevices, syncRoutes } from './routes/sync.js';
 import { supportForwardRoutes } from './routes/supportForward.js';
 import { salesRoutes } from './routes/sales.js';
@@ -79,7 +79,7 @@ export async function apiScope(api: FastifyInstance, engine: Engine, options: Ap
   api.addHook('onRequest', authenticate(engine));
   idempotentWrites(api, engine);
   noteWritesByDevices(api, engine);
-  if (options.replica && options.hubOnlyWrites === 'send') sendUnreplicableWritesToHub(api, options.replica);
+  if (options.replica && options.hubOnlyWrites === 'send') sendHubOnlyRequestsToHub(api, options.replica);
   else if (engine.ctx.replica) refuseUnreplicableWrites(api);
   guardCommerce(api, engine);
   if (options.replica) replicaRoutes(api, options.replica, engine.ctx);

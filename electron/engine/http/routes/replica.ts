@@ -194,7 +194,7 @@ export function refuseUnreplicableWrites(app: FastifyInstance): void {
  * can be made. A write naming a record made here that the hub has not had
  * yet is refused too: the hub knows it by another id.
  */
-export function sendUnreplicableWritesToHub(app: FastifyInstance, replica: Replica): void {
+export function sendHubOnlyRequestsToHub(app: FastifyInstance, replica: Replica): void {
   app.addHook('preHandler', async (request, reply) => {
     const read = (request.routeOptions.config as { hubOnlyRead?: boolean } | undefined)?.hubOnlyRead === true;
     if (!read && !hubOnlyWrite(request)) return;
@@ -218,16 +218,20 @@ function forwardedBody(body: unknown): string | Uint8Array | undefined {
   return body instanceof Uint8Array ? body : JSON.stringify(body);
 }
 
-/** Whether a request names a record by a temporary (negative) id: in its path, its query, or an `…_id(s)` field of its body. */
+/**
+ * Whether a request names a record by a temporary (negative) id: a segment of its path, or an `…_id(s)` parameter
+ * of its query or field of its body (a negative number elsewhere is the hub's to judge).
+ */
 function namesRecordMadeHere(request: FastifyRequest): boolean {
   const temporary = (value: unknown) => (typeof value === 'number' && value < 0) || (typeof value === 'string' && /^-\d+$/.test(value));
+  const namesOne = (name: string, value: unknown) => /_ids?$/.test(name) && (Array.isArray(value) ? value.some(temporary) : temporary(value));
   const [path, query = ''] = request.url.split('?', 2);
   if (path!.split('/').some(temporary)) return true;
-  if ([...new URLSearchParams(query).values()].some(temporary)) return true;
+  if ([...new URLSearchParams(query)].some(([name, value]) => namesOne(name, value))) return true;
   const inBody = (value: unknown): boolean => {
     if (Array.isArray(value)) return value.some(inBody);
     if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return false;
-    return Object.entries(value).some(([name, item]) => (/_ids?$/.test(name) && (Array.isArray(item) ? item.some(temporary) : temporary(item))) || inBody(item));
+    return Object.entries(value).some(([name, item]) => namesOne(name, item) || inBody(item));
   };
   return inBody(request.body);
 }
