@@ -45,6 +45,35 @@ test.describe('deals', () => {
     assert.equal(await page.getByLabel('Pipeline').locator('option:checked').textContent(), 'Sales Pipeline');
   });
 
+  test('says it is loading until its stages and their deals have arrived, never showing a board of too few columns', async () => {
+    const held = { stages: Promise.withResolvers(), deals: Promise.withResolvers() };
+    const hold = (which) => async (route) => {
+      await held[which].promise;
+      await route.continue();
+    };
+    const isStages = (url) => url.pathname === '/v2/stages';
+    const isColumn = (url) => url.pathname === '/v2/deals' && url.searchParams.has('stage_id');
+    await page.route(isStages, hold('stages'));
+    await page.route(isColumn, hold('deals'));
+    try {
+      await page.getByRole('link', { name: 'Contacts', exact: true }).click();
+      await page.getByRole('heading', { name: 'Contacts', exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Deals', exact: true }).click();
+      await page.getByText('Loading…', { exact: true }).waitFor();
+      assert.equal(await column('Incoming').count(), 0, 'no column before the stages are known');
+      held.stages.resolve();
+      await column('Incoming').waitFor();
+      assert.equal(await page.locator('.board').getAttribute('aria-busy'), 'true', 'busy while the columns\' deals load');
+      held.deals.resolve();
+      await page.locator('.board[aria-busy=false]').waitFor();
+    } finally {
+      held.stages.resolve();
+      held.deals.resolve();
+      await page.unroute(isStages);
+      await page.unroute(isColumn);
+    }
+  });
+
   test('creates a deal with a value, a contact and a stage', async () => {
     await page.getByRole('link', { name: 'New deal', exact: true }).click();
     await page.getByRole('heading', { name: 'New deal' }).waitFor();

@@ -26,7 +26,9 @@ export function DealsScreen() {
           <Link to={firstStage ? `/deals/new?stage_id=${firstStage.id}` : '/deals/new'} className="button primary">New deal</Link>
         </div>
       </header>
-      {pipelineId === null ? <p className="muted">Loading…</p> : <PipelineBoard pipelineId={pipelineId} pipelines={pipelines} />}
+      {!pipelines.loaded ? <p className="muted">Loading…</p>
+        : pipelineId === null ? <p className="muted">There is no pipeline to show.</p>
+          : <PipelineBoard pipelineId={pipelineId} pipelines={pipelines} />}
     </section>
   );
 }

@@ -60,6 +60,8 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
   const money = useExchangeRates();
   const [shownClosed, setShownClosed] = useState<number | null>(null);
   const [columns, setColumns] = useState(new Map<number, Column>());
+  // The stages whose deals the columns hold: until they are these, the board says it is busy (a refresh after a sync keeps them).
+  const [loadedFor, setLoadedFor] = useState<Stage[] | null>(null);
   const [version, setVersion] = useState(0);
   const [moving, setMoving] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
@@ -70,7 +72,15 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
 
   useEffect(() => {
     let live = true;
-    loadColumns(stages).then((loaded) => live && setColumns(loaded), () => live && setMessage({ text: 'The deals could not be loaded.', failed: true }));
+    loadColumns(stages).then((loaded) => {
+      if (!live) return;
+      setColumns(loaded);
+      setLoadedFor(stages);
+    }, () => {
+      if (!live) return;
+      setMessage({ text: 'The deals could not be loaded.', failed: true });
+      setLoadedFor(stages);
+    });
     return () => {
       live = false;
     };
@@ -124,7 +134,7 @@ export function PipelineBoard({ pipelineId, pipelines }: { pipelineId: number; p
     <>
       <p className={message?.failed ? 'form-error' : 'muted board-status'} role="status" aria-live="polite">{message?.text}</p>
       {lossReason.dialog}
-      <BoardFrame>
+      <BoardFrame busy={loadedFor !== stages}>
         {stages.filter((s) => !CLOSED.includes(s.category)).map((stage) => <StageColumn key={stage.id} stage={stage} column={columnOf(stage)} board={board} />)}
       </BoardFrame>
       {/*
@@ -211,12 +221,12 @@ function StageColumn({ stage, column, board, expanded, onToggle }: {
 const nameOf = (names: Map<number, string>, id: number | null) => (id === null ? undefined : names.get(id));
 
 /** The board's columns, scrolling sideways inside it when they do not fit, with a visible hint and buttons that scroll. */
-function BoardFrame({ children }: { children: ReactNode }) {
+function BoardFrame({ busy, children }: { busy: boolean; children: ReactNode }) {
   const { ref, more, scroll } = useSideScroll();
   return (
     <div className={`board-frame${more.left ? ' more-left' : ''}${more.right ? ' more-right' : ''}`}>
       {more.right && <p className="board-hint muted" aria-hidden="true">More stages to the right →</p>}
-      <div className="board" ref={ref}>{children}</div>
+      <div className="board" ref={ref} aria-busy={busy}>{children}</div>
       {more.left && <button type="button" className="board-scroll left" aria-label="Show earlier stages" onClick={() => scroll('left')}>‹</button>}
       {more.right && <button type="button" className="board-scroll right" aria-label="Show more stages" onClick={() => scroll('right')}>›</button>}
     </div>
