@@ -40,7 +40,8 @@ function vitestCounts(file) {
   if (!report) return undefined;
   const failures = report.testResults.flatMap((result) => {
     const where = relative(process.cwd(), result.name);
-    const failed = result.assertionResults.filter((test) => test.status === 'failed').map((test) => `${where} > ${test.fullName}`);
+    const failed = result.assertionResults.filter((test) => test.status === 'failed')
+      .map((test) => withReason(`${where} > ${test.fullName}`, test.failureMessages?.[0]));
     // A file that failed before any test ran (an import error, a hook) has no failed test of its own.
     return failed.length === 0 && result.status === 'failed' ? [`${where}: ${result.message?.split('\n')[0] ?? 'failed'}`] : failed;
   });
@@ -59,11 +60,21 @@ function playwrightCounts(file) {
   for (const suite of report.suites ?? []) walk(suite, []);
   const failed = tests.filter(({ test }) => test.status === 'unexpected' || test.status === 'flaky');
   const failures = [
-    ...failed.map(({ test, title, file }) => `[${test.projectName}] e2e/${file} > ${title}`),
+    ...failed.map(({ test, title, file }) => withReason(`[${test.projectName}] e2e/${file} > ${title}`, test.results.at(-1)?.error?.message)),
     ...(report.errors ?? []).map((error) => `${error.message?.split('\n')[0] ?? 'an error outside the tests'}`),
   ];
   const { expected = 0, skipped = 0 } = report.stats ?? {};
   return { passed: expected, failed: failed.length + (report.errors?.length ?? 0), skipped, failures };
+}
+
+/**
+ * A failed test's name with the first line of its error under it: a CI log that keeps only its tail still says
+ * what failed, not only where.
+ */
+function withReason(name, message) {
+  // eslint-disable-next-line no-control-regex -- the reporters colour their messages
+  const first = message?.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim() !== '')?.trim();
+  return first ? `${name}\n         ${first.slice(0, 300)}` : name;
 }
 
 function readJson(file) {
