@@ -5,15 +5,13 @@
 // rule, its impact, the elements (CSS selectors) and what to fix.
 import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { AxeBuilder } from '@axe-core/playwright';
+import { blockingViolations } from './axe.mjs';
 import { signIn, closeContexts, settled } from './browser.mjs';
 import { DESKTOP, PHONE, go, makeFixtures, removeFixtures, screens } from './screens.mjs';
 
 // Each audit stands alone (on the records beforeAll makes): the two long ones may run in two workers at once.
 test.describe.configure({ mode: 'parallel' });
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
-const BLOCKING = new Set(['serious', 'critical']);
 /** The elements shown for each violation; the rest are counted. */
 const SHOWN_NODES = 6;
 
@@ -22,13 +20,8 @@ let seededHub;
 let page;
 let made;
 
-/** The serious and critical violations on the page as it is now (within `include`, a selector, when given). */
-async function audit(include) {
-  let builder = new AxeBuilder({ page }).withTags(TAGS);
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  return violations.filter((v) => BLOCKING.has(v.impact));
-}
+/** The serious and critical violations on the page as it is now. */
+const audit = () => blockingViolations(page);
 
 /** One violation as a reader can act on it: the rule, its impact, each element and what is wrong with it. */
 function describeViolation(v) {

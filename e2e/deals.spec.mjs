@@ -1,6 +1,6 @@
 import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axe } from './axe.mjs';
 import { screenshot, signIn, pageApi, closeContexts, settled } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -331,7 +331,7 @@ test.describe('money in one currency', () => {
 
   test('names each card by its visible name (axe finds no accessible-name mismatch on the board)', async () => {
     await column('Won').getByRole('button', { name: 'Show deals' }).click();
-    const results = await new AxeBuilder({ page }).include('.closed-strip').include('.board')
+    const results = await axe(page).include('.closed-strip').include('.board')
       .withRules(['label-content-name-mismatch', 'color-contrast', 'aria-allowed-attr', 'aria-prohibited-attr', 'button-name', 'link-name', 'nested-interactive', 'list', 'listitem'])
       .analyze();
     assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), []);

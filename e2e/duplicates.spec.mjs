@@ -3,7 +3,7 @@
 // survivor with the other's activity; the create form warns of a match.
 import { test } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { AxeBuilder } from '@axe-core/playwright';
+import { blockingViolations, violationLines } from './axe.mjs';
 import { pageApi, screenshot, signIn, closeContexts } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -20,11 +20,8 @@ const DESKTOP = { width: 1280, height: 800 };
 const EMAIL = '0-mira.merge@merge.test';
 
 /** axe-core's serious and critical violations (WCAG 2.x A and AA) on the page as it is now (within `include`, a selector), as rule: elements. */
-async function violations(include) {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']);
-  if (include) builder = builder.include(include);
-  const { violations: found } = await builder.analyze();
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+async function violations(...include) {
+  return violationLines(await blockingViolations(page, ...include));
 }
 
 async function created(path, data) {

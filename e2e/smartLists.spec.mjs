@@ -1,6 +1,6 @@
 import { test, until } from './fixtures.mjs';
 import assert from 'node:assert/strict';
-import { AxeBuilder } from '@axe-core/playwright';
+import { blockingViolations, violationLines } from './axe.mjs';
 import { pageApi, screenshot, signIn, closeContexts, settled } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -157,8 +157,7 @@ test.describe('smart lists', () => {
   });
 
   test('passes axe (WCAG 2.x A and AA) with smart lists open, their form, the sidebar and the deals list', async () => {
-    const blocking = async () => (await new AxeBuilder({ page: admin }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze())
-      .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const blocking = async () => violationLines(await blockingViolations(admin));
     await smartListLink(admin, 'Cool deals').click();
     await smartListBar(admin).getByText('Cool deals', { exact: true }).waitFor();
     assert.deepEqual(await blocking(), [], 'the deals list with a smart list open');
