@@ -41,8 +41,9 @@ export default defineConfig({
     },
     actionTimeout: 30_000,
     navigationTimeout: 30_000,
-    // Kept for a failed test only, in .cache/e2e-results: `npx playwright show-trace <file>`.
-    trace: 'retain-on-failure',
+    // No trace by default: recording one for every test made the suite about 30% slower (four specs: 46 s with,
+    // 32 s without), to keep it for the rare failure. Run a failing spec again with `--trace on` to get one.
+    trace: 'off',
     screenshot: 'only-on-failure',
   },
   projects: [
