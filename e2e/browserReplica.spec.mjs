@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.mjs';
 import { cuttableLink } from './cuttableLink.mjs';
+import { hubWithNewerBuild } from './newerBuild.mjs';
 import { hubClient, passwordToken } from './ownHub.mjs';
 import { closeContexts, screenshot, settled, signInOn } from './browser.mjs';
 
@@ -190,6 +191,48 @@ test('converting a lead, which only the hub does, works from the page online: th
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
+test('a newer build of the app is offered in every tab, and reloading moves them all to it, the rep\'s data kept', async () => {
+  const second = await context.newPage();
+  await second.goto(page.url());
+  await second.getByRole('heading', { name: `Noor Haddad ${MARK}` }).waitFor(WAIT);
+  // The hub is upgraded: from now on it serves another build's service worker.
+  const upgraded = await hubWithNewerBuild(new URL(seededHub.url).port);
+  link.to(upgraded.port);
+  try {
+    // A tab asks now rather than within the hour (a page's load would ask too).
+    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration.update()));
+    const offer = (on) => on.getByRole('status', { name: 'App update' });
+    await expect(offer(page)).toContainText('A new version of Outpost is ready.', WAIT);
+    await expect(offer(second)).toBeVisible(WAIT);
+    // The link dropped its connections when it was plugged into the upgraded hub: the engine is back in contact.
+    await expect(syncStatus()).toHaveText('Up to date', WAIT);
+    await screenshot(page, '68-browser-replica-update-offered');
+    await second.setViewportSize(PHONE);
+    await settled(second);
+    await expect(syncStatus(second)).toHaveText('Up to date', WAIT);
+    await screenshot(second, '68-browser-replica-update-offered-phone');
+
+    // Both tabs reload, whichever asked: each marks its page, and the mark is gone once it has loaded again.
+    for (const tab of [page, second]) await tab.evaluate(() => { window.beforeUpdate = true; });
+    await offer(second).getByRole('button', { name: 'Reload' }).click();
+    for (const tab of [page, second]) {
+      await tab.waitForFunction(() => window.beforeUpdate === undefined, null, WAIT);
+      await tab.getByRole('heading', { name: `Noor Haddad ${MARK}` }).waitFor(WAIT);
+      await expect(offer(tab)).toHaveCount(0);
+    }
+    const registration = await page.evaluate(async () => {
+      const kept = await navigator.serviceWorker.getRegistration();
+      return { waiting: kept.waiting !== null, active: kept.active?.state, controlled: navigator.serviceWorker.controller !== null };
+    });
+    expect(registration).toEqual({ waiting: false, active: 'activated', controlled: true });
+    await expect(syncStatus()).toHaveText('Up to date', WAIT);
+  } finally {
+    link.to(new URL(seededHub.url).port);
+    await upgraded.close();
+    await second.close();
+  }
+});
+
 test('signing out leaves nothing behind: OPFS, caches, IndexedDB, both storages and the service worker are gone', async () => {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
@@ -200,6 +243,16 @@ test('signing out leaves nothing behind: OPFS, caches, IndexedDB, both storages 
   await page.getByRole('checkbox', { name: 'Shared computer' }).check();
   await screenshot(page, '66-sign-in-shared-computer-phone');
   await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test('a sign-in keeping data that the hub refuses says why and keeps nothing', async () => {
+  await page.getByLabel('Email').fill(seededHub.admin.email);
+  await page.getByRole('checkbox', { name: 'Shared computer' }).uncheck();
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor(WAIT);
+  await expect.poll(() => keptInBrowser(), WAIT).toEqual(NOTHING_KEPT);
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
 });
 
 test('on a shared computer nothing is kept: the page talks to the hub, only the tab holds its session', async () => {

@@ -3,17 +3,19 @@
 // listening, so a new connection is refused, as when the hub's machine is
 // unreachable; no browser or process is told to pretend it is offline.
 // Healing listens again on the same port, so URLs (and a page's origin) stay valid.
+// It can also be plugged into another server on the same origin (`to`): the hub after an upgrade, say.
 import { connect, createServer } from 'node:net';
 
 /**
  * Opens a link to the hub listening on `hubPort` (127.0.0.1). Returns its `url`,
- * `cut()`, `heal()` and `close()`; `cut` and `heal` resolve once the port refuses
+ * `cut()`, `heal()`, `to(port)` and `close()`; `cut` and `heal` resolve once the port refuses
  * or accepts again.
  */
 export async function cuttableLink(hubPort) {
   const sockets = new Set();
+  let target = hubPort;
   const forward = (client) => {
-    const upstream = connect(hubPort, '127.0.0.1');
+    const upstream = connect(target, '127.0.0.1');
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('error', () => undefined);
@@ -42,7 +44,12 @@ export async function cuttableLink(hubPort) {
     await listen(server, port);
     connected = true;
   };
-  return { url: `http://127.0.0.1:${port}`, port, cut, heal, close: cut };
+  /** From now on forwards to the server on `serverPort`; open connections are dropped (a browser opens new ones). */
+  const to = (serverPort) => {
+    target = serverPort;
+    for (const socket of sockets) socket.destroy();
+  };
+  return { url: `http://127.0.0.1:${port}`, port, cut, heal, to, close: cut };
 }
 
 function listen(server, port) {

@@ -51,7 +51,10 @@ async function documentDownload({ request, url, event }: { request: Request; url
 }
 registerRoute(({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/downloads/documents/'), documentDownload);
 
-// A new build takes over when the page asks (it reloads its tabs then), never under a running engine.
+// A new build waits until a tab asks it to take over (renderer/local/appUpdate.ts); every tab then reloads into it.
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
+// Active, it serves every open tab at once, the one that signed in before any build was kept too: each is told
+// (a change of controller), and a tab that was offered the new build reloads.
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));

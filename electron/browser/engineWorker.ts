@@ -104,14 +104,18 @@ async function serve(local: LocalReplica, session: LocalSession | null): Promise
 
 /**
  * Signs in at the hub into empty local data (another person's, or a stale
- * copy, is removed first), then syncs it and serves the app.
+ * copy, is removed first), then syncs it and serves the app. A sign-in the
+ * hub refuses (or cannot check) keeps nothing: the empty database goes too.
  */
 async function signIn(email: string, password: string): Promise<EngineAnswers['signIn']> {
   await removeLocalData();
   await resume();
   const { local, dispatcher } = open!;
   const outcome = await local.replica.signIn(email, password);
-  if (!outcome.ok) return { problem: outcome.message };
+  if (!outcome.ok) {
+    await removeLocalData();
+    return { problem: outcome.message };
+  }
   const session = { hubUserId: outcome.userId, email };
   keepSignIn(local.engine.db, session);
   await dispatcher.close();

@@ -6,6 +6,7 @@
 // talks to the hub directly, as before.
 import { answerFromEngine } from '../api/client.js';
 import { WorkerBridge } from './workerBridge.js';
+import { keepAppShell, stopFollowingUpdates } from './appUpdate.js';
 
 /** Set while this browser keeps a signed-in person's data (not secret: the data and tokens live in the engine's database). */
 const KEEPS_DATA = 'outpost.keepsData';
@@ -75,11 +76,6 @@ function follow(onSignedOut: () => void): void {
   bridge?.on('signed-out', () => void removeEverything().then(onSignedOut));
 }
 
-/** The app shell for opening offline (renderer/sw.ts); only where the rep's data is kept. */
-async function keepAppShell(): Promise<void> {
-  await navigator.serviceWorker?.register('/sw.js', { scope: '/' }).catch(() => undefined);
-}
-
 /**
  * Everything this origin keeps in the browser: the engine's files (OPFS), other
  * databases, caches, the service worker and both storages; the app answers
@@ -87,6 +83,7 @@ async function keepAppShell(): Promise<void> {
  */
 export async function removeEverything(): Promise<void> {
   answerFromEngine(null);
+  stopFollowingUpdates();
   bridge?.close();
   bridge = null;
   localStorage.clear();

@@ -11,6 +11,7 @@ import { CommandLayer, PaletteButton } from '../commands/CommandLayer.js';
 import { NotificationBell } from '../reminders/NotificationBell.js';
 import { DrawerScrim, MenuButton, useNavDrawer } from './NavDrawer.js';
 import { ConfirmHost } from './ConfirmDialog.js';
+import { UpdateBanner } from '../local/UpdateBanner.js';
 
 const SECTIONS = [
   { to: '/', label: 'Today' },
@@ -61,7 +62,10 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </nav>
       <DrawerScrim drawer={drawer} />
-      <main className="content">{children}</main>
+      <main className="content">
+        <UpdateBanner />
+        {children}
+      </main>
       <CommandLayer />
       <ConfirmHost />
     </div>
