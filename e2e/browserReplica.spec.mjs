@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures.mjs';
 import { cuttableLink } from './cuttableLink.mjs';
 import { hubWithNewerBuild } from './newerBuild.mjs';
+import { blockingViolations, violationLines } from './axe.mjs';
 import { hubClient, passwordToken } from './ownHub.mjs';
 import { closeContexts, screenshot, settled, signInOn } from './browser.mjs';
 
@@ -206,6 +207,7 @@ test('a newer build of the app is offered in every tab, and reloading moves them
     await expect(offer(second)).toBeVisible(WAIT);
     // The link dropped its connections when it was plugged into the upgraded hub: the engine is back in contact.
     await expect(syncStatus()).toHaveText('Up to date', WAIT);
+    expect(violationLines(await blockingViolations(page, '.update-banner'))).toEqual([]);
     await screenshot(page, '68-browser-replica-update-offered');
     await second.setViewportSize(PHONE);
     await settled(second);
