@@ -17,7 +17,12 @@ export default defineConfig({
       filename: 'sw.ts',
       injectRegister: false,
       manifest: false,
-      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,wasm,webmanifest}'], maximumFileSizeToCacheInBytes: 8 * 1024 * 1024 },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,wasm,webmanifest}'],
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        // A classic script, as it is registered (workbox-window, no `type: 'module'`), in one piece.
+        rollupFormat: 'iife',
+      },
     }),
   ],
   build: {
@@ -27,10 +32,14 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // One bundle of everything went past Vite's 500 kB warning. React and React DOM change
-        // least, so they get a chunk of their own; recharts stays in the Reports chunk, which App.tsx
-        // already loads lazily. All chunks are same-origin scripts, so the hub's `script-src 'self'` allows them.
+        // least, so they get a chunk of their own, and so does libphonenumber-js (mostly its metadata);
+        // recharts stays in the Reports chunk, which App.tsx already loads lazily. All chunks are
+        // same-origin scripts, so the hub's `script-src 'self'` allows them.
         codeSplitting: {
-          groups: [{ name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'phone-numbers', test: /[\\/]node_modules[\\/]libphonenumber-js[\\/]/ },
+          ],
         },
       },
     },
