@@ -24,15 +24,21 @@ let checks: ReturnType<typeof setInterval> | undefined;
 /** Registers the service worker that keeps the app shell, and follows its updates. */
 export async function keepAppShell(): Promise<void> {
   if (workbox || !('serviceWorker' in navigator)) return;
-  workbox = new Workbox('/sw.js', { scope: '/' });
-  workbox.addEventListener('waiting', () => useAppUpdate.setState({ ready: true }));
-  // The new build took over (asked from this tab or another): this tab's code is the old build's, so it reloads.
-  // A first build taking over (nothing kept before) is no update: nothing to reload.
-  workbox.addEventListener('controlling', (event) => {
-    if (event.isUpdate || useAppUpdate.getState().ready) window.location.reload();
+  const current = new Workbox('/sw.js', { scope: '/' });
+  workbox = current;
+  // A worker removed at sign-out keeps its listeners: only the one followed now speaks.
+  const followed = () => workbox === current;
+  current.addEventListener('waiting', () => {
+    if (followed()) useAppUpdate.setState({ ready: true });
+  });
+  // The new build this tab offered took over (asked from this tab or another): this tab's code is the old
+  // build's, so it reloads. A build taking over that was never offered (the first one kept, after a sign-in) is no
+  // update: nothing to reload.
+  current.addEventListener('controlling', () => {
+    if (followed() && useAppUpdate.getState().ready) window.location.reload();
   });
   try {
-    await workbox.register({ immediate: true });
+    await current.register({ immediate: true });
   } catch {
     // No shell kept (a browser refusing service workers): the app still works while the hub answers.
     return;
