@@ -329,3 +329,19 @@ test('a session the hub ends (the person deactivated) is signed out at the next 
     await hub('PUT', `/v2/users/${agent.id}`, { status: 'active' });
   }
 });
+
+test('a token the hub revokes (an admin sets a new password) ends the session at the next contact, its data removed', async () => {
+  const agent = (await hub('GET', `/v2/users?email=${encodeURIComponent(seededHub.agent.email)}`)).body.items[0].data;
+  const tab = await context.newPage();
+  await signInOn(tab, link.url, seededHub.agent, { keepData: true });
+  await expect(syncStatus(tab)).toHaveText('Up to date', WAIT);
+  try {
+    // The person stays active; their tokens, this browser's included, are revoked with the new password.
+    expect((await hub('PUT', `/v2/users/${agent.id}`, { password: `${seededHub.agent.password}-reset` })).status).toBe(200);
+    await tab.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    await expect.poll(() => keptInBrowser(tab), WAIT).toEqual(NOTHING_KEPT);
+  } finally {
+    // The worker's other specs sign in with the seeded password.
+    await hub('PUT', `/v2/users/${agent.id}`, { password: seededHub.agent.password });
+  }
+});
