@@ -90,7 +90,7 @@ test('a field changed on both sides is a conflict until the rep chooses; keeping
   expect((await hub('GET', `/v2/contacts/${id}`)).body.data).toMatchObject({ title: 'Chief buyer', description: 'both' });
 });
 
-test('records made offline referring to each other reach the hub with the hub\'s ids', async () => {
+test('records made offline referring to each other (a task, a note, a call) reach the hub with the hub\'s ids', async () => {
   await link.cut();
   const contact = await local('POST', '/v2/contacts', { first_name: 'Ines', last_name: `Offline ${MARK}` });
   expect(contact.status).toBe(200);
@@ -98,8 +98,9 @@ test('records made offline referring to each other reach the hub with the hub\'s
   expect(tempId).toBeLessThan(0);
   const task = await local('POST', '/v2/tasks', { content: `Call Ines ${MARK}`, resource_type: 'contact', resource_id: tempId });
   const note = await local('POST', '/v2/notes', { content: `Met Ines ${MARK}`, resource_type: 'contact', resource_id: tempId });
-  expect([task.status, note.status]).toEqual([200, 200]);
-  expect(await sync()).toMatchObject({ state: 'offline', pending: 3 });
+  const call = await local('POST', '/v2/calls', { phone_number: '+44 20 7946 0018', summary: `Rang Ines ${MARK}`, duration: 95, resource_type: 'contact', resource_id: tempId });
+  expect([task.status, note.status, call.status]).toEqual([200, 200, 200]);
+  expect(await sync()).toMatchObject({ state: 'offline', pending: 4 });
   await link.heal();
   await expect.poll(async () => (await sync()).pending, WAIT).toBe(0);
 
@@ -111,6 +112,8 @@ test('records made offline referring to each other reach the hub with the hub\'s
   const notes = await hub('GET', `/v2/notes?resource_type=contact&resource_id=${hubId}`);
   expect(tasks.body.items.map((item) => item.data.content)).toEqual([`Call Ines ${MARK}`]);
   expect(notes.body.items.map((item) => item.data.content)).toEqual([`Met Ines ${MARK}`]);
+  const calls = await hub('GET', `/v2/calls?resource_type=contact&resource_id=${hubId}`);
+  expect(calls.body.items.map((item) => [item.data.summary, item.data.duration])).toEqual([[`Rang Ines ${MARK}`, 95]]);
   // The browser holds them under the hub's ids now.
   expect((await local('GET', `/v2/contacts/${hubId}`)).body.data.last_name).toBe(`Offline ${MARK}`);
 });
