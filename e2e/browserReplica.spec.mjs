@@ -235,6 +235,32 @@ test('a newer build of the app is offered in every tab, and reloading moves them
   }
 });
 
+test('a tab that signed in and was never reloaded moves to a new build too (the service worker claims it)', async () => {
+  const hubPort = new URL(seededHub.url).port;
+  const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const upgraded = await hubWithNewerBuild(hubPort);
+  try {
+    const tab = await fresh.newPage();
+    await signInOn(tab, link.url, seededHub.admin, { keepData: true });
+    await expect(syncStatus(tab)).toHaveText('Up to date', WAIT);
+    // The page loaded before any build was kept; its first service worker takes it over all the same.
+    await expect.poll(() => tab.evaluate(() => navigator.serviceWorker.controller !== null), WAIT).toBe(true);
+    link.to(upgraded.port);
+    await tab.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration.update()));
+    const offer = tab.getByRole('status', { name: 'App update' });
+    await offer.waitFor(WAIT);
+    await tab.evaluate(() => { window.beforeUpdate = true; });
+    await offer.getByRole('button', { name: 'Reload' }).click();
+    await tab.waitForFunction(() => window.beforeUpdate === undefined, null, WAIT);
+    await tab.getByRole('heading', { name: 'Contacts', exact: true }).waitFor(WAIT);
+    await expect(offer).toHaveCount(0);
+  } finally {
+    link.to(hubPort);
+    await upgraded.close();
+    await fresh.close();
+  }
+});
+
 test('signing out leaves nothing behind: OPFS, caches, IndexedDB, both storages and the service worker are gone', async () => {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
