@@ -341,33 +341,32 @@ test('on a phone, an edit made offline survives closing the browser and reaches 
   }
 });
 
-test('a session the hub ends (the person deactivated) is signed out at the next contact, its data removed', async () => {
+/**
+ * The agent signs in keeping data in a new tab; once `end` has ended their session on the hub, that tab is signed
+ * out at its next contact with the hub and keeps nothing. `undo` gives the worker's other specs their agent back.
+ */
+async function sessionEndedByHub(end, undo) {
   const agent = (await hub('GET', `/v2/users?email=${encodeURIComponent(seededHub.agent.email)}`)).body.items[0].data;
   const tab = await context.newPage();
   await signInOn(tab, link.url, seededHub.agent, { keepData: true });
   await expect(syncStatus(tab)).toHaveText('Up to date', WAIT);
   try {
-    expect((await hub('PUT', `/v2/users/${agent.id}`, { status: 'inactive' })).status).toBe(200);
+    expect((await end(agent)).status).toBe(200);
     // The next sync finds its token refused and the renewal too: the page goes back to sign-in, nothing kept.
     await tab.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
     await expect.poll(() => keptInBrowser(tab), WAIT).toEqual(NOTHING_KEPT);
   } finally {
-    await hub('PUT', `/v2/users/${agent.id}`, { status: 'active' });
+    await undo(agent);
   }
-});
+}
 
-test('a token the hub revokes (an admin sets a new password) ends the session at the next contact, its data removed', async () => {
-  const agent = (await hub('GET', `/v2/users?email=${encodeURIComponent(seededHub.agent.email)}`)).body.items[0].data;
-  const tab = await context.newPage();
-  await signInOn(tab, link.url, seededHub.agent, { keepData: true });
-  await expect(syncStatus(tab)).toHaveText('Up to date', WAIT);
-  try {
-    // The person stays active; their tokens, this browser's included, are revoked with the new password.
-    expect((await hub('PUT', `/v2/users/${agent.id}`, { password: `${seededHub.agent.password}-reset` })).status).toBe(200);
-    await tab.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
-    await expect.poll(() => keptInBrowser(tab), WAIT).toEqual(NOTHING_KEPT);
-  } finally {
-    // The worker's other specs sign in with the seeded password.
-    await hub('PUT', `/v2/users/${agent.id}`, { password: seededHub.agent.password });
-  }
-});
+test('a session the hub ends (the person deactivated) is signed out at the next contact, its data removed', () => sessionEndedByHub(
+  (agent) => hub('PUT', `/v2/users/${agent.id}`, { status: 'inactive' }),
+  (agent) => hub('PUT', `/v2/users/${agent.id}`, { status: 'active' }),
+));
+
+// The person stays active; their tokens, this browser's included, are revoked with the new password.
+test('a token the hub revokes (an admin sets a new password) ends the session at the next contact, its data removed', () => sessionEndedByHub(
+  (agent) => hub('PUT', `/v2/users/${agent.id}`, { password: `${seededHub.agent.password}-reset` }),
+  (agent) => hub('PUT', `/v2/users/${agent.id}`, { password: seededHub.agent.password }),
+));
