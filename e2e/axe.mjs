@@ -2,7 +2,7 @@
 // rates serious or critical fails a test.
 import { AxeBuilder } from '@axe-core/playwright';
 
-export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);
 
 /**
