@@ -5,6 +5,7 @@
 // Healing listens again on the same port, so URLs (and a page's origin) stay valid.
 // It can also be plugged into another server on the same origin (`to`): the hub after an upgrade, say.
 import { connect, createServer } from 'node:net';
+import { stablePort } from '../test/support/ports.ts';
 
 /**
  * Opens a link to the hub listening on `hubPort` (127.0.0.1). Returns its `url`,
@@ -27,8 +28,8 @@ export async function cuttableLink(hubPort) {
     upstream.pipe(client);
   };
   let server = createServer(forward);
-  await listen(server, 0);
-  const { port } = server.address();
+  const port = await stablePort();
+  await listen(server, port);
   let connected = true;
 
   const cut = async () => {

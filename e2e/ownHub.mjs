@@ -4,9 +4,9 @@
 // hub runs on PostgreSQL too; otherwise its data folder's SQLite file.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { stablePort } from '../test/support/ports.ts';
 
 const CLI = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 
@@ -84,17 +84,8 @@ export async function ownHubDatabase(name, cluster) {
   return { args: ['--database-url', url.toString()], drop: () => admin(`DROP DATABASE ${database} WITH (FORCE)`) };
 }
 
-/** A port free right now: listen on port 0, note the port, close. A hub stopped to play "offline" comes back on it, so the replica finds it again. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A port for a hub stopped to play "offline" and started again on it, so the replica finds it again (test/support/ports.ts). */
+export const freePort = stablePort;
 
 /** A hub on `port` (0: any), keeping its data in `dir` (and `databaseArgs`' database), with `admin` as its first admin. */
 export function serveHub(port, dir, admin, databaseArgs = [], options = {}) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, AGENT, call, startTestHub, type TestHub } from '../support/testHub.js';
 import { startTestReplica, type TestReplica } from '../support/testReplica.js';
+import { stablePort } from '../support/ports.js';
 import { createHttpApp } from '../../electron/engine/http/app.js';
 import { openEngine } from '../../electron/engine/engine.js';
 import { Replica, HUB_UNREACHABLE } from '../../electron/engine/replica/replica.js';
@@ -25,8 +26,8 @@ let port: number;
 const cleanup: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
-  hub = await startTestHub();
-  port = Number(new URL(hub.url).port);
+  port = await stablePort();
+  hub = await startTestHub({}, { port });
 });
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();

@@ -1,8 +1,8 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stablePort } from './ports.js';
 
 /**
  * A throwaway PostgreSQL cluster for tests (docs/design/postgres-hub.md):
@@ -38,17 +38,6 @@ export function whyNoPostgres(): string | null {
   return postgresBinaries() === null ? 'PostgreSQL server binaries are not installed (apt-get install postgresql; .ci/run does it)' : null;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function run(command: string, args: string[], asPostgres: boolean): SpawnSyncReturns<string> {
   const [file, argv] = asPostgres ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
   const result = spawnSync(file, argv, { encoding: 'utf8', timeout: 60_000 });
@@ -67,7 +56,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     const group = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
     chownSync(dir, Number(user.stdout), Number(group.stdout));
   }
-  const port = await freePort();
+  const port = await stablePort();
   // --no-sync: a test cluster need not survive a power cut; the socket lives in the temp folder, not /run.
   run(join(bin, 'initdb'), ['-D', data, '-U', 'outpost', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C'], asPostgres);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;

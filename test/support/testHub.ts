@@ -32,7 +32,8 @@ export interface TestHub {
 export const ADMIN = { email: 'admin@example.com', password: 'admin-secret-1', name: 'Ada Admin' };
 export const AGENT = { email: 'agent@example.com', password: 'agent-secret-1', name: 'Sam Agent' };
 
-export async function startTestHub(options: HttpOptions = {}): Promise<TestHub> {
+/** `port`: 0 for any; a hub a test takes down and brings back needs one of `stablePort()` (ports.ts). */
+export async function startTestHub(options: HttpOptions = {}, { port = 0 } = {}): Promise<TestHub> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-test-'));
   const clock = new ManualClock('2026-03-02T10:00:00Z');
   const database = await testDatabase();
@@ -42,7 +43,7 @@ export async function startTestHub(options: HttpOptions = {}): Promise<TestHub> 
   // OUTPOST_TEST_LOG_ERRORS=1 prints the hub's unhandled errors (a 500's cause) while a test is written or fixed.
   const logger = process.env.OUTPOST_TEST_LOG_ERRORS ? { logger: { level: 'error' } } : {};
   const app = await createHttpApp(engine, { rateLimitPerHour: 0, ...logger, ...options } as HttpOptions);
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const url = await app.listen({ host: '127.0.0.1', port });
   const tokenFor = (userId: number, scopes: Scope[] = ['read', 'write', 'profile']) => engine.tokens.createPersonal(userId, scopes);
   return {
     engine, app, clock, url, dataDir, adminId, agentId,
