@@ -9,7 +9,8 @@
 //   browser  Chromium on a fresh profile each round (so OPFS starts empty) signed in on the hub's page keeping
 //            data: the engine worker's own first-sync seconds from its console line
 //            (`[outpost engine] replica: first sync of N records in X s: …`), and apart from that the wall time
-//            from the Sign in click to the sync status reading "Up to date".
+//            from the Sign in click to the sync status reading "Up to date", with Chromium's CPU meanwhile by process
+//            and, in the renderer, by thread (Linux /proc): where a browser spends what the replica does not.
 // The first size is the compared line (target: browser ≤ 2× the replica, medians); the second is the browser's
 // line at 100 000 contacts, with the replica beside it (BENCH_BROWSER_LARGE_REPLICA=0: the browser alone).
 // At the first size the page kept open then answers the palette's search (GET /v2/search through the engine
@@ -23,7 +24,8 @@
 //   CHROMIUM                    the browser (default /usr/bin/chromium)
 // Develop with BENCH_BROWSER_SIZES=1000 (about a minute).
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -105,6 +107,68 @@ function cpuSeconds(pid) {
   }
 }
 
+/** The pids of Chromium's processes on `profile`: the one started with `--user-data-dir=<profile>` and its descendants. */
+function chromiumProcesses(profile) {
+  const parents = new Map();
+  let root = null;
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  for (const pid of pids) {
+    try {
+      parents.set(pid, readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      if (root === null && readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(`--user-data-dir=${profile}`)) root = pid;
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  const inside = (pid) => pid === root || (parents.has(pid) && pid !== '1' && inside(parents.get(pid)));
+  return root === null ? [] : [...parents.keys()].filter(inside);
+}
+
+/**
+ * Where Chromium's CPU went, in seconds by part, so far (Linux /proc; empty elsewhere): the renderer's threads by
+ * what they run (the engine worker, the page, the service worker, V8's background compile and GC threads), and
+ * the other processes whole. Thread names are Chromium's (cut to 15 characters by the kernel).
+ */
+function chromiumCpu(profile) {
+  const parts = {};
+  const add = (part, seconds) => (parts[part] = (parts[part] ?? 0) + seconds);
+  for (const pid of chromiumProcesses(profile)) {
+    try {
+      const type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+      if (type !== 'renderer') {
+        add(CHROMIUM_PROCESS[type] ?? 'other processes', cpuSeconds(pid));
+        continue;
+      }
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        add(RENDERER_THREAD.find(([pattern]) => pattern.test(name))?.[1] ?? "the renderer's other threads", cpuSeconds(`${pid}/task/${tid}`));
+      }
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return parts;
+}
+
+const CHROMIUM_PROCESS = { browser: 'the browser process', utility: 'the network service', 'gpu-process': 'the GPU process', zygote: 'other processes' };
+const RENDERER_THREAD = [
+  [/^DedicatedWorker/, 'the engine worker'],
+  [/^ThreadPool/, "V8's compile and GC threads"],
+  [/^ServiceWorker/, 'the service worker'],
+  [/^(chromium|chrome|CrRendererMain)/i, "the pages' main threads"],
+];
+
+/** `after` minus `before`, largest first, as "name 0.5 s" parts (those under 0.05 s left out). */
+function cpuSpent(before, after) {
+  return Object.entries(after).map(([part, seconds]) => [part, seconds - (before[part] ?? 0)])
+    .filter(([, seconds]) => seconds >= 0.05).sort((a, b) => b[1] - a[1]).map(([part, seconds]) => `${part} ${seconds.toFixed(1)} s`).join(', ');
+}
+
 /** A desktop-style replica's first sync (bench/replicaClient.ts, bundled), in a fresh folder: its JSON line. */
 function replicaFirstSync(bundle, hub) {
   // A quiet disk first, as bench/run.mjs does before each client: the previous round's writes flushed.
@@ -122,9 +186,13 @@ function replicaFirstSync(bundle, hub) {
  * whose OPFS lives in the browser process's memory, every read and write of the engine's file a round trip
  * to it (measured at 15 000 records: 6.0 s of the first sync in file reads and writes, against 0.34 s on a profile).
  */
-const freshBrowser = () => chromium.launchPersistentContext(tempDir('outpost-bench-profile-'), {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', viewport: { width: 1280, height: 800 },
-});
+async function freshBrowser() {
+  const profile = tempDir('outpost-bench-profile-');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', viewport: { width: 1280, height: 800 },
+  });
+  return { context, profile };
+}
 
 /**
  * The browser's first sync: a fresh browser profile (empty OPFS), signed in on the hub's page without "Shared computer".
@@ -133,7 +201,7 @@ const freshBrowser = () => chromium.launchPersistentContext(tempDir('outpost-ben
  */
 async function browserFirstSync(hub) {
   spawnSync('sync');
-  const context = await freshBrowser();
+  const { context, profile } = await freshBrowser();
   await context.addInitScript(askingTheEngine);
   const page = context.pages()[0] ?? await context.newPage();
   let logged = null;
@@ -152,12 +220,14 @@ async function browserFirstSync(hub) {
   await page.getByLabel('Password').fill(ADMIN.password);
   const started = performance.now();
   const hubCpuAtStart = cpuSeconds(hub.child.pid);
+  const browserCpuAtStart = chromiumCpu(profile);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('status', { name: 'Sync status' }).filter({ hasText: /^Up to date$/ }).waitFor({ timeout: SYNC_TIMEOUT_MS });
   const wallSeconds = (performance.now() - started) / 1000;
   const hubCpu = cpuSeconds(hub.child.pid) - hubCpuAtStart;
+  const browserCpu = cpuSpent(browserCpuAtStart, chromiumCpu(profile));
   const line = logged ?? await Promise.race([seen, new Promise((_, reject) => setTimeout(() => reject(new Error('no first-sync line from the engine worker')), 30_000))]);
-  return { ...line, wallSeconds, hubCpu, context, page };
+  return { ...line, wallSeconds, hubCpu, browserCpu, context, page };
 }
 
 /** The bench admin's token on a server, by the password grant the app's own sign-in uses. */
@@ -304,6 +374,7 @@ async function sizeLines(bundle, contacts, { rounds, withReplica, palette, palet
     }
     console.log(`${INDENT}browser: first sync of ${typical.records} records in ${typical.seconds.toFixed(1)} s: ${typical.split}; the hub's CPU from Sign in to "Up to date" ${typical.hubCpu.toFixed(1)} s`);
     console.log(`${INDENT}browser: Sign in click to "Up to date" ${median(wall).toFixed(1)} s (rounds ${seconds(wall)} s: the worker's start, the sign-in at the hub, the first sync, the page's first screens)`);
+    if (typical.browserCpu) console.log(`${INDENT}browser: Chromium's CPU in those ${typical.wallSeconds.toFixed(1)} s (${availableParallelism()} cores here, shared with the hub): ${typical.browserCpu}`);
     if (kept) await paletteLine(kept.page, hub, join(dir, 'outpost.sqlite'), contacts, paletteCalls);
   } finally {
     await kept?.context.close();
