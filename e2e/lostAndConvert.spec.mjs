@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, hubClient, ownHubDatabase, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
+import { stablePort, hubClient, ownHubDatabase, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { pageApi, screenshot, signIn, signInAt, closeContexts } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -288,7 +288,7 @@ test.describe('without reasons, and on a replica offline', () => {
     hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-lost-hub-'));
     replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-lost-replica-'));
     hubDatabase = await ownHubDatabase('lost', seededHub.postgresCluster);
-    hubPort = await freePort();
+    hubPort = await stablePort();
     hub = await startHub();
     token = syncToken(hubDir, ADMIN.email, hubDatabase.args);
     replica = await serveReplica(hub.url, token, replicaDir);

@@ -84,8 +84,8 @@ export async function ownHubDatabase(name, cluster) {
   return { args: ['--database-url', url.toString()], drop: () => admin(`DROP DATABASE ${database} WITH (FORCE)`) };
 }
 
-/** A port for a hub stopped to play "offline" and started again on it, so the replica finds it again (test/support/ports.ts). */
-export const freePort = stablePort;
+/** For a hub stopped to play "offline" and started again on its port, so the replica finds it again. */
+export { stablePort };
 
 /** A hub on `port` (0: any), keeping its data in `dir` (and `databaseArgs`' database), with `admin` as its first admin. */
 export function serveHub(port, dir, admin, databaseArgs = [], options = {}) {

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, hubClient, ownHubDatabase, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
+import { stablePort, hubClient, ownHubDatabase, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { pageApi, screenshot, signInAt, closeContexts } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -61,7 +61,7 @@ test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
   hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-owners-hub-'));
   replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-owners-replica-'));
   hubDatabase = await ownHubDatabase('owners', seededHub.postgresCluster);
-  hubPort = await freePort();
+  hubPort = await stablePort();
   hub = await startHub();
   execFileSync(process.execPath, [CLI, 'users', 'add', '--email', REP.email, '--name', REP.name, '--role', 'agent', '--password', REP.password, '--data-dir', hubDir, ...hubDatabase.args], { stdio: 'ignore' });
   token = syncToken(hubDir, ADMIN.email, hubDatabase.args);

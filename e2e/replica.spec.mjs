@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
+import { stablePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { pageApi, screenshot, signInAt, closeContexts, signInOn } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -41,7 +41,7 @@ test.beforeAll(async ({ browser: workerBrowser, seededHub: workerHub }) => {
   seededHub = workerHub;
   hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-hub-'));
   replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-replica-'));
-  hubPort = await freePort();
+  hubPort = await stablePort();
   hub = await startHub();
   hubUrl = hub.url;
   token = syncToken(hubDir, ADMIN.email);
@@ -167,7 +167,7 @@ test.describe('a replica', () => {
     await syncUntil(page, 'Offline');
 
     // …while someone deletes it on the hub (running on another port, out of the replica's reach).
-    const elsewhere = await startHub(await freePort());
+    const elsewhere = await startHub(await stablePort());
     const deleted = await hubClient(elsewhere.url, token)('DELETE', `/v2/contacts/${hubId}`);
     assert.equal(deleted.status, 204);
     await stop(elsewhere.child);

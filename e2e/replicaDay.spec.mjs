@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
+import { stablePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { pageApi, screenshot, signInAt, closeContexts } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -56,7 +56,7 @@ test.beforeAll(async ({ browser: workerBrowser }) => {
   browser = workerBrowser;
   hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-day-hub-'));
   replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-day-replica-'));
-  hubPort = await freePort();
+  hubPort = await stablePort();
   hub = await startHub();
   execFileSync(process.execPath, [CLI, 'users', 'add', '--email', COLLEAGUE.email, '--name', COLLEAGUE.name, '--role', 'agent', '--password', 'rita-password-1', '--data-dir', hubDir], { stdio: 'ignore' });
   // Pipelines, stages and loss reasons as a real account has them.

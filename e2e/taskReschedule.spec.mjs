@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pageApi, screenshot, signIn, signInAt, closeContexts } from './browser.mjs';
-import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
+import { stablePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
 test.describe.configure({ mode: 'serial' });
@@ -273,7 +273,7 @@ test.describe('tasks rescheduled and edited on a replica while offline', () => {
   test.beforeAll(async () => {
     hubDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-resched-hub-'));
     replicaDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-resched-replica-'));
-    hubPort = await freePort();
+    hubPort = await stablePort();
     hub = await startHub();
     token = syncToken(hubDir, ADMIN.email);
     replicaUrl = (await serveReplica(hub.url, token, replicaDir)).url;

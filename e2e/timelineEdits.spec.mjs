@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
+import { stablePort, hubClient, serveHub, serveReplica, stop, stopAll, syncToken, syncUntil } from './ownHub.mjs';
 import { pageApi, screenshot, signIn, signInAt, closeContexts } from './browser.mjs';
 
 // The tests build on each other (one story on one page): in order, in one worker.
@@ -257,7 +257,7 @@ test.describe('on a replica, offline, then synced', () => {
 
   test.beforeAll(async () => {
     dirs.push(mkdtempSync(join(tmpdir(), 'outpost-e2e-timeline-hub-')), mkdtempSync(join(tmpdir(), 'outpost-e2e-timeline-replica-')));
-    hubPort = await freePort();
+    hubPort = await stablePort();
     hub = await startHub();
     token = syncToken(dirs[0], ADMIN.email);
     contactId = (await hubApi('POST', '/v2/contacts', { last_name: `Replica timeline ${RUN}` })).body.data.id;
