@@ -205,7 +205,9 @@ test('a newer build of the app is offered in every tab, and reloading moves them
     const offer = (on) => on.getByRole('status', { name: 'App update' });
     await expect(offer(page)).toContainText('A new version of Outpost is ready.', WAIT);
     await expect(offer(second)).toBeVisible(WAIT);
-    // The link dropped its connections when it was plugged into the upgraded hub: the engine is back in contact.
+    // The link dropped its connections when it was plugged into the upgraded hub: the engine is back in contact,
+    // its change stream open again (until then a reconnection may show "Offline" for a moment).
+    await expect.poll(upgraded.changeStreams, { message: 'the engine\'s change stream through the upgraded hub', ...WAIT }).toBeGreaterThan(0);
     await expect(syncStatus()).toHaveText('Up to date', WAIT);
     expect(violationLines(await blockingViolations(page, '.update-banner'))).toEqual([]);
     await screenshot(page, '68-browser-replica-update-offered');

@@ -5,11 +5,22 @@
 import { createServer, request as httpRequest } from 'node:http';
 
 const SERVICE_WORKER = '/sw.js';
+/** The hub's change stream, which a replica keeps open while it is in contact. */
+const CHANGE_STREAM = '/v2/sync/events';
 
-/** Starts it in front of the hub listening on `hubPort`; returns its `port` and `close()`. */
+/**
+ * Starts it in front of the hub listening on `hubPort`; returns its `port`, `close()` and `changeStreams()`, the
+ * change streams open through it (a page's engine back in contact with the upgraded hub has one).
+ */
 export async function hubWithNewerBuild(hubPort) {
+  let changeStreams = 0;
   const server = createServer((request, response) => {
-    const newer = new URL(request.url, 'http://hub').pathname === SERVICE_WORKER;
+    const path = new URL(request.url, 'http://hub').pathname;
+    const newer = path === SERVICE_WORKER;
+    if (path === CHANGE_STREAM) {
+      changeStreams += 1;
+      response.on('close', () => (changeStreams -= 1));
+    }
     const headers = { ...request.headers };
     // The whole script, uncompressed, so that a line can be added to it.
     if (newer) for (const name of ['accept-encoding', 'if-none-match', 'if-modified-since']) delete headers[name];
@@ -33,6 +44,7 @@ export async function hubWithNewerBuild(hubPort) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: server.address().port,
+    changeStreams: () => changeStreams,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(resolve);
