@@ -1,13 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatabase, type SqliteConnection, type SqliteDb } from '../../electron/engine/db/database.js';
+import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import { asSqliteDb, openDatabase, type SqliteConnection, type SqliteDb } from '../../electron/engine/db/database.js';
 import { MIGRATIONS } from '../../electron/engine/db/migrations/index.js';
 import { rebuildSearchIndexes } from '../../electron/engine/db/searchIndexes.js';
 import { buildSearchIndexesAside } from '../../electron/engine/db/searchBuildAside.js';
-import { nameParts, phoneTerms } from '../../electron/engine/db/sqlFunctions.js';
+import { buildSearchIndexesOfCopy, copySearchIndexesIn, loadBytes, searchIndexesNamed } from '../../electron/engine/db/searchBuildCopy.js';
+import { nameParts, phoneTerms, registerSearchFunctions } from '../../electron/engine/db/sqlFunctions.js';
+import { WasmDatabase, type OoDatabase } from '../../electron/engine/db/wasmDatabase.js';
 import { PART_MARK } from '../../electron/engine/db/searchIndexSql.js';
 
 /** A part's term as indexed: the mark, then the part. */
@@ -124,5 +127,60 @@ describe('the triggers, a bulk rebuild and the build aside (a replica first sync
     rebuildSearchIndexes(db);
     for (const fts of INDEXES) expect(termsOf(db, 'main', fts), fts).toEqual(byTriggers[fts]);
     db.close();
+  });
+});
+
+describe("the browser's build of a copy (a first sync's end on two threads in the browser)", () => {
+  /** The database file's bytes as a browser's pool holds them: a rollback journal (a native file is in WAL mode). */
+  function fileBytes(file: string): Uint8Array {
+    const bytes = new Uint8Array(readFileSync(file));
+    bytes[18] = 1;
+    bytes[19] = 1;
+    return bytes;
+  }
+
+  it('writes the same terms as the triggers, and the connection that copies them in finds them and keeps them current', async () => {
+    const file = tempFile();
+    const db: SqliteDb = openDatabase(file);
+    insertRecords(db);
+    const byTriggers = termsOf(db, 'main', 'contacts_fts');
+    db.close();
+
+    const sqlite3 = await sqlite3InitModule();
+    const built = await buildSearchIndexesOfCopy(sqlite3, fileBytes(file), ['contacts_fts']);
+    // The engine's connection: the same tables, the contacts' index empty, as after a bulk load's rows.
+    const DB = sqlite3.oo1.DB as unknown as new (filename: string, flags: string) => OoDatabase;
+    const engine = new WasmDatabase(sqlite3, new DB(':memory:', 'c'), { name: ':memory:' });
+    loadBytes(sqlite3, engine, 'main', fileBytes(file));
+    registerSearchFunctions(engine);
+    engine.function('now_utc', { deterministic: true }, () => NOW);
+    engine.exec("INSERT INTO contacts_fts (contacts_fts) VALUES ('delete-all')");
+    // A search now: FTS5 keeps the empty index's structure for this connection, to be read again after the copy.
+    expect(match(engine, 'contacts_fts', `"${M}ancis"*`)).toEqual([]);
+    const attachBuilt = (schema: string) => {
+      engine.exec(`ATTACH ':memory:' AS ${schema}`);
+      loadBytes(sqlite3, engine, schema, built);
+      return () => engine.exec(`DETACH ${schema}`);
+    };
+    const attached = () => engine.prepare('SELECT name FROM pragma_database_list ORDER BY seq').pluck().all();
+    const contactsIndex = searchIndexesNamed(['contacts_fts']);
+
+    // A failure in the same transaction keeps nothing of the copy, and detaches what it attached.
+    expect(() => copySearchIndexesIn(asSqliteDb(engine), attachBuilt, contactsIndex, ['INSERT INTO no_such_table VALUES (1)'])).toThrow(/no such table/);
+    expect(match(engine, 'contacts_fts', `"${M}ancis"*`)).toEqual([]);
+    expect(attached()).toEqual(['main']);
+
+    copySearchIndexesIn(asSqliteDb(engine), attachBuilt, contactsIndex, ["INSERT INTO replica_settings (name, value) VALUES ('copied', '1')"]);
+    expect(attached()).toEqual(['main']);
+    expect(engine.prepare("SELECT value FROM replica_settings WHERE name = 'copied'").pluck().get()).toBe('1');
+    expect(termsOf(engine, 'main', 'contacts_fts')).toEqual(byTriggers);
+    expect(match(engine, 'contacts_fts', `"${M}ancis"*`)).toEqual([1]);
+    expect(match(engine, 'contacts_fts', `"${M}7700900123"*`)).toEqual([2]);
+    // Written through the index's current structure: a change found, the index whole.
+    engine.prepare("UPDATE contacts SET name = 'Wilhelmina Oakes' WHERE id = 1").run();
+    expect(match(engine, 'contacts_fts', `"${M}ancis"*`)).toEqual([]);
+    expect(match(engine, 'contacts_fts', `"${M}helmin"*`)).toEqual([1]);
+    engine.exec("INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('integrity-check', 1)");
+    engine.close();
   });
 });

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openEngine, type Engine } from '../../electron/engine/engine.js';
 import { asBulkLoad, PARALLEL_FINISH_ROWS } from '../../electron/engine/replica/bulkLoad.js';
 import { BULK_LOAD_SCHEMA } from '../../electron/engine/db/searchIndexes.js';
-import { buildSearchIndexesAside, SEARCH_SLICE_ROWS } from '../../electron/engine/db/searchBuildAside.js';
+import { buildSearchIndexesAside } from '../../electron/engine/db/searchBuildAside.js';
+import { SEARCH_SLICE_ROWS } from '../../electron/engine/db/searchBuild.js';
 import { WriteGate } from '../../electron/engine/replica/writeGate.js';
 import Database from 'better-sqlite3';
 import { sqliteOf } from '../../electron/engine/db/database.js';
@@ -136,7 +137,7 @@ describe('a bulk load', () => {
     const before = schemaOf(engine);
     // A driver build that does not exist: the worker fails at once, and nothing it began is kept.
     const { end } = await asBulkLoad(sqliteOf(engine.db), async () => loadRows(engine), { nativeBinding: join(dirs[0], 'missing.node') });
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/could not be built on a worker thread/));
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/could not be built on a second thread/));
     expect(end).toBeNull();
     expect(schemaOf(engine)).toEqual(before);
     expectSearchable(engine);

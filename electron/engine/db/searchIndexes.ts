@@ -20,8 +20,9 @@ export function indexRowsFrom(db: SqliteDb, fts: SearchIndex['fts'], firstId: nu
   db.exec(fillSearchIndexSql(searchIndex(fts), fts, firstId));
 }
 
-export function rebuildSearchIndexes(db: SqliteDb): void {
-  for (const index of SEARCH_INDEXES) {
+/** Builds the search indexes `indexes` (every one unless told) anew from their tables. */
+export function rebuildSearchIndexes(db: SqliteDb, indexes: readonly SearchIndex[] = SEARCH_INDEXES): void {
+  for (const index of indexes) {
     // A contentless index is emptied by this command (it has no rows of its own to delete).
     db.exec(`INSERT INTO ${index.fts} (${index.fts}) VALUES ('delete-all')`);
     db.exec(fillSearchIndexSql(index));

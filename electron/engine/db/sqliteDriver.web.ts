@@ -15,7 +15,15 @@ import type { SqliteOpenOptions, SqlitePrepareOptions } from './sqliteDriver.js'
 /** The pool's VFS name unless told otherwise. */
 const POOL = 'outpost';
 
-let sqlite: { sqlite3: Sqlite3Static; vfs: string; pool: { removeVfs(): Promise<boolean> } } | null = null;
+/** The parts of sqlite-wasm's pool (SAHPoolUtil) used here; importDb is synchronous when given bytes. */
+interface Pool {
+  removeVfs(): Promise<boolean>;
+  exportFile(name: string): Uint8Array;
+  importDb(name: string, bytes: Uint8Array): unknown;
+  unlink(name: string): boolean;
+}
+
+let sqlite: { sqlite3: Sqlite3Static; vfs: string; pool: Pool } | null = null;
 
 /** Loads the WebAssembly and installs the OPFS pool (async, once): the opening that follows stays synchronous. */
 export async function prepareSqlite(options: SqlitePrepareOptions = {}): Promise<void> {
@@ -36,11 +44,35 @@ export async function prepareSqlite(options: SqlitePrepareOptions = {}): Promise
  * process, WAL made that sync's end take 5.1 s instead of 3.2 s.
  */
 export function openSqlite(file: string, options: SqliteOpenOptions = {}): SqliteConnection {
-  if (!sqlite) throw new Error('SQLite is not loaded: await prepareSqlite() once before opening a database.');
-  const { sqlite3, vfs } = sqlite;
+  const { sqlite3, vfs } = loaded();
   const DB = sqlite3.oo1.DB as unknown as new (options: { filename: string; flags: string; vfs: string }) => OoDatabase;
   const db = new WasmDatabase(sqlite3, new DB({ filename: file, flags: options.readonly ? 'r' : 'c', vfs }), { name: file, readonly: options.readonly });
   return setUpOrClose(db, { pageSize: options.pageSize, journal: 'truncate' });
+}
+
+/** A copy of the database file `file` of the pool as it is now (committed: its journal is a rollback journal). */
+export function databaseFileBytes(file: string): Uint8Array {
+  return loaded().pool.exportFile(file);
+}
+
+/**
+ * Puts `bytes` (a whole database file) in the pool as `file`, replacing a
+ * file of that name, and returns the name ATTACH opens it by.
+ */
+export function putDatabaseFile(file: string, bytes: Uint8Array): string {
+  const { pool, vfs } = loaded();
+  pool.importDb(file, bytes);
+  return `file:${file}?vfs=${vfs}`;
+}
+
+/** Removes the pool's file `file`, if it has one (closed). */
+export function removeDatabaseFile(file: string): void {
+  loaded().pool.unlink(file);
+}
+
+function loaded(): NonNullable<typeof sqlite> {
+  if (!sqlite) throw new Error('SQLite is not loaded: await prepareSqlite() once before opening a database.');
+  return sqlite;
 }
 
 /**

@@ -79,8 +79,10 @@ export interface FirstSyncTimings extends PullTimings {
 export function describeFirstSync(t: FirstSyncTimings): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const part = (ms: number) => `${seconds(ms)} (${Math.round((ms / t.totalMs) * 100)} %)`;
+  const commit = (ms: number | null) => (ms === null ? ' with its commit' : ` and the commit ${seconds(ms)}`);
   const end = t.end === null ? ''
-    : ` (secondary indexes ${seconds(t.end.indexesMs)} on a worker beside search indexes ${seconds(t.end.searchMs)} here, then their copy ${seconds(t.end.copyMs)} and the commit ${seconds(t.end.commitMs)})`;
+    : ` (secondary indexes ${seconds(t.end.indexesMs)} ${t.end.on.indexes} beside search indexes ${seconds(t.end.searchMs)} ${t.end.on.search},`
+      + ` then their copy ${seconds(t.end.copyMs)}${commit(t.end.commitMs)})`;
   return `first sync of ${t.records} records in ${seconds(t.totalMs)}: waiting on the hub ${part(t.waitingMs)}, parsing ${part(t.parsingMs)}, `
     + `writing rows ${part(t.applyingMs)}, indexes and search at the end ${part(t.finishingMs)}${end}`;
 }
@@ -415,7 +417,13 @@ export class Replica {
       // Pull only after a push that reached the hub: an answer lost in flight is replayed first, so a record
       // created here never also arrives as a stranger under its hub id.
       if ((await this.push()) === 'done') {
-        const pull = () => pullOnce({ hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, apply: (items) => this.applyPulled(items), fetch: this.fetch });
+        const pull = (pageWritten?: () => void) => pullOnce({
+          hubUrl: this.options.hubUrl, token, deviceUuid: this.deviceUuid, fetch: this.fetch,
+          apply: (items) => {
+            this.applyPulled(items);
+            pageWritten?.();
+          },
+        });
         // The first sync copies the whole hub: a bulk load (search and secondary indexes built once at the end).
         if (this.neverSynced()) await this.firstPull(pull);
         else await pull();
@@ -430,7 +438,7 @@ export class Replica {
   }
 
   /** The first sync: a bulk load of the whole hub, its time split kept and logged. */
-  private async firstPull(pull: () => Promise<PullResult>): Promise<void> {
+  private async firstPull(pull: (pageWritten: () => void) => Promise<PullResult>): Promise<void> {
     const began = performance.now();
     const { loaded: pulled, end } = await asBulkLoad(sqliteOf(this.engine.db), pull, { nativeBinding: this.engine.ctx.replica!.nativeBinding, writes: this.writes });
     this.engine.db.prepare("INSERT OR REPLACE INTO replica_settings (name, value) VALUES ('first_sync_done', '1')").run();
