@@ -131,8 +131,8 @@ function chromiumProcesses(profile) {
 
 /**
  * Where Chromium's CPU went, in seconds by part, so far (Linux /proc; empty elsewhere): the renderer's threads by
- * what they run (the engine worker, the page, the service worker, V8's background compile and GC threads), and
- * the other processes whole. Thread names are Chromium's (cut to 15 characters by the kernel).
+ * what they run (the engine worker, the page, the service worker, V8's background compile and GC threads, and
+ * those that ended: the search-build helper), and the other processes whole. Thread names are Chromium's (cut to 15 characters by the kernel).
  */
 function chromiumCpu(profile) {
   const parts = {};
@@ -144,10 +144,15 @@ function chromiumCpu(profile) {
         add(CHROMIUM_PROCESS[type] ?? 'other processes', cpuSeconds(pid));
         continue;
       }
+      let live = 0;
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
         const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-        add(RENDERER_THREAD.find(([pattern]) => pattern.test(name))?.[1] ?? "the renderer's other threads", cpuSeconds(`${pid}/task/${tid}`));
+        const seconds = cpuSeconds(`${pid}/task/${tid}`);
+        live += seconds;
+        add(RENDERER_THREAD.find(([pattern]) => pattern.test(name))?.[1] ?? "the renderer's other threads", seconds);
       }
+      // A process's own figure keeps the time of its threads that have ended; the first sync's helper ends with its end.
+      add('threads ended meanwhile (the search-build helper)', cpuSeconds(pid) - live);
     } catch {
       // Ended meanwhile.
     }

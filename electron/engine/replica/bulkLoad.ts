@@ -40,7 +40,9 @@ export const PARALLEL_FINISH_ROWS = 5000;
  * again, so the first sync runs with those triggers and indexes off and
  * builds them once at the end, sorted, as seeding does. Their SQL is saved
  * first: if the process dies meanwhile, `finishBulkLoad` at the next start
- * puts them back and builds what is missing.
+ * puts them back and builds what is missing. `load` calls `pageWritten` after
+ * each page of rows it writes, so the end's second thread starts as soon as
+ * the load has written enough to use one.
  */
 export async function asBulkLoad<T>(db: SqliteDb, load: (pageWritten: () => void) => Promise<T>, options: BulkLoadOptions = {}): Promise<{ loaded: T } & Finished> {
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
