@@ -101,7 +101,12 @@ async function finishOnTwoThreads(db: SqliteDb, plan: BulkLoadEndPlan, build: (f
 function attachFromPool(db: SqliteDb, built: Uint8Array): AttachBuilt {
   return (schema) => {
     const file = searchAsideFile(db.name);
-    db.prepare(`ATTACH ? AS ${schema}`).run(putDatabaseFile(file, built));
+    try {
+      db.prepare(`ATTACH ? AS ${schema}`).run(putDatabaseFile(file, built));
+    } catch (err) {
+      removeDatabaseFile(file);
+      throw err;
+    }
     return () => {
       db.exec(`DETACH ${schema}`);
       removeDatabaseFile(file);
