@@ -56,16 +56,15 @@ export async function asBulkLoad<T>(db: SqliteDb, load: (pageWritten: () => void
   })();
   const changes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
   const before = changes();
-  const worthASecondThread = () => changes() - before >= PARALLEL_FINISH_ROWS;
   let secondThread: SecondThread | null = null;
   // Started as soon as the end will use it, so that it is ready by then.
-  const pageWritten = () => {
-    if (secondThread === null && worthASecondThread()) secondThread = startSecondThread();
+  const startSecondThreadIfWorthIt = () => {
+    if (secondThread === null && changes() - before >= PARALLEL_FINISH_ROWS) secondThread = startSecondThread();
   };
   const ending = async () => {
     // Before the end, which keeps the value it finds to put back (db/sqlThreads.ts, checkpointInBackground).
     db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
-    pageWritten();
+    startSecondThreadIfWorthIt();
     try {
       return await finish(db, secondThread, options);
     } finally {
@@ -75,7 +74,7 @@ export async function asBulkLoad<T>(db: SqliteDb, load: (pageWritten: () => void
   };
   let loaded: T;
   try {
-    loaded = await load(pageWritten);
+    loaded = await load(startSecondThreadIfWorthIt);
   } catch (err) {
     // The rows written are kept, with their indexes and search: the next sync brings the rest.
     await ending();
