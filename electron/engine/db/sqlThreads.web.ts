@@ -75,8 +75,10 @@ export function startSecondThread(): SecondThread {
 }
 
 async function finishOnTwoThreads(db: SqliteDb, plan: BulkLoadEndPlan, build: (file: Uint8Array) => Promise<Uint8Array>): Promise<ParallelEnd | null> {
+  // Its size first: the copy itself is what must not be made of a file too large.
+  const bytes = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+  if (bytes > MAX_COPY_BYTES) return null;
   const file = databaseFileBytes(db.name);
-  if (file.byteLength > MAX_COPY_BYTES) return null;
   const began = performance.now();
   const search = build(file).then((built) => ({ built, ms: performance.now() - began }));
   // Committed on its own: if the helper fails, the caller's end on one thread finds these built and builds the rest.
