@@ -11,6 +11,7 @@ import { buildSearchIndexesAside } from '../../electron/engine/db/searchBuildAsi
 import { buildSearchIndexesOfCopy, copySearchIndexesIn, loadBytes, searchIndexesNamed } from '../../electron/engine/db/searchBuildCopy.js';
 import { nameParts, phoneTerms, registerSearchFunctions } from '../../electron/engine/db/sqlFunctions.js';
 import { WasmDatabase, type OoDatabase } from '../../electron/engine/db/wasmDatabase.js';
+import { withoutWal } from '../support/wasmSqlite.js';
 import { PART_MARK } from '../../electron/engine/db/searchIndexSql.js';
 
 /** A part's term as indexed: the mark, then the part. */
@@ -132,12 +133,7 @@ describe('the triggers, a bulk rebuild and the build aside (a replica first sync
 
 describe("the browser's build of a copy (a first sync's end on two threads in the browser)", () => {
   /** The database file's bytes as a browser's pool holds them: a rollback journal (a native file is in WAL mode). */
-  function fileBytes(file: string): Uint8Array {
-    const bytes = new Uint8Array(readFileSync(file));
-    bytes[18] = 1;
-    bytes[19] = 1;
-    return bytes;
-  }
+  const fileBytes = (file: string) => withoutWal(new Uint8Array(readFileSync(file)));
 
   it('writes the same terms as the triggers, and the connection that copies them in finds them and keeps them current', async () => {
     const file = tempFile();

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { SqliteConnection } from '../../electron/engine/db/connection.js';
 import { setUpOrClose, WasmDatabase, type OoDatabase } from '../../electron/engine/db/wasmDatabase.js';
+import { loadBytes } from '../../electron/engine/db/searchBuildCopy.js';
 import type * as NodeSide from '../../electron/engine/db/sqliteDriver.js';
 import type { SqliteOpenOptions, SqlitePrepareOptions } from '../../electron/engine/db/sqliteDriver.js';
 
@@ -23,7 +24,7 @@ export async function prepareSqlite(_options: SqlitePrepareOptions = {}): Promis
 }
 
 /** The bytes of a file a native connection wrote in WAL mode, marked as a rollback-journal file (SQLite's in-memory files have no WAL). */
-function withoutWal(bytes: Uint8Array): Uint8Array {
+export function withoutWal(bytes: Uint8Array): Uint8Array {
   if (bytes.length >= 20) {
     bytes[18] = 1;
     bytes[19] = 1;
@@ -36,20 +37,10 @@ export function openSqlite(file: string, options: SqliteOpenOptions = {}): Sqlit
   const wasm = sqlite3;
   const DB = wasm.oo1.DB as unknown as new (filename: string) => OoDatabase;
   const inMemory = file === ':memory:' || file === '';
-  const ooDb = new DB(':memory:');
-  if (!inMemory && existsSync(file)) load(wasm, ooDb, withoutWal(new Uint8Array(readFileSync(file))), options.readonly ?? false);
   const persist = (db: WasmDatabase) => writeFileSync(file, wasm.capi.sqlite3_js_db_export(db.pointer));
-  const db = new WasmDatabase(wasm, ooDb, { name: file, readonly: options.readonly, beforeClose: inMemory || options.readonly ? undefined : persist });
+  const db = new WasmDatabase(wasm, new DB(':memory:'), { name: file, readonly: options.readonly, beforeClose: inMemory || options.readonly ? undefined : persist });
+  if (!inMemory && existsSync(file)) loadBytes(wasm, db, 'main', withoutWal(new Uint8Array(readFileSync(file))), { readonly: options.readonly });
   return setUpOrClose(db, { pageSize: options.pageSize, journal: 'wal' });
-}
-
-/** Puts `bytes` (a whole database file) into the in-memory connection, which frees them when it closes. */
-function load(wasm: Sqlite3Static, ooDb: OoDatabase, bytes: Uint8Array, readonly: boolean): void {
-  const { capi } = wasm;
-  const memory = wasm.wasm.allocFromTypedArray(bytes);
-  const flags = capi.SQLITE_DESERIALIZE_FREEONCLOSE | (readonly ? capi.SQLITE_DESERIALIZE_READONLY : capi.SQLITE_DESERIALIZE_RESIZEABLE);
-  const rc = capi.sqlite3_deserialize(ooDb.pointer!, 'main', memory, bytes.length, bytes.length, flags);
-  if (rc !== 0) throw new Error(`The database file could not be loaded into memory: ${capi.sqlite3_js_rc_str(rc)}`);
 }
 
 ({ prepareSqlite, openSqlite }) satisfies Pick<typeof NodeSide, 'prepareSqlite' | 'openSqlite'>;

@@ -79,5 +79,5 @@ export const copySearchIndexesInSql = (indexes: readonly SearchIndex[] = SEARCH_
   `INSERT INTO main.${fts}_${part} SELECT * FROM ${SEARCH_BUILD_SCHEMA}.${fts}_${part}`,
 ]));
 
-/** Where Node builds the search indexes aside at the end of a bulk load (beside the database; removed after). */
+/** The file the search indexes built aside are held in at the end of a bulk load (beside the database; removed after). */
 export const searchAsideFile = (databaseFile: string): string => `${databaseFile}-search-build`;

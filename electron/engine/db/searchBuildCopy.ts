@@ -57,10 +57,10 @@ export function copySearchIndexesIn(db: SqliteDb, attachBuilt: AttachBuilt, inde
 }
 
 /** Makes the in-memory database `schema` of `db` hold `bytes` (a whole database file), which it frees when done. */
-export function loadBytes(sqlite3: Sqlite3Static, db: WasmDatabase, schema: string, bytes: Uint8Array): void {
+export function loadBytes(sqlite3: Sqlite3Static, db: WasmDatabase, schema: string, bytes: Uint8Array, { readonly = false } = {}): void {
   const { capi, wasm } = sqlite3;
   const memory = wasm.allocFromTypedArray(bytes);
-  const flags = capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE;
+  const flags = capi.SQLITE_DESERIALIZE_FREEONCLOSE | (readonly ? capi.SQLITE_DESERIALIZE_READONLY : capi.SQLITE_DESERIALIZE_RESIZEABLE);
   const rc = capi.sqlite3_deserialize(db.pointer, schema, memory, bytes.length, bytes.length, flags);
   if (rc !== 0) throw new Error(`A database could not be loaded into memory: ${capi.sqlite3_js_rc_str(rc) ?? rc}`);
 }

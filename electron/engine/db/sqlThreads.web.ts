@@ -25,7 +25,7 @@ import type { BulkLoadEndPlan, ParallelEnd, SecondThread } from './sqlThreads.js
  * the helper ends. Larger databases (above ~160 000 contacts) end on one
  * thread, more slowly, in no more memory than the engine's own.
  */
-export const MAX_COPY_BYTES = 64 * 1024 * 1024;
+const MAX_COPY_BYTES = 64 * 1024 * 1024;
 
 /**
  * The search indexes the helper builds: the contacts', which holds a sales
@@ -81,6 +81,8 @@ async function finishOnTwoThreads(db: SqliteDb, plan: BulkLoadEndPlan, build: (f
   const file = databaseFileBytes(db.name);
   const began = performance.now();
   const search = build(file).then((built) => ({ built, ms: performance.now() - began }));
+  // Awaited below, unless the indexes fail first: then the caller's end on one thread is what matters.
+  search.catch(() => undefined);
   // Committed on its own: if the helper fails, the caller's end on one thread finds these built and builds the rest.
   db.transaction(() => {
     for (const sql of plan.indexes) db.exec(sql);
